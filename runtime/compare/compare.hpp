@@ -1,0 +1,60 @@
+// runtime/compare/compare.hpp — checking a kernel's output against the CPU reference.
+//
+// Element rule (as numpy.isclose): |got - want| <= atol + rtol * |want|.
+// Special values are handled on purpose:
+//   - want is NaN: got must be NaN too (the reference meant it);
+//   - want is +/-Inf: got must be the same infinity;
+//   - got is NaN or Inf where want is finite: always a mismatch.
+// Integers compare exactly unless atol > 0.
+// Unwritten cells: the pipeline runs the kernel twice, with outputs poisoned
+// by two different byte patterns. A cell that holds pattern A in the first run
+// and pattern B in the second was never written; a cell that differs between
+// the runs otherwise is nondeterministic (often a race).
+#pragma once
+
+#include "data/buffers.hpp"
+#include "lesson/lesson.hpp"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace wb {
+
+enum class MismatchReason { Tolerance, NotANumber, Infinite, Unwritten, Nondeterministic };
+
+const char* mismatch_reason_name(MismatchReason r);
+
+struct Mismatch {
+    std::size_t flat = 0;
+    std::vector<std::size_t> index;  // multi-dimensional, outermost first
+    double got = 0;
+    double want = 0;
+    MismatchReason reason = MismatchReason::Tolerance;
+};
+
+struct CompareResult {
+    std::string buffer;
+    bool passed = false;
+    std::size_t count = 0;           // elements compared
+    std::size_t mismatches = 0;
+    std::size_t unwritten = 0;
+    std::size_t nondeterministic = 0;
+    double max_abs_error = 0;        // over finite pairs
+    double max_rel_error = 0;        // over finite pairs with want != 0
+    std::size_t max_abs_at = 0;      // flat index of the largest absolute error
+    double atol = 0, rtol = 0;
+    std::vector<Mismatch> first;     // the first few mismatches, in index order
+    std::string note;                // e.g. "shape differs: got [4], want [5]"
+};
+
+struct CompareOptions {
+    std::size_t max_listed = 10;
+};
+
+// `got` is the first run (poison A), `got_b` the second run (poison B) or
+// nullptr when only one run was made.
+CompareResult compare_buffers(const HostBuffer& got, const HostBuffer* got_b, const HostBuffer& want,
+                              const CompareSpec& spec, const CompareOptions& options = {});
+
+}  // namespace wb

@@ -1,0 +1,36 @@
+// runtime/compile/diagnostics.hpp — compiler messages, located on the student's own lines.
+//
+// Shared by the NVRTC wrapper (kernel code) and the host compiler wrapper
+// (CPU references), so the CLI and the GUI show both the same way.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace wb {
+
+enum class Severity { Error, Warning, Note };
+
+const char* severity_name(Severity s);
+
+struct Diagnostic {
+    std::string file;      // the source's display name, e.g. "kernel.cu" or "<inline>"
+    int line = 0;          // 1-based, on the student's source; 0 when the compiler gave none
+    int column = 0;        // 1-based; 0 when unknown
+    Severity severity = Severity::Error;
+    std::string message;   // the compiler's text, without the location prefix
+    std::string code;      // NVRTC's diagnostic number (e.g. "20" for #20-D) when given
+
+    std::string to_string() const;  // "kernel.cu:12:5: error: identifier \"x\" is undefined"
+};
+
+// NVRTC log: lines like
+//   kernel.cu(12): error: identifier "x" is undefined
+//   kernel.cu(7): warning #177-D: variable "y" was declared but never referenced
+// followed by the source line and a caret line, which gives the column.
+std::vector<Diagnostic> parse_nvrtc_log(const std::string& log);
+
+// GCC/Clang: "file:line:col: error: message".
+std::vector<Diagnostic> parse_gcc_log(const std::string& log);
+
+}  // namespace wb

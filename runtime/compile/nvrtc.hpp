@@ -1,0 +1,69 @@
+// runtime/compile/nvrtc.hpp — compiling lesson kernels with NVRTC.
+//
+// Compiles one translation unit of CUDA C++ to a cubin for a real
+// architecture ("sm_90") or to PTX for a virtual one ("compute_90"). NVRTC
+// needs no GPU, so this works on a machine without a driver. A student's
+// mistake is not an exception: it comes back as ok=false with diagnostics.
+// Exceptions (wb::Error) are for the tool itself failing: NVRTC missing, an
+// option it rejects, the CUDA headers not found.
+//
+// Results are cached in memory and on disk (see cache.hpp), keyed on the
+// source, every option, the architecture and the NVRTC version.
+#pragma once
+
+#include "compile/diagnostics.hpp"
+#include "lesson/lesson.hpp"
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace wb {
+
+struct CompileOptions {
+    std::string arch = "sm_90";               // "sm_XX" gives a cubin, "compute_XX" PTX
+    std::string std = "c++17";
+    bool line_info = true;                    // -lineinfo, for sanitizer and profiler line numbers
+    std::vector<std::string> extra;           // e.g. "--use_fast_math", "-DTILE=16"
+    std::vector<std::string> entries;         // kernel names to look up (name expressions)
+    bool use_cache = true;
+};
+
+struct CompileResult {
+    bool ok = false;
+    std::vector<Diagnostic> diagnostics;
+    std::string log;                          // NVRTC's whole log, as given
+    std::string arch;
+    bool is_cubin = false;                    // else PTX
+    std::string image;                        // cubin bytes or PTX text
+    std::map<std::string, std::string> lowered_names;  // entry -> mangled name to pass to the driver
+    std::vector<std::string> options;         // every option passed to NVRTC
+    double seconds = 0;                       // compile time (0 when cached)
+    bool from_cache = false;                  // "memory" or "disk" in cache_source
+    std::string cache_source;                 // "", "memory", "disk"
+    std::string cache_key;
+
+    int error_count() const;
+    int warning_count() const;
+};
+
+// Compiles `source`. Diagnostics name `source.origin` as the file and use the
+// source's own line numbers.
+CompileResult compile_cuda(const SourceText& source, const CompileOptions& options);
+
+// "13.0" — from nvrtcVersion.
+std::string nvrtc_version();
+
+// Architectures NVRTC can target, e.g. {75, 80, 86, 89, 90, 100, 120}.
+std::vector<int> nvrtc_supported_archs();
+
+// The CUDA Toolkit root: $CUDA_HOME, $CUDA_PATH, then /usr/local/cuda.
+// Throws wb::Error when none has include/cuda_runtime.h.
+std::filesystem::path cuda_home();
+
+// Default target when no device is present: sm_90 (Hopper), or the
+// newest NVRTC supports if it does not support sm_90.
+std::string default_arch();
+
+}  // namespace wb

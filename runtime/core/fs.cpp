@@ -1,0 +1,122 @@
+// runtime/core/fs.cpp — file helpers (see fs.hpp).
+#include "core/fs.hpp"
+
+#include "core/error.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace wb {
+
+std::string read_file(const fs::path& path, std::size_t max_bytes) {
+    std::error_code ec;
+    auto status = fs::status(path, ec);
+    if (ec || !fs::exists(status))
+        throw Error(ErrorKind::Io, "file not found", {path.string()});
+    if (fs::is_directory(status))
+        throw Error(ErrorKind::Io, "is a folder, expected a file", {path.string()});
+    auto size = fs::file_size(path, ec);
+    if (!ec && size > max_bytes)
+        throw Error(ErrorKind::Io,
+                    "file is " + std::to_string(size) + " bytes, over the limit of " + std::to_string(max_bytes),
+                    {path.string()});
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(ErrorKind::Io, std::string("cannot open: ") + std::strerror(errno), {path.string()});
+    std::string data;
+    data.resize(ec ? 0 : size);
+    if (!data.empty()) in.read(data.data(), std::streamsize(data.size()));
+    if (ec) {  // size unknown (a pipe, /proc): read in chunks up to the cap
+        std::ostringstream ss;
+        ss << in.rdbuf();
+        data = ss.str();
+        if (data.size() > max_bytes)
+            throw Error(ErrorKind::Io, "file is over the limit of " + std::to_string(max_bytes) + " bytes",
+                        {path.string()});
+    }
+    return data;
+}
+
+void write_file_atomic(const fs::path& path, std::string_view bytes) {
+    std::error_code ec;
+    if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
+    static thread_local std::mt19937_64 rng{std::random_device{}()};
+    fs::path tmp = path;
+    tmp += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(rng() & 0xffffff);
+    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) throw Error(ErrorKind::Io, std::string("cannot create: ") + std::strerror(errno), {tmp.string()});
+    const char* p = bytes.data();
+    std::size_t left = bytes.size();
+    while (left > 0) {
+        ssize_t n = ::write(fd, p, left);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            int e = errno;
+            ::close(fd);
+            ::unlink(tmp.c_str());
+            throw Error(ErrorKind::Io, std::string("write failed: ") + std::strerror(e), {tmp.string()});
+        }
+        p += n;
+        left -= std::size_t(n);
+    }
+    if (::fsync(fd) != 0 || ::close(fd) != 0) {
+        int e = errno;
+        ::unlink(tmp.c_str());
+        throw Error(ErrorKind::Io, std::string("fsync/close failed: ") + std::strerror(e), {tmp.string()});
+    }
+    if (::rename(tmp.c_str(), path.c_str()) != 0) {
+        int e = errno;
+        ::unlink(tmp.c_str());
+        throw Error(ErrorKind::Io, std::string("rename failed: ") + std::strerror(e), {path.string()});
+    }
+}
+
+static fs::path xdg_dir(const char* var, const char* fallback_under_home) {
+    fs::path base;
+    if (const char* v = std::getenv(var); v && *v && fs::path(v).is_absolute()) {
+        base = v;
+    } else if (const char* home = std::getenv("HOME"); home && *home) {
+        base = fs::path(home) / fallback_under_home;
+    } else {
+        base = fs::temp_directory_path();
+    }
+    fs::path dir = base / "cuda-workbook";
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    return dir;
+}
+
+fs::path cache_dir() { return xdg_dir("XDG_CACHE_HOME", ".cache"); }
+fs::path config_dir() { return xdg_dir("XDG_CONFIG_HOME", ".config"); }
+fs::path data_dir() { return xdg_dir("XDG_DATA_HOME", ".local/share"); }
+
+fs::path resolve_inside(const fs::path& folder, const std::string& relative) {
+    if (relative.empty()) throw Error(ErrorKind::Lesson, "empty file name");
+    fs::path rel(relative);
+    if (rel.is_absolute() || rel.has_root_name() || rel.has_root_directory())
+        throw Error(ErrorKind::Lesson, "'" + relative + "' is an absolute path; file references must be relative to the lesson's folder");
+    for (const auto& part : rel)
+        if (part == "..")
+            throw Error(ErrorKind::Lesson, "'" + relative + "' contains '..'; file references may not leave the lesson's folder");
+    std::error_code ec;
+    fs::path root = fs::weakly_canonical(folder, ec);
+    fs::path full = folder / rel;
+    if (!fs::exists(full, ec))
+        throw Error(ErrorKind::Lesson, "'" + relative + "' does not exist in " + folder.string());
+    fs::path real = fs::canonical(full, ec);
+    if (ec) throw Error(ErrorKind::Lesson, "cannot resolve '" + relative + "': " + ec.message());
+    auto r = real.lexically_relative(root);
+    if (r.empty() || *r.begin() == "..")
+        throw Error(ErrorKind::Lesson, "'" + relative + "' is a symlink that leads outside the lesson's folder (to " +
+                                           real.string() + ")");
+    return real;
+}
+
+}  // namespace wb

@@ -1,0 +1,186 @@
+// runtime/lesson/lesson.hpp — the in-memory model of a lesson file (format 1).
+//
+// The loader (loader.hpp) turns a JSON file into these plain structs and
+// resolves everything a later stage needs: step-level overrides are already
+// merged over lesson-level defaults, source files are read, and every
+// expression has been checked to name only known params. Nothing here
+// evaluates expressions; see expr.hpp and data/buffers.hpp for that.
+//
+// docs/lesson-format.md is the instructor-facing description of the format;
+// lessons/lesson.schema.json is its JSON Schema. Keep all three in step.
+#pragma once
+
+#include "core/dtype.hpp"
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wb {
+
+// Text given as a plain string (language "") or per language ("en", "zh", ...).
+struct LocalizedText {
+    std::map<std::string, std::string> by_lang;
+
+    bool empty() const { return by_lang.empty(); }
+    // The text in `lang`, else English, else the plain string, else any.
+    const std::string& get(const std::string& lang = "en") const;
+};
+
+// Kernel or reference source, with where it came from so diagnostics can name it.
+struct SourceText {
+    std::string text;
+    std::string origin;     // display name: "kernel.cu" file path relative to the lesson, or "<inline>"
+    std::string json_path;  // where in the lesson it was given, e.g. "steps[0].starter"
+};
+
+struct Param {
+    std::string name;
+    DType type = DType::I32;
+    double default_value = 0;
+    std::optional<double> min;
+    std::optional<double> max;
+    LocalizedText description;
+    std::string json_path;  // "params.N"
+};
+
+enum class BufferRole { Input, Output, InOut };
+
+enum class InitKind { Zero, Constant, Ramp, Uniform, Normal, Identity, Image };
+enum class ImageLayout { HWC, CHW };
+enum class ImageChannels { RGB, Gray };
+
+struct BufferInit {
+    InitKind kind = InitKind::Zero;
+    double value = 0;                 // Constant
+    double start = 0, step = 1;       // Ramp: start + i*step (i = flat index)
+    double min = 0, max = 1;          // Uniform
+    double mean = 0, stddev = 1;      // Normal
+    uint64_t seed = 1;                // Uniform, Normal
+    std::filesystem::path image;      // Image: absolute path, already checked to exist
+    std::string image_name;           // Image: as written in the lesson
+    ImageLayout layout = ImageLayout::HWC;
+    ImageChannels channels = ImageChannels::RGB;
+};
+
+struct Buffer {
+    std::string name;
+    DType type = DType::F32;
+    std::vector<std::string> shape;  // expressions over params, outermost first
+    BufferRole role = BufferRole::Input;
+    BufferInit init;
+    std::string json_path;           // "steps[1].buffers[2]" or "buffers[2]"
+};
+
+// One kernel argument, bound in order.
+struct Arg {
+    enum class Kind { Buffer, Param, Expr };
+    Kind kind = Kind::Param;
+    std::string name;        // buffer or param name; for Expr, the expression
+    DType type = DType::I32; // Param: the param's type; Expr: declared type; Buffer: element type
+    std::string json_path;
+};
+
+// Each dimension is an expression. Block sees params; grid sees params and
+// block.x/y/z; shared_bytes sees params, block.* and grid.*.
+struct LaunchSpec {
+    std::string entry;                  // kernel name as written in the source
+    std::array<std::string, 3> grid{"1", "1", "1"};
+    std::array<std::string, 3> block{"1", "1", "1"};
+    std::string shared_bytes = "0";
+    std::vector<Arg> args;
+    std::string json_path;              // "launches[0]"
+};
+
+struct ReferenceSpec {
+    SourceText source;       // C++ for the host compiler
+    std::string entry = "reference";
+    std::vector<Arg> args;   // defaults to the first launch's args
+    std::string json_path;
+};
+
+struct CompareSpec {
+    std::string buffer;
+    double atol = 0;
+    double rtol = 0;
+    std::string json_path;
+};
+
+struct TestCase {
+    std::string name;
+    std::map<std::string, double> params;  // overrides of param defaults
+    bool timing = false;                   // the large case used for timing
+    std::string json_path;
+};
+
+struct Checks {
+    std::vector<CompareSpec> compare;
+    std::vector<TestCase> cases;
+    int warmup = 2;
+    int repeat = 10;
+    std::string json_path;
+};
+
+struct Metrics {
+    std::string bytes;  // expression, may be empty
+    std::string flops;  // expression, may be empty
+};
+
+enum class ViewKind { Image, Matrix, Vector, Scalar };
+
+struct View {
+    std::string buffer;
+    ViewKind kind = ViewKind::Vector;
+    LocalizedText title;
+    std::string json_path;
+};
+
+struct CompileSpec {
+    std::string std = "c++17";
+    std::vector<std::string> options;  // extra NVRTC options, e.g. "--use_fast_math"
+};
+
+// A step is one exercise. The loader has merged the lesson-level defaults
+// into it, so every field here is complete.
+struct Step {
+    std::string id;
+    LocalizedText title;
+    LocalizedText instructions;  // Markdown
+    SourceText starter;
+    SourceText solution;
+    std::vector<LocalizedText> hints;
+
+    std::vector<Param> params;
+    std::vector<Buffer> buffers;
+    std::vector<LaunchSpec> launches;
+    ReferenceSpec reference;
+    Checks checks;
+    Metrics metrics;
+    std::vector<View> views;
+    CompileSpec compile;
+    std::string json_path;  // "steps[1]"
+
+    const Param* find_param(const std::string& name) const;
+    const Buffer* find_buffer(const std::string& name) const;
+    const TestCase* find_case(const std::string& name) const;
+};
+
+struct Lesson {
+    std::filesystem::path file;  // as opened
+    std::filesystem::path dir;   // folder that file references are relative to
+    std::string schema;          // the "$schema" value
+    int format = 1;
+    std::string id;
+    LocalizedText title;
+    LocalizedText summary;
+    std::vector<Step> steps;
+
+    // Step by id, or by 0-based index written as a number ("0", "1").
+    const Step* find_step(const std::string& id_or_index) const;
+};
+
+}  // namespace wb
