@@ -1,0 +1,36 @@
+// app/app_options.hpp — the desktop app's command line.
+//
+// Besides the everyday options (--lessons, --lesson, --lang) there are test
+// hooks: --frames renders a fixed number of frames and exits, and --screenshot
+// saves the last one as a PNG, so CI can open the real window under Xvfb and
+// check what it drew.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace wb::app {
+
+struct AppOptions {
+    std::string lessons_dir;      // empty: search the usual places (lesson_catalog.hpp)
+    std::string lesson_id;        // empty: the first lesson in the folder
+    std::string lang;             // "en" or "zh"; empty: from $LANG
+    int frames = 0;               // 0: run until the window is closed
+    std::string screenshot_path;  // PNG written after the last frame; needs frames > 0
+    int width = 1280;
+    int height = 800;
+    bool show_help = false;
+};
+
+struct ParsedOptions {
+    AppOptions options;
+    std::string error;  // non-empty: a usage mistake, said in one line
+};
+
+ParsedOptions parse_options(int argc, char** argv);
+std::string usage_text(const char* program);
+
+// "zh" when $LC_ALL / $LC_MESSAGES / $LANG asks for Chinese, else "en".
+std::string language_from_environment();
+
+}  // namespace wb::app

@@ -1,0 +1,37 @@
+// app/panels/main_menu.cpp — the top menu bar. For now it holds the language
+// toggle; Run/Check/Reset join it with the editor.
+#include "panels/panels.hpp"
+
+#include "app_state.hpp"
+#include "ui_text.hpp"
+
+namespace wb::app {
+
+float draw_main_menu(AppState& state) {
+    float height = 0.0f;
+    if (!ImGui::BeginMainMenuBar()) return height;
+    ImGui::TextUnformatted("CUDA Workbook");
+    ImGui::Separator();
+    // "###language" keeps the menu's identity when its label changes language.
+    std::string label = std::string(tr(UiText::Language, state.lang)) + "###language";
+    if (ImGui::BeginMenu(label.c_str())) {
+        if (ImGui::MenuItem(tr(UiText::English, "en"), nullptr, state.lang == "en")) state.lang = "en";
+        if (ImGui::MenuItem(tr(UiText::Chinese, "zh"), nullptr, state.lang == "zh")) state.lang = "zh";
+        ImGui::EndMenu();
+    }
+    // The same toggle as two buttons on the bar itself: one click, and visible.
+    ImGui::Separator();
+    auto toggle = [&](const char* text, const char* lang) {
+        const bool active = state.lang == lang;
+        if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+        if (ImGui::SmallButton(text)) state.lang = lang;
+        if (active) ImGui::PopStyleColor();
+    };
+    toggle("English", "en");
+    toggle("中文", "zh");
+    height = ImGui::GetWindowSize().y;
+    ImGui::EndMainMenuBar();
+    return height;
+}
+
+}  // namespace wb::app

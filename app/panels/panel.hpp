@@ -1,0 +1,40 @@
+// app/panels/panel.hpp — what every panel shares: its rectangle and the
+// Begin/End pair of its ImGui window.
+//
+// The layout (app_run.cpp) hands each panel a rectangle; the panel draws only
+// its contents. PanelWindow owns Begin/End so a panel cannot forget the End on
+// an early return.
+#pragma once
+
+#include <imgui.h>
+
+namespace wb::app {
+
+struct PanelRect {
+    ImVec2 pos;
+    ImVec2 size;
+};
+
+class PanelWindow {
+public:
+    // `id` must stay the same across languages: it keys ImGui's window state.
+    PanelWindow(const char* id, const PanelRect& rect, ImGuiWindowFlags extra_flags = 0) {
+        ImGui::SetNextWindowPos(rect.pos);
+        ImGui::SetNextWindowSize(rect.size);
+        constexpr ImGuiWindowFlags kFixed = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize |
+                                            ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse |
+                                            ImGuiWindowFlags_NoSavedSettings |
+                                            ImGuiWindowFlags_NoBringToFrontOnFocus;
+        visible_ = ImGui::Begin(id, nullptr, kFixed | extra_flags);
+    }
+    ~PanelWindow() { ImGui::End(); }
+    PanelWindow(const PanelWindow&) = delete;
+    PanelWindow& operator=(const PanelWindow&) = delete;
+
+    bool visible() const { return visible_; }
+
+private:
+    bool visible_ = false;
+};
+
+}  // namespace wb::app

@@ -1,0 +1,38 @@
+// app/ui_text.hpp — the interface's own words in English and Chinese.
+//
+// Lesson text comes from the lessons (LocalizedText); this table holds only
+// the app's labels. Keeping them in one place lets the font loader add every
+// character they use to the glyph atlas, and makes a third language one column.
+#pragma once
+
+#include <string>
+
+namespace wb::app {
+
+enum class UiText {
+    Lessons,
+    Language,
+    English,
+    Chinese,
+    Step,
+    Instructions,
+    StarterCode,
+    LessonFailedToLoad,
+    NoLessons,
+    NoSteps,
+    LessonsFolder,
+    LessonCount,
+    WithProblems,
+    ReadOnlyForNow,
+    View,
+    Count_,
+};
+
+// The label in `lang` ("en" or "zh"); English for any other language.
+const char* tr(UiText id, const std::string& lang);
+
+// Every string of the table, concatenated: the font loader feeds it to the
+// glyph range builder so no label ever renders as '?'.
+std::string all_ui_text();
+
+}  // namespace wb::app

@@ -1,0 +1,353 @@
+// runtime/compile/nvrtc.cpp — compiling lesson kernels with NVRTC (see nvrtc.hpp).
+//
+// One call builds the option list, looks the result up in the cache, and on a
+// miss runs NVRTC on an RAII-owned nvrtcProgram. Kernel names are registered
+// as name expressions so a student may write either extern "C" kernels or
+// ordinary C++ ones (even template instantiations like "scale<float>"); the
+// driver is later given the lowered (mangled) name. A name that is not in the
+// source makes NVRTC fail with errors about a file called "__nv_name_map",
+// which would baffle a student, so those are rewritten into one sentence
+// naming the kernel that was not found.
+#include "compile/nvrtc.hpp"
+
+#include "compile/cache.hpp"
+#include "core/error.hpp"
+
+#include <nvrtc.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <set>
+#include <system_error>
+
+namespace fs = std::filesystem;
+
+namespace wb {
+
+namespace {
+
+constexpr std::size_t kMaxLogBytes = std::size_t(1) << 20;
+constexpr const char* kNameMapFile = "__nv_name_map";
+
+[[noreturn]] void throw_nvrtc(nvrtcResult rc, const std::string& what, const std::string& log = {}) {
+    std::string message = what + " failed: " + nvrtcGetErrorString(rc);
+    if (!log.empty()) message += "\n" + log;
+    throw Error(ErrorKind::Compile, message, {}, {}, nvrtcGetErrorString(rc));
+}
+
+void check(nvrtcResult rc, const char* what) {
+    if (rc != NVRTC_SUCCESS) throw_nvrtc(rc, what);
+}
+
+// Owns an nvrtcProgram; destroyed on every path, exceptions included.
+class Program {
+public:
+    Program(const std::string& text, const std::string& name) {
+        check(nvrtcCreateProgram(&prog_, text.c_str(), name.c_str(), 0, nullptr, nullptr), "nvrtcCreateProgram");
+    }
+    ~Program() {
+        if (prog_) nvrtcDestroyProgram(&prog_);
+    }
+    Program(const Program&) = delete;
+    Program& operator=(const Program&) = delete;
+    nvrtcProgram get() const { return prog_; }
+
+private:
+    nvrtcProgram prog_ = nullptr;
+};
+
+std::string program_log(nvrtcProgram prog) {
+    std::size_t size = 0;
+    check(nvrtcGetProgramLogSize(prog, &size), "nvrtcGetProgramLogSize");
+    std::string log(size, '\0');
+    if (size > 0) check(nvrtcGetProgramLog(prog, log.data()), "nvrtcGetProgramLog");
+    while (!log.empty() && log.back() == '\0') log.pop_back();
+    return log;
+}
+
+std::string trimmed(std::string s) {
+    while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r')) s.pop_back();
+    if (s.rfind("nvrtc: error: ", 0) == 0) s.erase(0, 14);
+    return s;
+}
+
+struct ParsedArch {
+    bool real = false;  // sm_XX (cubin) rather than compute_XX (PTX)
+    int number = 0;
+};
+
+std::optional<ParsedArch> parse_arch(const std::string& arch) {
+    ParsedArch out;
+    std::string digits;
+    if (arch.rfind("sm_", 0) == 0) {
+        out.real = true;
+        digits = arch.substr(3);
+    } else if (arch.rfind("compute_", 0) == 0) {
+        digits = arch.substr(8);
+    } else {
+        return std::nullopt;
+    }
+    // Arch-specific ("sm_90a") and family ("sm_100f") variants share the number.
+    if (!digits.empty() && (digits.back() == 'a' || digits.back() == 'f')) digits.pop_back();
+    if (digits.empty() || digits.size() > 4 ||
+        !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return std::nullopt;
+    out.number = std::stoi(digits);
+    return out;
+}
+
+std::string supported_list() {
+    std::string list;
+    for (int a : nvrtc_supported_archs()) {
+        if (!list.empty()) list += ", ";
+        list += "sm_" + std::to_string(a);
+    }
+    return list;
+}
+
+bool has_toolkit_headers(const fs::path& root) {
+    std::error_code ec;
+    return !root.empty() && fs::is_regular_file(root / "include" / "cuda_runtime.h", ec);
+}
+
+// The entry a __nv_name_map diagnostic is about, when its text names one.
+std::string entry_named_in(const Diagnostic& d, const std::vector<std::string>& entries) {
+    for (const auto& e : entries) {
+        if (d.message.find("\"" + e + "\"") != std::string::npos ||
+            d.message.find("\" " + e + "\"") != std::string::npos)
+            return e;
+    }
+    return {};
+}
+
+Diagnostic kernel_not_found(const std::string& entry, const std::string& origin) {
+    Diagnostic d;
+    d.file = origin;
+    d.severity = Severity::Error;
+    d.message = "kernel '" + entry +
+                "' not found: check the name after __global__ (the lesson launches a kernel of exactly this name)";
+    return d;
+}
+
+Diagnostic not_a_kernel(const std::string& entry, const std::string& origin) {
+    Diagnostic d;
+    d.file = origin;
+    d.severity = Severity::Error;
+    d.message = "'" + entry + "' is not a kernel: the lesson launches it, so declare it __global__ void " + entry +
+                "(...)";
+    return d;
+}
+
+// Replaces NVRTC's errors about its generated "__nv_name_map" file with one
+// sentence per kernel name that could not be resolved.
+std::vector<Diagnostic> rewrite_name_map_errors(std::vector<Diagnostic> diags,
+                                               const std::vector<std::string>& entries,
+                                               const std::string& origin) {
+    std::vector<Diagnostic> out;
+    std::set<std::string> reported;
+    bool unattributed = false;
+    for (auto& d : diags) {
+        if (d.file != kNameMapFile) {
+            out.push_back(std::move(d));
+            continue;
+        }
+        std::string entry = entry_named_in(d, entries);
+        if (entry.empty()) {
+            unattributed = true;
+            continue;
+        }
+        if (!reported.insert(entry).second) continue;
+        if (d.message.find("non-__global__") != std::string::npos)
+            out.push_back(not_a_kernel(entry, origin));
+        else
+            out.push_back(kernel_not_found(entry, origin));
+    }
+    if (unattributed && reported.empty()) {
+        Diagnostic d;
+        d.file = origin;
+        d.message = "one of the kernels the lesson launches (";
+        for (std::size_t i = 0; i < entries.size(); ++i) d.message += (i ? ", '" : "'") + entries[i] + "'";
+        d.message += ") was not found: check the names after __global__";
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
+std::vector<std::string> build_options(const CompileOptions& options) {
+    fs::path home = cuda_home();
+    std::vector<std::string> opts;
+    opts.push_back("--std=" + options.std);
+    if (options.line_info) opts.push_back("-lineinfo");
+    opts.push_back("-I" + (home / "include").string());
+    // CUDA 13 moved CUB, Thrust and libcu++ under include/cccl.
+    std::error_code ec;
+    if (fs::is_directory(home / "include" / "cccl", ec)) opts.push_back("-I" + (home / "include" / "cccl").string());
+    opts.push_back("--gpu-architecture=" + options.arch);
+    for (const auto& e : options.extra) opts.push_back(e);
+    return opts;
+}
+
+CompileResult run_nvrtc(const SourceText& source, const CompileOptions& options, std::vector<std::string> opts,
+                        const ParsedArch& arch) {
+    using Clock = std::chrono::steady_clock;
+    auto start = Clock::now();
+    const std::string origin = source.origin.empty() ? "<inline>" : source.origin;
+
+    CompileResult result;
+    result.arch = options.arch;
+    result.is_cubin = arch.real;
+    result.options = std::move(opts);
+
+    Program prog(source.text, origin);
+    for (const auto& entry : options.entries)
+        check(nvrtcAddNameExpression(prog.get(), entry.c_str()), "nvrtcAddNameExpression");
+
+    std::vector<const char*> argv;
+    argv.reserve(result.options.size());
+    for (const auto& o : result.options) argv.push_back(o.c_str());
+    nvrtcResult rc = nvrtcCompileProgram(prog.get(), static_cast<int>(argv.size()), argv.data());
+    std::string log = program_log(prog.get());
+
+    if (rc == NVRTC_ERROR_INVALID_OPTION)
+        throw Error(ErrorKind::Compile, "NVRTC rejected an option: " + trimmed(log), {origin, source.json_path},
+                    "check compile.options in the lesson", nvrtcGetErrorString(rc));
+    if (rc != NVRTC_SUCCESS && rc != NVRTC_ERROR_COMPILATION) throw_nvrtc(rc, "nvrtcCompileProgram", log);
+
+    result.diagnostics = rewrite_name_map_errors(parse_nvrtc_log(log), options.entries, origin);
+    result.ok = rc == NVRTC_SUCCESS;
+
+    if (result.ok) {
+        for (const auto& entry : options.entries) {
+            const char* lowered = nullptr;
+            nvrtcResult lr = nvrtcGetLoweredName(prog.get(), entry.c_str(), &lowered);
+            if (lr != NVRTC_SUCCESS || lowered == nullptr) {
+                result.ok = false;
+                result.diagnostics.push_back(kernel_not_found(entry, origin));
+                continue;
+            }
+            result.lowered_names[entry] = lowered;
+        }
+    }
+    if (result.ok) {
+        std::size_t size = 0;
+        if (arch.real) {
+            check(nvrtcGetCUBINSize(prog.get(), &size), "nvrtcGetCUBINSize");
+            result.image.resize(size);
+            if (size > 0) check(nvrtcGetCUBIN(prog.get(), result.image.data()), "nvrtcGetCUBIN");
+        } else {
+            check(nvrtcGetPTXSize(prog.get(), &size), "nvrtcGetPTXSize");
+            result.image.resize(size);
+            if (size > 0) check(nvrtcGetPTX(prog.get(), result.image.data()), "nvrtcGetPTX");
+            while (!result.image.empty() && result.image.back() == '\0') result.image.pop_back();
+        }
+    }
+    if (!result.ok && result.error_count() == 0) {
+        // NVRTC failed without a message we could read: show its log as is.
+        Diagnostic d;
+        d.file = origin;
+        d.message = log.empty() ? "compilation failed without a message" : log;
+        result.diagnostics.push_back(std::move(d));
+    }
+
+    if (log.size() > kMaxLogBytes) {
+        log.resize(kMaxLogBytes);
+        log += "\n[log truncated at 1 MiB by CUDA Workbook]\n";
+    }
+    result.log = std::move(log);
+    result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return result;
+}
+
+}  // namespace
+
+int CompileResult::error_count() const {
+    return static_cast<int>(std::count_if(diagnostics.begin(), diagnostics.end(),
+                                          [](const Diagnostic& d) { return d.severity == Severity::Error; }));
+}
+
+int CompileResult::warning_count() const {
+    return static_cast<int>(std::count_if(diagnostics.begin(), diagnostics.end(),
+                                          [](const Diagnostic& d) { return d.severity == Severity::Warning; }));
+}
+
+CompileResult compile_cuda(const SourceText& source, const CompileOptions& options, CompileCache& cache) {
+    auto arch = parse_arch(options.arch);
+    if (!arch) {
+        throw Error(ErrorKind::Usage,
+                    "'" + options.arch + "' is not an architecture name; use sm_XX for a cubin or compute_XX for PTX",
+                    {}, "supported by NVRTC " + nvrtc_version() + ": " + supported_list());
+    }
+    auto archs = nvrtc_supported_archs();
+    if (std::find(archs.begin(), archs.end(), arch->number) == archs.end()) {
+        throw Error(ErrorKind::Usage,
+                    "architecture '" + options.arch + "' is not supported by NVRTC " + nvrtc_version() +
+                        "; supported: " + supported_list(),
+                    {}, "pick one of the listed sm_XX (cubin) or compute_XX (PTX) targets");
+    }
+
+    std::vector<std::string> opts = build_options(options);
+    std::string key = compile_cache_key(source, options.arch, opts, options.entries);
+    if (options.use_cache) {
+        if (auto hit = cache.find(key)) return *hit;
+    }
+    CompileResult result = run_nvrtc(source, options, std::move(opts), *arch);
+    result.cache_key = key;
+    if (options.use_cache && result.ok) cache.store(key, result);
+    return result;
+}
+
+CompileResult compile_cuda(const SourceText& source, const CompileOptions& options) {
+    return compile_cuda(source, options, CompileCache::global());
+}
+
+std::string nvrtc_version() {
+    int major = 0, minor = 0;
+    check(nvrtcVersion(&major, &minor), "nvrtcVersion");
+    return std::to_string(major) + "." + std::to_string(minor);
+}
+
+std::vector<int> nvrtc_supported_archs() {
+    int count = 0;
+    check(nvrtcGetNumSupportedArchs(&count), "nvrtcGetNumSupportedArchs");
+    std::vector<int> archs(static_cast<std::size_t>(std::max(count, 0)));
+    if (count > 0) check(nvrtcGetSupportedArchs(archs.data()), "nvrtcGetSupportedArchs");
+    return archs;
+}
+
+fs::path cuda_home() {
+    std::vector<fs::path> tried;
+    for (const char* var : {"CUDA_HOME", "CUDA_PATH"}) {
+        if (const char* v = std::getenv(var); v && *v) {
+            tried.emplace_back(v);
+            if (has_toolkit_headers(v)) return v;
+        }
+    }
+#ifdef WB_CUDA_HOME
+    // The toolkit CMake found at build time; it may name the library root
+    // (e.g. .../targets/x86_64-linux) or the toolkit root.
+    {
+        fs::path built(WB_CUDA_HOME);
+        for (const fs::path& p : {built, built.parent_path()}) {
+            if (p.empty()) continue;
+            tried.push_back(p);
+            if (has_toolkit_headers(p)) return p;
+        }
+    }
+#endif
+    tried.emplace_back("/usr/local/cuda");
+    if (has_toolkit_headers("/usr/local/cuda")) return "/usr/local/cuda";
+    std::string list;
+    for (const auto& p : tried) list += (list.empty() ? "" : ", ") + p.string();
+    throw Error(ErrorKind::Compile, "the CUDA Toolkit headers were not found (looked for include/cuda_runtime.h in " +
+                                        list + ")",
+                {}, "install the CUDA Toolkit or set CUDA_HOME to its folder");
+}
+
+std::string default_arch() {
+    auto archs = nvrtc_supported_archs();
+    if (archs.empty() || std::find(archs.begin(), archs.end(), 90) != archs.end()) return "sm_90";
+    return "sm_" + std::to_string(*std::max_element(archs.begin(), archs.end()));
+}
+
+}  // namespace wb

@@ -1,0 +1,248 @@
+// runtime/data/buffers.cpp — host buffers: element access, shapes from expressions,
+// and the initial contents a lesson asks for (zero, constant, ramp, uniform,
+// normal, identity, image).
+//
+// Random inits must give the same bytes on every machine, because a student's
+// result, the CPU reference and any saved expectation all depend on them. So
+// the generator is std::mt19937_64 (its output is fixed by the standard) and
+// the transforms to uniform/normal values are written here rather than taken
+// from std::*_distribution, whose algorithms differ between standard libraries.
+// Image decoding and resampling live in image.cpp.
+#include "data/buffers.hpp"
+
+#include "core/error.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+
+namespace wb {
+
+namespace {
+
+// A single buffer larger than this is almost certainly a typo in a shape
+// ("N*N" where "N" was meant) and would take the machine down before the GPU
+// ever saw it.
+constexpr std::size_t kMaxBufferBytes = std::size_t(4) << 30;  // 4 GiB
+
+template <typename T>
+T load(const std::byte* p) {
+    T v;
+    std::memcpy(&v, p, sizeof(T));
+    return v;
+}
+
+template <typename T>
+void store(std::byte* p, T v) {
+    std::memcpy(p, &v, sizeof(T));
+}
+
+// Rounds half away from zero and clamps into [lo, hi]; NaN becomes 0, so a
+// stray NaN in an integer init is visible as zeros rather than undefined.
+double to_int_range(double value, double lo, double hi) {
+    if (std::isnan(value)) return 0;
+    double r = std::round(value);
+    if (r < lo) return lo;
+    if (r > hi) return hi;
+    return r;
+}
+
+std::string shape_string(const std::vector<std::size_t>& shape) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+        if (i) s += ",";
+        s += std::to_string(shape[i]);
+    }
+    return s + "]";
+}
+
+// A double in [0, 1) from the top 53 bits of one 64-bit draw: every value is
+// a multiple of 2^-53, exactly representable, the same everywhere.
+double unit_open_high(uint64_t draw) { return double(draw >> 11) * 0x1.0p-53; }
+// (0, 1]: for the logarithm in Box-Muller, which must not see 0.
+double unit_open_low(uint64_t draw) { return double((draw >> 11) + 1) * 0x1.0p-53; }
+
+Location init_location(const Buffer& spec) { return Location{{}, spec.json_path + ".init", 0, 0}; }
+
+void fill_uniform(HostBuffer& buf, const Buffer& spec) {
+    const BufferInit& init = spec.init;
+    if (!(init.min <= init.max))
+        throw Error(ErrorKind::Lesson,
+                    "uniform init of buffer '" + spec.name + "' has min " + std::to_string(init.min) +
+                        " greater than max " + std::to_string(init.max),
+                    init_location(spec));
+    std::mt19937_64 rng(init.seed);
+    const std::size_t n = buf.count();
+    if (dtype_is_float(buf.type)) {
+        const double span = init.max - init.min;
+        for (std::size_t i = 0; i < n; ++i) buf.set(i, init.min + span * unit_open_high(rng()));
+        return;
+    }
+    // Integers: every whole number in [ceil(min), floor(max)] equally likely,
+    // so {"min": 0, "max": 255} on a u8 buffer gives 0 and 255 as often as 128.
+    const double lo = std::ceil(init.min), hi = std::floor(init.max);
+    if (hi < lo)
+        throw Error(ErrorKind::Lesson,
+                    "uniform init of integer buffer '" + spec.name + "' has no whole number between min " +
+                        std::to_string(init.min) + " and max " + std::to_string(init.max),
+                    init_location(spec));
+    const double values = hi - lo + 1;
+    for (std::size_t i = 0; i < n; ++i) {
+        double v = lo + std::floor(unit_open_high(rng()) * values);
+        buf.set(i, v > hi ? hi : v);
+    }
+}
+
+void fill_normal(HostBuffer& buf, const Buffer& spec) {
+    const BufferInit& init = spec.init;
+    if (!(init.stddev >= 0))
+        throw Error(ErrorKind::Lesson,
+                    "normal init of buffer '" + spec.name + "' has a negative stddev " + std::to_string(init.stddev),
+                    init_location(spec));
+    std::mt19937_64 rng(init.seed);
+    const std::size_t n = buf.count();
+    constexpr double kTwoPi = 6.283185307179586476925286766559;
+    // Box-Muller: two uniform draws give two independent standard normals;
+    // both are used, in order (cos first).
+    for (std::size_t i = 0; i < n; i += 2) {
+        const double u1 = unit_open_low(rng());
+        const double u2 = unit_open_high(rng());
+        const double r = std::sqrt(-2.0 * std::log(u1));
+        const double theta = kTwoPi * u2;
+        buf.set(i, init.mean + init.stddev * r * std::cos(theta));
+        if (i + 1 < n) buf.set(i + 1, init.mean + init.stddev * r * std::sin(theta));
+    }
+}
+
+}  // namespace
+
+std::size_t HostBuffer::count() const {
+    std::size_t n = 1;
+    for (std::size_t d : shape) n *= d;
+    return n;
+}
+
+double HostBuffer::get(std::size_t flat) const {
+    const std::size_t size = dtype_size(type);
+    if ((flat + 1) * size > bytes.size())
+        throw Error(ErrorKind::Internal, "element " + std::to_string(flat) + " of buffer '" + name +
+                                             "' is past its end (" + std::to_string(bytes.size() / size) +
+                                             " elements)");
+    const std::byte* p = bytes.data() + flat * size;
+    switch (type) {
+    case DType::U8: return load<uint8_t>(p);
+    case DType::I32: return load<int32_t>(p);
+    case DType::U32: return load<uint32_t>(p);
+    case DType::F32: return load<float>(p);
+    case DType::F64: return load<double>(p);
+    }
+    return 0;
+}
+
+void HostBuffer::set(std::size_t flat, double value) {
+    const std::size_t size = dtype_size(type);
+    if ((flat + 1) * size > bytes.size())
+        throw Error(ErrorKind::Internal, "element " + std::to_string(flat) + " of buffer '" + name +
+                                             "' is past its end (" + std::to_string(bytes.size() / size) +
+                                             " elements)");
+    std::byte* p = bytes.data() + flat * size;
+    switch (type) {
+    case DType::U8: store<uint8_t>(p, uint8_t(to_int_range(value, 0, 255))); break;
+    case DType::I32: store<int32_t>(p, int32_t(to_int_range(value, -2147483648.0, 2147483647.0))); break;
+    case DType::U32: store<uint32_t>(p, uint32_t(to_int_range(value, 0, 4294967295.0))); break;
+    case DType::F32: store<float>(p, float(value)); break;
+    case DType::F64: store<double>(p, value); break;
+    }
+}
+
+std::vector<std::size_t> HostBuffer::unflatten(std::size_t flat) const {
+    std::vector<std::size_t> index(shape.size());
+    for (std::size_t d = shape.size(); d-- > 0;) {
+        const std::size_t extent = shape[d] ? shape[d] : 1;
+        index[d] = flat % extent;
+        flat /= extent;
+    }
+    return index;
+}
+
+std::vector<std::size_t> eval_shape(const Buffer& buffer, const ExprVars& vars) {
+    std::vector<std::size_t> shape;
+    shape.reserve(buffer.shape.size());
+    const std::size_t elem = dtype_size(buffer.type);
+    std::size_t total = elem;
+    for (std::size_t i = 0; i < buffer.shape.size(); ++i) {
+        const Location where{{}, buffer.json_path + ".shape[" + std::to_string(i) + "]", 0, 0};
+        long long dim = 0;
+        try {
+            // Bounds are checked below so the message can name the buffer.
+            dim = eval_int_expr(buffer.shape[i], vars, -(1ll << 53), 1ll << 53);
+        } catch (const Error& e) {
+            throw Error(ErrorKind::Expression, e.message(), where, e.hint(), e.code());
+        }
+        if (dim < 1)
+            throw Error(ErrorKind::Expression,
+                        "dimension " + std::to_string(i) + " of buffer '" + buffer.name + "' is " +
+                            std::to_string(dim) + "; every dimension must be at least 1",
+                        where,
+                        buffer.shape[i] == std::to_string(dim)
+                            ? std::string()
+                            : "check the case's params: '" + buffer.shape[i] + "' evaluated to " + std::to_string(dim));
+        if (std::size_t(dim) > kMaxBufferBytes / total)
+            throw Error(ErrorKind::Expression,
+                        "buffer '" + buffer.name + "' would be larger than 4 GiB (dimension " + std::to_string(i) +
+                            " is " + std::to_string(dim) + ")",
+                        where, "a shape like N*N where N was meant is the usual cause");
+        total *= std::size_t(dim);
+        shape.push_back(std::size_t(dim));
+    }
+    return shape;
+}
+
+HostBuffer make_buffer(const Buffer& spec, const ExprVars& vars) {
+    HostBuffer buf;
+    buf.name = spec.name;
+    buf.type = spec.type;
+    buf.role = spec.role;
+    buf.shape = eval_shape(spec, vars);
+    buf.bytes.assign(buf.count() * dtype_size(spec.type), std::byte{0});
+
+    const BufferInit& init = spec.init;
+    const std::size_t n = buf.count();
+    switch (init.kind) {
+    case InitKind::Zero: break;
+    case InitKind::Constant:
+        for (std::size_t i = 0; i < n; ++i) buf.set(i, init.value);
+        break;
+    case InitKind::Ramp:
+        for (std::size_t i = 0; i < n; ++i) buf.set(i, init.start + double(i) * init.step);
+        break;
+    case InitKind::Uniform: fill_uniform(buf, spec); break;
+    case InitKind::Normal: fill_normal(buf, spec); break;
+    case InitKind::Identity: {
+        if (buf.shape.size() != 2)
+            throw Error(ErrorKind::Lesson,
+                        "identity init needs a 2-D buffer, but '" + spec.name + "' has shape " +
+                            shape_string(buf.shape),
+                        init_location(spec));
+        // Ones where row == column; a non-square matrix gets ones on its leading diagonal.
+        const std::size_t rows = buf.shape[0], cols = buf.shape[1];
+        for (std::size_t r = 0; r < rows && r < cols; ++r) buf.set(r * cols + r, 1.0);
+        break;
+    }
+    case InitKind::Image:
+        try {
+            fill_from_image(buf, init);
+        } catch (const Error& e) {
+            // fill_from_image names the image; add where in the lesson it was asked for.
+            Location where = e.where();
+            if (where.json_path.empty()) where.json_path = spec.json_path + ".init";
+            throw Error(e.kind(), e.message(), where, e.hint(), e.code());
+        }
+        break;
+    }
+    return buf;
+}
+
+}  // namespace wb

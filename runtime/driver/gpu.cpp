@@ -1,0 +1,124 @@
+// runtime/driver/gpu.cpp — RAII owners for driver objects (see gpu.hpp).
+#include "driver/gpu.hpp"
+
+#include "core/error.hpp"
+
+#include <utility>
+
+namespace wb {
+
+GpuContext::GpuContext(int ordinal) {
+    driver_ = Driver::get();
+    if (!driver_) throw Error(ErrorKind::NoDevice, Driver::unavailable_reason());
+    auto devices = query_devices();
+    if (ordinal < 0 || ordinal >= int(devices.size()))
+        throw Error(ErrorKind::Usage, "there is no GPU number " + std::to_string(ordinal) + " (this computer has " +
+                                          std::to_string(devices.size()) + ")");
+    info_ = devices[ordinal];
+    const auto& cu = driver_->api();
+    driver_->check(cu.cuDeviceGet(&device_, ordinal), "cuDeviceGet");
+    driver_->check(cu.cuDevicePrimaryCtxRetain(&ctx_, device_), "cuDevicePrimaryCtxRetain");
+    try {
+        make_current();
+        std::size_t free_b = 0, total_b = 0;
+        if (cu.cuMemGetInfo(&free_b, &total_b) == CUDA_SUCCESS) info_.free_memory = free_b;
+    } catch (...) {
+        cu.cuDevicePrimaryCtxRelease(device_);
+        throw;
+    }
+}
+
+GpuContext::~GpuContext() {
+    if (ctx_) driver_->api().cuDevicePrimaryCtxRelease(device_);
+}
+
+void GpuContext::make_current() const { driver_->check(driver_->api().cuCtxSetCurrent(ctx_), "cuCtxSetCurrent"); }
+
+DeviceBuffer::DeviceBuffer(const Driver& d, std::size_t bytes) : d_(&d), bytes_(bytes) {
+    CUresult r = d.api().cuMemAlloc(&ptr_, bytes ? bytes : 1);
+    if (r != CUDA_SUCCESS) {
+        ptr_ = 0;
+        d.check(r, ("allocating " + std::to_string(bytes) + " bytes of GPU memory").c_str());
+    }
+}
+
+DeviceBuffer::~DeviceBuffer() {
+    if (ptr_) d_->api().cuMemFree(ptr_);
+}
+
+DeviceBuffer::DeviceBuffer(DeviceBuffer&& o) noexcept
+    : d_(o.d_), ptr_(std::exchange(o.ptr_, 0)), bytes_(std::exchange(o.bytes_, 0)) {}
+
+DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& o) noexcept {
+    if (this != &o) {
+        if (ptr_) d_->api().cuMemFree(ptr_);
+        d_ = o.d_;
+        ptr_ = std::exchange(o.ptr_, 0);
+        bytes_ = std::exchange(o.bytes_, 0);
+    }
+    return *this;
+}
+
+void DeviceBuffer::upload(const void* src) const {
+    if (bytes_) d_->check(d_->api().cuMemcpyHtoD(ptr_, src, bytes_), "copying a buffer to the GPU");
+}
+
+void DeviceBuffer::download(void* dst) const {
+    if (bytes_) d_->check(d_->api().cuMemcpyDtoH(dst, ptr_, bytes_), "copying a buffer from the GPU");
+}
+
+void DeviceBuffer::fill_bytes(unsigned char value) const {
+    if (bytes_) d_->check(d_->api().cuMemsetD8(ptr_, value, bytes_), "filling a buffer on the GPU");
+}
+
+GpuModule::GpuModule(const Driver& d, const std::string& image) : d_(&d) {
+    char info_log[8192] = {}, error_log[8192] = {};
+    CUjit_option opts[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, CU_JIT_ERROR_LOG_BUFFER,
+                           CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void* vals[] = {info_log, reinterpret_cast<void*>(sizeof info_log), error_log,
+                    reinterpret_cast<void*>(sizeof error_log)};
+    CUresult r = d.api().cuModuleLoadDataEx(&mod_, image.c_str(), 4, opts, vals);
+    if (r != CUDA_SUCCESS) {
+        mod_ = nullptr;
+        std::string msg = "loading the compiled kernel failed: " + d.error_string(r);
+        if (error_log[0]) msg += " (" + std::string(error_log) + ")";
+        throw Error(ErrorKind::Cuda, msg, {}, cuda_error_hint(r), d.error_name(r));
+    }
+}
+
+GpuModule::~GpuModule() {
+    if (mod_) d_->api().cuModuleUnload(mod_);
+}
+
+CUfunction GpuModule::function(const std::string& lowered_name, const std::string& display_name) const {
+    CUfunction f = nullptr;
+    CUresult r = d_->api().cuModuleGetFunction(&f, mod_, lowered_name.c_str());
+    if (r != CUDA_SUCCESS)
+        throw Error(ErrorKind::Cuda, "kernel '" + display_name + "' is not in the compiled code", {},
+                    cuda_error_hint(r), d_->error_name(r));
+    return f;
+}
+
+KernelResources GpuModule::resources(CUfunction f) const {
+    KernelResources res;
+    auto get = [&](CUfunction_attribute a) {
+        int v = 0;
+        d_->check(d_->api().cuFuncGetAttribute(&v, a, f), "cuFuncGetAttribute");
+        return v;
+    };
+    res.registers = get(CU_FUNC_ATTRIBUTE_NUM_REGS);
+    res.static_shared = get(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+    res.local_bytes = get(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
+    res.max_threads_per_block = get(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+    return res;
+}
+
+GpuEvent::GpuEvent(const Driver& d) : d_(&d) {
+    d.check(d.api().cuEventCreate(&ev_, CU_EVENT_DEFAULT), "cuEventCreate");
+}
+
+GpuEvent::~GpuEvent() {
+    if (ev_) d_->api().cuEventDestroy(ev_);
+}
+
+}  // namespace wb

@@ -1,0 +1,87 @@
+// runtime/driver/gpu.hpp — RAII owners for driver objects, and one device's context.
+//
+// Every handle the runtime takes from the driver has an owner here, so an
+// exception anywhere in a run frees device memory, events and modules.
+#pragma once
+
+#include "driver/cuda_driver.hpp"
+#include "driver/device.hpp"
+
+#include <cstddef>
+#include <string>
+
+namespace wb {
+
+class GpuContext {
+public:
+    // Retains the primary context of device `ordinal` and makes it current on
+    // the calling thread. Throws wb::Error (NoDevice / Cuda).
+    explicit GpuContext(int ordinal = 0);
+    ~GpuContext();
+    GpuContext(const GpuContext&) = delete;
+    GpuContext& operator=(const GpuContext&) = delete;
+
+    void make_current() const;  // for use from another thread
+    const Driver& driver() const { return *driver_; }
+    const DeviceInfo& info() const { return info_; }
+    CUdevice device() const { return device_; }
+
+private:
+    const Driver* driver_ = nullptr;
+    CUdevice device_ = 0;
+    CUcontext ctx_ = nullptr;
+    DeviceInfo info_;
+};
+
+class DeviceBuffer {
+public:
+    DeviceBuffer() = default;
+    DeviceBuffer(const Driver& d, std::size_t bytes);
+    ~DeviceBuffer();
+    DeviceBuffer(DeviceBuffer&& o) noexcept;
+    DeviceBuffer& operator=(DeviceBuffer&& o) noexcept;
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+    CUdeviceptr ptr() const { return ptr_; }
+    std::size_t size() const { return bytes_; }
+    void upload(const void* src) const;
+    void download(void* dst) const;
+    void fill_bytes(unsigned char value) const;
+
+private:
+    const Driver* d_ = nullptr;
+    CUdeviceptr ptr_ = 0;
+    std::size_t bytes_ = 0;
+};
+
+class GpuModule {
+public:
+    // Loads a cubin or PTX image. On failure the driver's JIT error log is in the message.
+    GpuModule(const Driver& d, const std::string& image);
+    ~GpuModule();
+    GpuModule(const GpuModule&) = delete;
+    GpuModule& operator=(const GpuModule&) = delete;
+
+    CUfunction function(const std::string& lowered_name, const std::string& display_name) const;
+    KernelResources resources(CUfunction f) const;
+
+private:
+    const Driver* d_;
+    CUmodule mod_ = nullptr;
+};
+
+class GpuEvent {
+public:
+    explicit GpuEvent(const Driver& d);
+    ~GpuEvent();
+    GpuEvent(const GpuEvent&) = delete;
+    GpuEvent& operator=(const GpuEvent&) = delete;
+    CUevent get() const { return ev_; }
+
+private:
+    const Driver* d_;
+    CUevent ev_ = nullptr;
+};
+
+}  // namespace wb

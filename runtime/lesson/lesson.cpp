@@ -1,0 +1,63 @@
+// runtime/lesson/lesson.cpp — lookups on the lesson model (see lesson.hpp).
+//
+// The model is plain data filled by the loader; these are the few queries the
+// pipeline, the CLI and the GUI share: text in the student's language, and
+// params, buffers, cases and steps by name.
+#include "lesson/lesson.hpp"
+
+#include <charconv>
+
+namespace wb {
+
+namespace {
+
+// "zh-Hans" -> "zh", so a request for "zh" finds text written as "zh-Hans" and back.
+std::string primary_subtag(const std::string& lang) { return lang.substr(0, lang.find('-')); }
+
+}  // namespace
+
+const std::string& LocalizedText::get(const std::string& lang) const {
+    static const std::string kEmpty;
+    if (by_lang.empty()) return kEmpty;
+    if (auto it = by_lang.find(lang); it != by_lang.end()) return it->second;
+    if (!lang.empty()) {
+        const std::string primary = primary_subtag(lang);
+        for (const auto& [key, text] : by_lang)
+            if (!key.empty() && primary_subtag(key) == primary) return text;
+    }
+    if (auto it = by_lang.find("en"); it != by_lang.end()) return it->second;
+    if (auto it = by_lang.find(""); it != by_lang.end()) return it->second;
+    return by_lang.begin()->second;
+}
+
+const Param* Step::find_param(const std::string& name) const {
+    for (const auto& p : params)
+        if (p.name == name) return &p;
+    return nullptr;
+}
+
+const Buffer* Step::find_buffer(const std::string& name) const {
+    for (const auto& b : buffers)
+        if (b.name == name) return &b;
+    return nullptr;
+}
+
+const TestCase* Step::find_case(const std::string& name) const {
+    for (const auto& c : checks.cases)
+        if (c.name == name) return &c;
+    return nullptr;
+}
+
+const Step* Lesson::find_step(const std::string& id_or_index) const {
+    for (const auto& s : steps)
+        if (s.id == id_or_index) return &s;
+    // Ids win over indices, so a step whose id is "1" is still found by name.
+    std::size_t index = 0;
+    const char* first = id_or_index.data();
+    const char* last = first + id_or_index.size();
+    auto [ptr, ec] = std::from_chars(first, last, index);
+    if (ec == std::errc() && ptr == last && first != last && index < steps.size()) return &steps[index];
+    return nullptr;
+}
+
+}  // namespace wb

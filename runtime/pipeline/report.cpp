@@ -1,0 +1,130 @@
+// runtime/pipeline/report.cpp — JSON forms of results (see report.hpp).
+#include "pipeline/report.hpp"
+
+namespace wb {
+
+using nlohmann::json;
+
+json to_json(const Diagnostic& d) {
+    return {{"file", d.file}, {"line", d.line}, {"column", d.column}, {"severity", severity_name(d.severity)},
+            {"message", d.message}, {"code", d.code}};
+}
+
+json to_json(const DeviceInfo& d) {
+    const auto& l = d.limits;
+    return {{"ordinal", d.ordinal},
+            {"name", d.name},
+            {"compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)},
+            {"arch", d.arch()},
+            {"sm_count", d.sm_count},
+            {"total_memory", d.total_memory},
+            {"free_memory", d.free_memory},
+            {"l2_bytes", d.l2_bytes},
+            {"clock_khz", d.clock_khz},
+            {"peak_bandwidth_gbs", d.peak_bandwidth_gbs()},
+            {"driver_version", d.driver_version},
+            {"limits",
+             {{"max_threads_per_block", l.max_threads_per_block},
+              {"max_block", l.max_block},
+              {"max_grid", l.max_grid},
+              {"shared_per_block", l.shared_per_block},
+              {"shared_per_block_optin", l.shared_per_block_optin},
+              {"shared_per_sm", l.shared_per_sm},
+              {"regs_per_block", l.regs_per_block},
+              {"regs_per_sm", l.regs_per_sm},
+              {"max_threads_per_sm", l.max_threads_per_sm},
+              {"warp_size", l.warp_size}}}};
+}
+
+json to_json(const LessonIssue& i) {
+    return {{"file", i.file}, {"json_path", i.json_path}, {"message", i.message}, {"line", i.line},
+            {"column", i.column}};
+}
+
+json to_json(const CompileResult& c) {
+    json diags = json::array();
+    for (const auto& d : c.diagnostics) diags.push_back(to_json(d));
+    return {{"ok", c.ok},
+            {"arch", c.arch},
+            {"output", c.is_cubin ? "cubin" : "ptx"},
+            {"image_bytes", c.image.size()},
+            {"seconds", c.seconds},
+            {"cache", c.cache_source},
+            {"options", c.options},
+            {"lowered_names", c.lowered_names},
+            {"errors", c.error_count()},
+            {"warnings", c.warning_count()},
+            {"diagnostics", diags},
+            {"log", c.log}};
+}
+
+json to_json(const CompareResult& c) {
+    json first = json::array();
+    for (const auto& m : c.first)
+        first.push_back({{"index", m.index}, {"got", m.got}, {"want", m.want}, {"reason", mismatch_reason_name(m.reason)}});
+    return {{"buffer", c.buffer},
+            {"passed", c.passed},
+            {"count", c.count},
+            {"mismatches", c.mismatches},
+            {"unwritten", c.unwritten},
+            {"nondeterministic", c.nondeterministic},
+            {"max_abs_error", c.max_abs_error},
+            {"max_rel_error", c.max_rel_error},
+            {"atol", c.atol},
+            {"rtol", c.rtol},
+            {"first_mismatches", first},
+            {"note", c.note}};
+}
+
+json to_json(const RunResult& r) {
+    json j = {{"status", run_status_name(r.status)},
+              {"message", r.message},
+              {"hint", r.hint},
+              {"error_code", r.error_code},
+              {"lesson", r.lesson_id},
+              {"step", r.step_id},
+              {"case", r.case_name},
+              {"params", r.params},
+              {"arch", r.arch},
+              {"compile", to_json(r.compile)}};
+    if (r.device) j["device"] = to_json(*r.device);
+    if (!r.device_note.empty()) j["device_note"] = r.device_note;
+    json ref = {{"ok", r.reference.ok}, {"from_cache", r.reference.from_cache}, {"build_seconds", r.reference.seconds}};
+    json rdiags = json::array();
+    for (const auto& d : r.reference.diagnostics) rdiags.push_back(to_json(d));
+    ref["diagnostics"] = rdiags;
+    if (!r.reference.ok) ref["log"] = r.reference.log;
+    if (r.cpu_ms >= 0) ref["run_ms"] = r.cpu_ms;
+    j["reference"] = ref;
+    json launches = json::array();
+    for (const auto& l : r.launches) {
+        json lj = {{"entry", l.entry},
+                   {"grid", l.dims.grid},
+                   {"block", l.dims.block},
+                   {"shared_bytes", l.dims.shared_bytes},
+                   {"threads_per_block", l.dims.threads_per_block()},
+                   {"blocks", l.dims.blocks()},
+                   {"shared_optin", l.shared_optin}};
+        if (l.resources.registers >= 0)
+            lj["resources"] = {{"registers", l.resources.registers},
+                               {"static_shared", l.resources.static_shared},
+                               {"local_bytes", l.resources.local_bytes},
+                               {"max_threads_per_block", l.resources.max_threads_per_block}};
+        if (l.refusal) lj["refusal"] = {{"limit", l.refusal->limit}, {"message", l.refusal->message}};
+        launches.push_back(lj);
+    }
+    j["launches"] = launches;
+    json comps = json::array();
+    for (const auto& c : r.comparisons) comps.push_back(to_json(c));
+    j["comparisons"] = comps;
+    if (r.gpu_time) {
+        const auto& t = *r.gpu_time;
+        j["gpu_time"] = {{"median_ms", t.median_ms}, {"min_ms", t.min_ms}, {"max_ms", t.max_ms},
+                         {"warmup", t.warmup}, {"samples_ms", t.samples_ms}, {"near_resolution", t.near_resolution}};
+    }
+    j["metrics"] = {{"bytes", r.bytes}, {"flops", r.flops}, {"gb_per_s", r.gbs()}, {"gflop_per_s", r.gflops()}};
+    if (r.gpu_time && r.cpu_ms > 0) j["metrics"]["speedup_vs_cpu"] = r.cpu_ms / r.gpu_time->median_ms;
+    return j;
+}
+
+}  // namespace wb

@@ -1,0 +1,513 @@
+// runtime/pipeline/run.cpp — the run pipeline and the in-process backend.
+//
+// Order of a run, and why:
+//   1. resolve step, case and params   (a bad request fails before any work)
+//   2. compile the kernel with NVRTC   (needs no GPU: compile-only machines stop after 5)
+//   3. build and run the CPU reference (its outputs are what the kernel must match)
+//   4. size every launch and check it against the device's limits (or the target arch's)
+//   5. without a GPU: report CompileOnly
+//   6. upload inputs, poison outputs with pattern A, run, download;
+//      poison with pattern B, run again, download (unwritten cells show up as A/B)
+//   7. compare against the reference
+//   8. only when everything passed: warm up, then time with events
+#include "pipeline/run.hpp"
+
+#include "core/error.hpp"
+#include "driver/cuda_driver.hpp"
+#include "driver/gpu.hpp"
+#include "lesson/expr.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <mutex>
+
+namespace wb {
+
+const char* run_status_name(RunStatus s) {
+    switch (s) {
+    case RunStatus::Passed: return "passed";
+    case RunStatus::Mismatch: return "mismatch";
+    case RunStatus::CompileError: return "compile-error";
+    case RunStatus::ReferenceError: return "reference-error";
+    case RunStatus::Refused: return "refused";
+    case RunStatus::CudaError: return "cuda-error";
+    case RunStatus::InputError: return "input-error";
+    case RunStatus::CompileOnly: return "compile-only";
+    }
+    return "unknown";
+}
+
+static std::string format_number(double v) {
+    char buf[64];
+    if (v == std::floor(v) && std::fabs(v) < 1e15) std::snprintf(buf, sizeof buf, "%.0f", v);
+    else std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+std::map<std::string, double> resolve_params(const Step& step, const TestCase* test_case,
+                                             const std::map<std::string, double>& overrides) {
+    std::map<std::string, double> values;
+    for (const auto& p : step.params) values[p.name] = p.default_value;
+    auto known = [&] {
+        std::string names;
+        for (const auto& p : step.params) names += (names.empty() ? "" : ", ") + p.name;
+        return names.empty() ? std::string("(none)") : names;
+    };
+    auto apply = [&](const std::string& name, double v, const char* source) {
+        const Param* p = step.find_param(name);
+        if (!p) throw Error(ErrorKind::Usage, std::string(source) + " sets unknown param '" + name + "'; this step's params are: " + known());
+        if (!dtype_is_float(p->type) && v != std::floor(v))
+            throw Error(ErrorKind::Usage, "param " + name + " is " + std::string(dtype_name(p->type)) + " and must be a whole number, not " + format_number(v));
+        if (p->min && v < *p->min)
+            throw Error(ErrorKind::Usage, "param " + name + " = " + format_number(v) + " is below its minimum " + format_number(*p->min));
+        if (p->max && v > *p->max)
+            throw Error(ErrorKind::Usage, "param " + name + " = " + format_number(v) + " is above its maximum " + format_number(*p->max));
+        values[name] = v;
+    };
+    if (test_case)
+        for (const auto& [k, v] : test_case->params) apply(k, v, ("case '" + test_case->name + "'").c_str());
+    for (const auto& [k, v] : overrides) apply(k, v, "the request");
+    return values;
+}
+
+static long long eval_dim(const std::string& expr, const ExprVars& vars, const std::string& where) {
+    try {
+        return eval_int_expr(expr, vars, -(1ll << 53), 1ll << 53);
+    } catch (const Error& e) {
+        throw Error(ErrorKind::Expression, e.message(), {"", where});
+    }
+}
+
+LaunchDims resolve_launch(const LaunchSpec& spec, const std::map<std::string, double>& params,
+                          const LaunchOverride* ov) {
+    static const char* kAxis[3] = {"x", "y", "z"};
+    LaunchDims d;
+    ExprVars vars(params.begin(), params.end());
+    for (int i = 0; i < 3; ++i)
+        d.block[i] = (ov && ov->block) ? (*ov->block)[i]
+                                       : eval_dim(spec.block[i], vars, spec.json_path + ".block[" + std::to_string(i) + "]");
+    for (int i = 0; i < 3; ++i) vars[std::string("block.") + kAxis[i]] = double(d.block[i]);
+    for (int i = 0; i < 3; ++i)
+        d.grid[i] = (ov && ov->grid) ? (*ov->grid)[i]
+                                     : eval_dim(spec.grid[i], vars, spec.json_path + ".grid[" + std::to_string(i) + "]");
+    for (int i = 0; i < 3; ++i) vars[std::string("grid.") + kAxis[i]] = double(d.grid[i]);
+    d.shared_bytes = (ov && ov->shared_bytes) ? *ov->shared_bytes
+                                              : eval_dim(spec.shared_bytes, vars, spec.json_path + ".shared_bytes");
+    return d;
+}
+
+namespace {
+
+// Storage for one argument list, in the form cuLaunchKernel and the reference
+// trampoline both take: an array of pointers, each to the argument's value.
+struct ArgPack {
+    std::vector<std::array<unsigned char, 8>> values;
+    std::vector<void*> pointers;
+
+    void add_raw(const void* p, std::size_t n) {
+        std::array<unsigned char, 8> v{};
+        std::memcpy(v.data(), p, n);
+        values.push_back(v);
+    }
+    void add_scalar(DType t, double x) {
+        switch (t) {
+        case DType::U8: { uint8_t v = uint8_t(x); add_raw(&v, 1); break; }
+        case DType::I32: { int32_t v = int32_t(x); add_raw(&v, 4); break; }
+        case DType::U32: { uint32_t v = uint32_t(x); add_raw(&v, 4); break; }
+        case DType::F32: { float v = float(x); add_raw(&v, 4); break; }
+        case DType::F64: { double v = x; add_raw(&v, 8); break; }
+        }
+    }
+    void** finish() {
+        pointers.clear();
+        for (auto& v : values) pointers.push_back(v.data());
+        return pointers.data();
+    }
+};
+
+// Builds an argument list; `buffer_address(name)` gives the address to pass for a buffer.
+template <class BufferAddress>
+ArgPack pack_args(const std::vector<Arg>& args, const std::map<std::string, double>& params, BufferAddress&& buffer_address) {
+    ArgPack pack;
+    ExprVars vars(params.begin(), params.end());
+    for (const auto& a : args) {
+        switch (a.kind) {
+        case Arg::Kind::Buffer: {
+            auto addr = buffer_address(a.name);
+            pack.add_raw(&addr, sizeof addr);
+            break;
+        }
+        case Arg::Kind::Param: pack.add_scalar(a.type, params.at(a.name)); break;
+        case Arg::Kind::Expr: {
+            double v;
+            try { v = eval_expr(a.name, vars); }
+            catch (const Error& e) { throw Error(ErrorKind::Expression, e.message(), {"", a.json_path}); }
+            pack.add_scalar(a.type, v);
+            break;
+        }
+        }
+    }
+    pack.finish();
+    return pack;
+}
+
+double median_of(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+std::string first_error(const std::vector<Diagnostic>& diags) {
+    for (const auto& d : diags)
+        if (d.severity == Severity::Error) return d.to_string();
+    return {};
+}
+
+class LocalBackend final : public RunBackend {
+public:
+    explicit LocalBackend(int ordinal) : ordinal_(ordinal) {}
+
+    BackendInfo info() override {
+        BackendInfo bi;
+        bi.name = "local";
+        try {
+            bi.devices = query_devices();
+            bi.has_gpu = !bi.devices.empty();
+        } catch (const Error& e) {
+            bi.no_gpu_reason = e.message();
+        }
+        return bi;
+    }
+
+    RunResult run(const RunRequest& req) override {
+        std::lock_guard<std::mutex> lock(mutex_);  // one run at a time on this backend
+        RunResult r;
+        try {
+            run_impl(req, r);
+        } catch (const Error& e) {
+            switch (e.kind()) {
+            case ErrorKind::Cuda: r.status = RunStatus::CudaError; break;
+            case ErrorKind::Reference: r.status = RunStatus::ReferenceError; break;
+            case ErrorKind::Compile: r.status = RunStatus::CompileError; break;
+            default: r.status = RunStatus::InputError; break;
+            }
+            r.message = e.what();
+            r.hint = e.hint();
+            r.error_code = e.code();
+        } catch (const std::exception& e) {
+            r.status = RunStatus::InputError;
+            r.message = std::string("internal error: ") + e.what();
+        }
+        return r;
+    }
+
+private:
+    GpuContext* context(RunResult& r) {
+        if (!ctx_ && !gpu_unavailable_) {
+            try {
+                ctx_ = std::make_unique<GpuContext>(ordinal_);
+            } catch (const Error& e) {
+                gpu_unavailable_ = true;
+                no_gpu_reason_ = e.message();
+            }
+        }
+        if (ctx_) ctx_->make_current();
+        else r.device_note = no_gpu_reason_;
+        return ctx_.get();
+    }
+
+    void run_impl(const RunRequest& req, RunResult& r);
+    void run_on_gpu(const RunRequest& req, const Step& step, RunResult& r, std::vector<HostBuffer>& host,
+                    const std::vector<HostBuffer>& reference_out);
+
+    std::mutex mutex_;
+    int ordinal_;
+    std::unique_ptr<GpuContext> ctx_;
+    bool gpu_unavailable_ = false;
+    bool context_lost_ = false;
+    std::string no_gpu_reason_;
+};
+
+void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
+    if (!req.lesson) throw Error(ErrorKind::Usage, "no lesson given");
+    const Lesson& lesson = *req.lesson;
+    r.lesson_id = lesson.id;
+    const Step* step = lesson.find_step(req.step.empty() ? "0" : req.step);
+    if (!step) {
+        std::string ids;
+        for (const auto& s : lesson.steps) ids += (ids.empty() ? "" : ", ") + s.id;
+        throw Error(ErrorKind::Usage, "lesson '" + lesson.id + "' has no step '" + req.step + "'; its steps are: " + ids);
+    }
+    r.step_id = step->id;
+    const TestCase* tc = req.test_case.empty() ? (step->checks.cases.empty() ? nullptr : &step->checks.cases[0])
+                                               : step->find_case(req.test_case);
+    if (!tc && !req.test_case.empty()) {
+        std::string names;
+        for (const auto& c : step->checks.cases) names += (names.empty() ? "" : ", ") + c.name;
+        throw Error(ErrorKind::Usage, "step '" + step->id + "' has no case '" + req.test_case + "'; its cases are: " + names);
+    }
+    r.case_name = tc ? tc->name : "";
+    r.params = resolve_params(*step, tc, req.params);
+
+    // The device decides the architecture; without one, the request or the default does.
+    GpuContext* ctx = (req.compile_only || context_lost_) ? nullptr : context(r);
+    if (context_lost_) {
+        r.status = RunStatus::CudaError;
+        r.message = "the GPU context was lost after an earlier kernel fault, so nothing more can run in this process";
+        r.hint = "restart the program; a later version runs kernels in a worker process that is replaced automatically";
+        return;
+    }
+    if (ctx) r.device = ctx->info();
+    r.arch = !req.arch.empty() ? req.arch : ctx ? ctx->info().arch() : default_arch();
+
+    // 2. compile
+    SourceText source = req.source == SourceChoice::Starter    ? step->starter
+                        : req.source == SourceChoice::Solution ? step->solution
+                                                               : SourceText{req.custom_source, req.custom_origin, ""};
+    CompileOptions copts;
+    copts.arch = r.arch;
+    copts.std = step->compile.std;
+    copts.extra = step->compile.options;
+    for (const auto& l : step->launches)
+        if (std::find(copts.entries.begin(), copts.entries.end(), l.entry) == copts.entries.end())
+            copts.entries.push_back(l.entry);
+    r.compile = compile_cuda(source, copts);
+    if (!r.compile.ok) {
+        r.status = RunStatus::CompileError;
+        int n = r.compile.error_count();
+        r.message = std::to_string(n) + (n == 1 ? " error" : " errors") + " in " + source.origin;
+        std::string first = first_error(r.compile.diagnostics);
+        if (!first.empty()) r.message += ": " + first;
+        return;
+    }
+
+    // Metrics need only params.
+    ExprVars vars(r.params.begin(), r.params.end());
+    auto metric = [&](const std::string& expr, const char* key) {
+        if (expr.empty()) return 0.0;
+        try { return eval_expr(expr, vars); }
+        catch (const Error& e) { throw Error(ErrorKind::Expression, e.message(), {"", step->json_path + ".metrics." + key}); }
+    };
+    r.bytes = metric(step->metrics.bytes, "bytes");
+    r.flops = metric(step->metrics.flops, "flops");
+
+    // Host buffers, initialised once; the reference and the GPU get copies.
+    std::vector<HostBuffer> host;
+    for (const auto& b : step->buffers) host.push_back(make_buffer(b, vars));
+    auto find_host = [](std::vector<HostBuffer>& v, const std::string& name) -> HostBuffer& {
+        for (auto& h : v)
+            if (h.name == name) return h;
+        throw Error(ErrorKind::Internal, "no buffer '" + name + "'");
+    };
+
+    // 3. the CPU reference
+    r.reference = build_reference(step->reference);
+    if (!r.reference.ok) {
+        r.status = RunStatus::ReferenceError;
+        r.message = "the CPU reference did not compile";
+        std::string first = first_error(r.reference.diagnostics);
+        if (!first.empty()) r.message += ": " + first;
+        return;
+    }
+    std::vector<HostBuffer> reference_out = host;
+    {
+        LoadedReference ref(r.reference);
+        ArgPack pack = pack_args(step->reference.args, r.params,
+                                 [&](const std::string& name) { return find_host(reference_out, name).data(); });
+        r.cpu_ms = ref.run(pack.pointers.data()) * 1e3;
+    }
+
+    // 4. launch sizes and limits
+    DeviceLimits limits = ctx ? ctx->info().limits : limits_for_arch(arch_number(r.arch));
+    for (std::size_t i = 0; i < step->launches.size(); ++i) {
+        const LaunchOverride* ov = i < req.launches.size() ? &req.launches[i] : nullptr;
+        LaunchReport lr;
+        lr.entry = step->launches[i].entry;
+        lr.dims = resolve_launch(step->launches[i], r.params, ov);
+        lr.refusal = check_launch(lr.dims, limits, {}, &lr.shared_optin);
+        r.launches.push_back(lr);
+        if (lr.refusal) {
+            r.status = RunStatus::Refused;
+            r.message = "launch of '" + lr.entry + "' refused: " + lr.refusal->message;
+            r.hint = "change the block or grid size (launch panel, or --block/--grid on the command line)";
+            return;
+        }
+    }
+
+    if (req.keep_buffers)
+        for (const auto& h : host)
+            if (h.role != BufferRole::Output) r.inputs.push_back(h);
+
+    // 5. compile-only
+    if (!ctx) {
+        r.status = RunStatus::CompileOnly;
+        r.message = req.compile_only ? "compiled and checked; not run (compile-only was asked for)"
+                                     : "compiled and checked; nothing ran on a GPU (see the device line)";
+        if (req.keep_buffers)
+            for (auto& h : reference_out)
+                if (h.role != BufferRole::Input) r.cpu_outputs.push_back(std::move(h));
+        return;
+    }
+    run_on_gpu(req, *step, r, host, reference_out);
+}
+
+void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, RunResult& r, std::vector<HostBuffer>& host,
+                              const std::vector<HostBuffer>& reference_out) {
+    const Driver& d = ctx_->driver();
+    const auto& cu = d.api();
+    GpuModule module(d, r.compile.image);
+    std::vector<CUfunction> functions;
+    for (auto& lr : r.launches) {
+        auto it = r.compile.lowered_names.find(lr.entry);
+        CUfunction f = module.function(it != r.compile.lowered_names.end() ? it->second : lr.entry, lr.entry);
+        lr.resources = module.resources(f);
+        lr.refusal = check_launch(lr.dims, ctx_->info().limits, lr.resources, &lr.shared_optin);
+        if (lr.refusal) {
+            r.status = RunStatus::Refused;
+            r.message = "launch of '" + lr.entry + "' refused: " + lr.refusal->message;
+            r.hint = "change the block or grid size (launch panel, or --block/--grid on the command line)";
+            return;
+        }
+        if (lr.shared_optin)
+            d.check(cu.cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(lr.dims.shared_bytes)),
+                    "raising the kernel's dynamic shared memory limit");
+        functions.push_back(f);
+    }
+
+    std::vector<DeviceBuffer> dev;
+    for (const auto& h : host) dev.emplace_back(d, h.size_bytes());
+    auto device_index = [&](const std::string& name) -> std::size_t {
+        for (std::size_t i = 0; i < host.size(); ++i)
+            if (host[i].name == name) return i;
+        throw Error(ErrorKind::Internal, "no buffer '" + name + "'");
+    };
+    std::vector<ArgPack> packs;
+    for (const auto& l : step.launches)
+        packs.push_back(pack_args(l.args, r.params, [&](const std::string& name) { return dev[device_index(name)].ptr(); }));
+
+    auto upload_inputs = [&] {
+        for (std::size_t i = 0; i < host.size(); ++i)
+            if (host[i].role != BufferRole::Output) dev[i].upload(host[i].data());
+    };
+    auto poison_outputs = [&](unsigned char pattern) {
+        for (std::size_t i = 0; i < host.size(); ++i)
+            if (host[i].role == BufferRole::Output) dev[i].fill_bytes(pattern);
+    };
+    auto launch_all = [&] {
+        for (std::size_t i = 0; i < functions.size(); ++i) {
+            const auto& dims = r.launches[i].dims;
+            CUresult res = cu.cuLaunchKernel(functions[i], unsigned(dims.grid[0]), unsigned(dims.grid[1]),
+                                             unsigned(dims.grid[2]), unsigned(dims.block[0]), unsigned(dims.block[1]),
+                                             unsigned(dims.block[2]), unsigned(dims.shared_bytes), nullptr,
+                                             packs[i].pointers.data(), nullptr);
+            if (res != CUDA_SUCCESS) d.check(res, ("launching '" + r.launches[i].entry + "'").c_str());
+        }
+    };
+    auto synchronize = [&](const char* what) {
+        CUresult res = cu.cuCtxSynchronize();
+        if (res == CUDA_SUCCESS) return;
+        if (cuda_error_is_sticky(res)) context_lost_ = true;
+        throw Error(ErrorKind::Cuda, std::string("the kernel failed while ") + what + ": " + d.error_string(res), {},
+                    cuda_error_hint(res), d.error_name(res));
+    };
+    auto download_outputs = [&] {
+        std::vector<HostBuffer> out;
+        for (std::size_t i = 0; i < host.size(); ++i)
+            if (host[i].role != BufferRole::Input) {
+                HostBuffer b = host[i];
+                dev[i].download(b.data());
+                out.push_back(std::move(b));
+            }
+        return out;
+    };
+
+    // 6. two validation runs with different poison
+    upload_inputs();
+    poison_outputs(kPoisonA);
+    launch_all();
+    synchronize("running");
+    std::vector<HostBuffer> run_a = download_outputs();
+    upload_inputs();
+    poison_outputs(kPoisonB);
+    launch_all();
+    synchronize("running a second time");
+    std::vector<HostBuffer> run_b = download_outputs();
+
+    // 7. compare
+    auto find_in = [](const std::vector<HostBuffer>& v, const std::string& name) -> const HostBuffer* {
+        for (const auto& h : v)
+            if (h.name == name) return &h;
+        return nullptr;
+    };
+    bool all_passed = true;
+    std::string first_failure;
+    for (const auto& spec : step.checks.compare) {
+        const HostBuffer* got = find_in(run_a, spec.buffer);
+        const HostBuffer* got_b = find_in(run_b, spec.buffer);
+        const HostBuffer* want = find_in(reference_out, spec.buffer);
+        if (!got || !want) throw Error(ErrorKind::Internal, "compared buffer '" + spec.buffer + "' missing");
+        CompareResult c = compare_buffers(*got, got_b, *want, spec);
+        if (!c.passed && first_failure.empty()) {
+            first_failure = "output '" + c.buffer + "': " + std::to_string(c.mismatches) + " of " +
+                            std::to_string(c.count) + " elements differ from the CPU reference";
+            if (c.unwritten) first_failure += " (" + std::to_string(c.unwritten) + " never written)";
+            if (c.nondeterministic) first_failure += " (" + std::to_string(c.nondeterministic) + " changed between two runs: a race?)";
+            if (!c.note.empty()) first_failure += " (" + c.note + ")";
+        }
+        all_passed = all_passed && c.passed;
+        r.comparisons.push_back(std::move(c));
+    }
+    if (all_passed) {
+        r.status = RunStatus::Passed;
+        r.message = "all " + std::to_string(r.comparisons.size()) + " compared output" +
+                    (r.comparisons.size() == 1 ? "" : "s") + " match the CPU reference";
+    } else {
+        r.status = RunStatus::Mismatch;
+        r.message = first_failure;
+        r.hint = "the kernel ran but its output is wrong; the first mismatches are listed with their indices";
+    }
+
+    // 8. timing, only for a kernel that is right
+    if (all_passed && req.timing) {
+        Timing t;
+        t.warmup = req.warmup >= 0 ? req.warmup : step.checks.warmup;
+        int repeat = std::max(1, req.repeat >= 0 ? req.repeat : step.checks.repeat);
+        bool has_inout = std::any_of(host.begin(), host.end(), [](const HostBuffer& h) { return h.role == BufferRole::InOut; });
+        for (int i = 0; i < t.warmup; ++i) {
+            if (has_inout) upload_inputs();
+            launch_all();
+        }
+        synchronize("warming up");
+        GpuEvent start(d), stop(d);
+        for (int i = 0; i < repeat; ++i) {
+            if (has_inout) upload_inputs();  // an in-place kernel must see its original input every time
+            d.check(cu.cuEventRecord(start.get(), nullptr), "cuEventRecord");
+            launch_all();
+            d.check(cu.cuEventRecord(stop.get(), nullptr), "cuEventRecord");
+            CUresult res = cu.cuEventSynchronize(stop.get());
+            if (res != CUDA_SUCCESS) synchronize("being timed");
+            float ms = 0;
+            d.check(cu.cuEventElapsedTime(&ms, start.get(), stop.get()), "cuEventElapsedTime");
+            t.samples_ms.push_back(ms);
+        }
+        t.median_ms = median_of(t.samples_ms);
+        t.min_ms = *std::min_element(t.samples_ms.begin(), t.samples_ms.end());
+        t.max_ms = *std::max_element(t.samples_ms.begin(), t.samples_ms.end());
+        t.near_resolution = t.median_ms < 0.010;
+        r.gpu_time = t;
+    }
+
+    if (req.keep_buffers) {
+        r.gpu_outputs = std::move(run_a);
+        for (const auto& h : reference_out)
+            if (h.role != BufferRole::Input) r.cpu_outputs.push_back(h);
+    }
+}
+
+}  // namespace
+
+std::unique_ptr<RunBackend> make_local_backend(int ordinal) { return std::make_unique<LocalBackend>(ordinal); }
+
+}  // namespace wb

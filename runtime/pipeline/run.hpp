@@ -1,0 +1,139 @@
+// runtime/pipeline/run.hpp — one run of a lesson step: compile, reference, launch, compare, time.
+//
+// The run pipeline sits behind RunBackend so the front ends (CLI, GUI) never
+// care where the work happens. LocalBackend runs it in this process. A later
+// backend runs it in a supervised worker process (a kernel fault must not take
+// the GUI down), and another on a CPU simulator; both take the same
+// RunRequest and give the same RunResult, which are plain data and convert
+// to and from JSON (report.hpp) so they can cross a process boundary.
+#pragma once
+
+#include "compare/compare.hpp"
+#include "compile/nvrtc.hpp"
+#include "data/buffers.hpp"
+#include "driver/device.hpp"
+#include "lesson/lesson.hpp"
+#include "reference/reference.hpp"
+
+#include <array>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wb {
+
+enum class SourceChoice { Starter, Solution, Custom };
+
+// Changes to one launch's configuration. Unset fields come from the lesson.
+// When only the block is set, the lesson's grid expression is evaluated with
+// the new block, so the grid still covers the problem.
+struct LaunchOverride {
+    std::optional<std::array<long long, 3>> block;
+    std::optional<std::array<long long, 3>> grid;
+    std::optional<long long> shared_bytes;
+};
+
+struct RunRequest {
+    std::shared_ptr<const Lesson> lesson;
+    std::string step;                        // id or index; "" = first step
+    std::string test_case;                   // name; "" = first case
+    SourceChoice source = SourceChoice::Starter;
+    std::string custom_source;               // for SourceChoice::Custom
+    std::string custom_origin = "kernel.cu"; // file name shown in diagnostics
+    std::map<std::string, double> params;    // overrides, checked against bounds
+    std::vector<LaunchOverride> launches;    // by launch index
+    std::string arch;                        // "" = the device's own, or default_arch()
+    bool compile_only = false;               // stop after compile + reference
+    bool timing = true;                      // time the kernel after it passes
+    int warmup = -1, repeat = -1;            // -1 = the lesson's checks
+    bool keep_buffers = true;                // return inputs and outputs (the GUI draws them)
+};
+
+enum class RunStatus {
+    Passed,          // every compared output within tolerance
+    Mismatch,        // ran, but an output is wrong
+    CompileError,    // the kernel did not compile
+    ReferenceError,  // the CPU reference did not build or run
+    Refused,         // a launch broke a device limit; nothing ran
+    CudaError,       // the driver reported an error during the run
+    InputError,      // bad params, shapes or overrides
+    CompileOnly,     // no GPU: compiled and checked what can be checked
+};
+
+const char* run_status_name(RunStatus s);
+
+struct Timing {
+    int warmup = 0;
+    std::vector<double> samples_ms;
+    double median_ms = 0, min_ms = 0, max_ms = 0;
+    bool near_resolution = false;  // median under ~10 us: an event pair costs about 1-2 us
+};
+
+struct LaunchReport {
+    std::string entry;
+    LaunchDims dims;
+    KernelResources resources;
+    std::optional<LaunchRefusal> refusal;
+    bool shared_optin = false;
+};
+
+struct RunResult {
+    RunStatus status = RunStatus::InputError;
+    std::string message;     // one sentence: what happened
+    std::string hint;        // what to do about it, when there is something
+    std::string error_code;  // e.g. CUDA_ERROR_ILLEGAL_ADDRESS
+
+    std::string lesson_id, step_id, case_name;
+    std::map<std::string, double> params;  // the values used
+    std::string arch;
+    std::optional<DeviceInfo> device;
+    std::string device_note;               // why there is no device, in compile-only mode
+
+    CompileResult compile;
+    ReferenceBuild reference;
+    std::vector<LaunchReport> launches;
+    std::vector<CompareResult> comparisons;
+
+    std::optional<Timing> gpu_time;
+    double cpu_ms = -1;                    // the reference's run time, -1 when it did not run
+    double bytes = 0, flops = 0;           // from the lesson's metrics, 0 when not given
+    double gbs() const { return gpu_time && gpu_time->median_ms > 0 ? bytes / gpu_time->median_ms / 1e6 : 0; }
+    double gflops() const { return gpu_time && gpu_time->median_ms > 0 ? flops / gpu_time->median_ms / 1e6 : 0; }
+
+    std::vector<HostBuffer> inputs;        // as given to the kernel (when keep_buffers)
+    std::vector<HostBuffer> gpu_outputs;   // outputs and inouts after the kernel
+    std::vector<HostBuffer> cpu_outputs;   // the same, after the reference
+};
+
+// Param values for a case: defaults, then the case, then `overrides`. Throws
+// wb::Error (Usage) for an unknown name or a value outside the param's bounds.
+std::map<std::string, double> resolve_params(const Step& step, const TestCase* test_case,
+                                             const std::map<std::string, double>& overrides);
+
+// Evaluates a launch's block, grid and shared memory with `params` and the
+// override. Throws wb::Error (Expression) with the JSON path of the bad expression.
+LaunchDims resolve_launch(const LaunchSpec& spec, const std::map<std::string, double>& params,
+                          const LaunchOverride* override_ = nullptr);
+
+struct BackendInfo {
+    std::string name;                      // "local"
+    bool has_gpu = false;
+    std::string no_gpu_reason;
+    std::vector<DeviceInfo> devices;
+};
+
+class RunBackend {
+public:
+    virtual ~RunBackend() = default;
+    virtual BackendInfo info() = 0;
+    // Never throws for anything a lesson or a student can cause: every failure
+    // is a RunResult with a status and a message.
+    virtual RunResult run(const RunRequest& request) = 0;
+};
+
+// Runs in this process, on GPU `ordinal` when there is one, compile-only when not.
+std::unique_ptr<RunBackend> make_local_backend(int ordinal = 0);
+
+}  // namespace wb

@@ -1,0 +1,461 @@
+// runtime/reference/reference.cpp — builds, caches and loads the CPU reference (see reference.hpp).
+//
+// The translation unit is the instructor's source under a `#line 1 "<origin>"`
+// directive, so the host compiler reports their own file name and line
+// numbers, followed by a generated extern "C" trampoline under its own #line
+// name, so an error there is recognisably about the signature rather than the
+// instructor's code. The compiler is started with posix_spawn and an explicit
+// argv (no shell: nothing in a lesson can inject a command), with LC_ALL=C so
+// its messages are in the English the parser reads. Libraries are cached by a
+// SHA-256 of the compiler, its --version text, the flags and the whole TU, and
+// are built under a temporary name and renamed into place, so a concurrent
+// reader never dlopens half a file.
+#include "reference/reference.hpp"
+
+#include "core/error.hpp"
+#include "core/fs.hpp"
+#include "core/sha256.hpp"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <system_error>
+
+extern char** environ;
+
+namespace fs = std::filesystem;
+
+namespace wb {
+
+namespace {
+
+constexpr const char* kTrampolineFile = "<generated trampoline>";
+constexpr std::size_t kMaxOutputBytes = std::size_t(4) << 20;
+
+const std::vector<std::string> kFlags = {"-std=c++17", "-O2", "-shared", "-fPIC", "-fdiagnostics-color=never",
+                                         // Report a missing function at build time, with the compiler's
+                                         // words, instead of as a dlopen failure later.
+                                         "-Wl,--no-undefined"};
+
+struct ProcessResult {
+    int exit_code = -1;  // -1: killed by a signal
+    std::string output;  // stdout and stderr, interleaved
+};
+
+// The environment for the compiler: ours, with LC_ALL=C.
+std::vector<std::string> child_environment() {
+    std::vector<std::string> env;
+    for (char** e = environ; e && *e; ++e) {
+        if (std::strncmp(*e, "LC_ALL=", 7) == 0) continue;
+        env.emplace_back(*e);
+    }
+    env.emplace_back("LC_ALL=C");
+    return env;
+}
+
+// Runs argv[0] (an absolute path) with captured output. Throws wb::Error
+// (Reference) when the process cannot be started.
+ProcessResult run_process(const std::vector<std::string>& args) {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0)
+        throw Error(ErrorKind::Reference, std::string("cannot create a pipe for the compiler: ") + std::strerror(errno));
+
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+    posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+
+    std::vector<char*> argv;
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    std::vector<std::string> env = child_environment();
+    std::vector<char*> envp;
+    for (auto& e : env) envp.push_back(e.data());
+    envp.push_back(nullptr);
+
+    pid_t pid = 0;
+    int rc = ::posix_spawn(&pid, args[0].c_str(), &actions, nullptr, argv.data(), envp.data());
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(fds[1]);
+    if (rc != 0) {
+        ::close(fds[0]);
+        throw Error(ErrorKind::Reference, "cannot start " + args[0] + ": " + std::strerror(rc), {},
+                    "install g++ or set CXX to a working C++ compiler");
+    }
+
+    ProcessResult result;
+    char buf[8192];
+    for (;;) {
+        ssize_t n = ::read(fds[0], buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        // Keep draining past the cap so the child never blocks on a full pipe.
+        if (result.output.size() < kMaxOutputBytes) result.output.append(buf, std::size_t(n));
+    }
+    ::close(fds[0]);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return result;
+}
+
+Location file_location(const fs::path& p) {
+    Location where;
+    where.file = p.string();
+    return where;
+}
+
+bool is_executable(const fs::path& p) {
+    std::error_code ec;
+    return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
+}
+
+fs::path find_in_path(const std::string& name) {
+    if (name.find('/') != std::string::npos) return is_executable(name) ? fs::path(name) : fs::path();
+    const char* path = std::getenv("PATH");
+    std::string dirs = path && *path ? path : "/usr/local/bin:/usr/bin:/bin";
+    std::stringstream ss(dirs);
+    std::string dir;
+    while (std::getline(ss, dir, ':')) {
+        if (dir.empty()) continue;
+        fs::path candidate = fs::path(dir) / name;
+        if (is_executable(candidate)) return candidate;
+    }
+    return {};
+}
+
+// The compiler command: $CXX split on blanks (so "ccache g++" works), else
+// c++, g++ or clang++ from PATH. The first word is resolved to a full path.
+std::vector<std::string> find_compiler() {
+    std::vector<std::string> words;
+    if (const char* cxx = std::getenv("CXX"); cxx && *cxx) {
+        std::stringstream ss(cxx);
+        std::string w;
+        while (ss >> w) words.push_back(w);
+        if (!words.empty()) {
+            fs::path resolved = find_in_path(words[0]);
+            if (resolved.empty())
+                throw Error(ErrorKind::Reference, "no host C++ compiler found: $CXX is '" + std::string(cxx) +
+                                                      "', which is not an executable",
+                            {}, "install g++ or set CXX to a working C++ compiler");
+            words[0] = resolved.string();
+            return words;
+        }
+    }
+    for (const char* name : {"c++", "g++", "clang++"}) {
+        fs::path resolved = find_in_path(name);
+        if (!resolved.empty()) return {resolved.string()};
+    }
+    throw Error(ErrorKind::Reference, "no host C++ compiler found: install g++", {},
+                "the CPU reference is C++ compiled on this machine (apt install g++), or set CXX");
+}
+
+// `<compiler> --version`, once per process per compiler: part of the cache key,
+// so upgrading the compiler rebuilds every reference.
+std::string compiler_version(const std::vector<std::string>& compiler) {
+    static std::mutex mutex;
+    static std::map<std::vector<std::string>, std::string> known;
+    {
+        std::lock_guard lock(mutex);
+        if (auto it = known.find(compiler); it != known.end()) return it->second;
+    }
+    std::vector<std::string> args = compiler;
+    args.push_back("--version");
+    ProcessResult r = run_process(args);
+    if (r.exit_code != 0)
+        throw Error(ErrorKind::Reference, "the host C++ compiler " + compiler[0] + " does not run: " + r.output, {},
+                    "install g++ or set CXX to a working C++ compiler");
+    std::lock_guard lock(mutex);
+    known[compiler] = r.output;
+    return r.output;
+}
+
+bool is_identifier_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+bool is_identifier_char(char c) { return is_identifier_start(c) || (c >= '0' && c <= '9'); }
+
+// A plain or namespace-qualified C++ name; anything else could not name a
+// function and would be pasted into generated code.
+bool is_qualified_name(const std::string& s) {
+    std::size_t i = 0;
+    if (s.rfind("::", 0) == 0) i = 2;
+    for (;;) {
+        if (i >= s.size() || !is_identifier_start(s[i])) return false;
+        while (i < s.size() && is_identifier_char(s[i])) ++i;
+        if (i == s.size()) return true;
+        if (s.compare(i, 2, "::") != 0) return false;
+        i += 2;
+    }
+}
+
+std::string arg_cpp_type(const Arg& a) {
+    std::string t(dtype_cpp_name(a.type));
+    return a.kind == Arg::Kind::Buffer ? t + "*" : t;
+}
+
+// "buffer a: float*, buffer c: float*, param n: int32_t"
+std::string describe_args(const std::vector<Arg>& args) {
+    std::string out;
+    for (const auto& a : args) {
+        if (!out.empty()) out += ", ";
+        out += a.kind == Arg::Kind::Buffer ? "buffer " : a.kind == Arg::Kind::Param ? "param " : "value ";
+        out += a.name + ": " + arg_cpp_type(a);
+    }
+    return out;
+}
+
+std::string escape_for_line_directive(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '\\' || c == '"') out += '\\';
+        if (c == '\n' || c == '\r') c = ' ';
+        out += c;
+    }
+    return out;
+}
+
+std::string make_trampoline(const ReferenceSpec& spec, const std::string& symbol) {
+    std::string call;
+    for (std::size_t i = 0; i < spec.args.size(); ++i) {
+        if (i) call += ", ";
+        call += "*(" + arg_cpp_type(spec.args[i]) + "*)a[" + std::to_string(i) + "]";
+    }
+    return "extern \"C\" void " + symbol + "(void** a) { " + spec.entry + "(" + call + "); }\n";
+}
+
+std::string random_suffix() {
+    static thread_local std::mt19937_64 rng{std::random_device{}()};
+    return std::to_string(::getpid()) + "-" + std::to_string(rng() & 0xffffffu);
+}
+
+// Maps the compiler's diagnostics onto what the instructor wrote: errors in
+// their file stay as they are; errors in the trampoline become one sentence
+// about the signature, with the compiler's own words after it.
+std::vector<Diagnostic> map_diagnostics(std::vector<Diagnostic> diags, const ReferenceSpec& spec,
+                                        const std::string& origin) {
+    std::vector<Diagnostic> out;
+    std::optional<std::size_t> signature_error;
+    for (auto& d : diags) {
+        if (d.file == "collect2" && signature_error) continue;
+        if (d.file != kTrampolineFile) {
+            // A note in the instructor's file right after a trampoline error
+            // usually says which declaration was tried: locate the error there.
+            if (signature_error && d.severity == Severity::Note && d.file == origin && d.line > 0 &&
+                out[*signature_error].line == 0) {
+                out[*signature_error].line = d.line;
+                out[*signature_error].column = d.column;
+            }
+            out.push_back(std::move(d));
+            continue;
+        }
+        if (d.severity != Severity::Error) continue;
+        if (signature_error) {
+            out[*signature_error].message += "; " + d.message;
+            continue;
+        }
+        Diagnostic friendly;
+        friendly.file = origin;
+        friendly.severity = Severity::Error;
+        if (d.message.find("was not declared in this scope") != std::string::npos ||
+            d.message.find("undeclared identifier") != std::string::npos ||
+            d.message.find("has not been declared") != std::string::npos) {
+            friendly.message = "the reference function '" + spec.entry + "' was not found in " + origin +
+                               " (the lesson's reference.entry names it): " + d.message;
+        } else {
+            friendly.message = "the reference '" + spec.entry + "' does not match the launch arguments (" +
+                               describe_args(spec.args) + "): " + d.message;
+        }
+        out.push_back(std::move(friendly));
+        signature_error = out.size() - 1;
+    }
+    return out;
+}
+
+// The linker names no line: "x.o:(.text+0x5): undefined reference to `f()'".
+// Each becomes an error on the instructor's file, replacing collect2's
+// "ld returned 1 exit status", which says nothing they can act on.
+void add_linker_errors(std::vector<Diagnostic>& diags, const std::string& log, const std::string& origin) {
+    std::stringstream ss(log);
+    std::string line;
+    bool any = false;
+    while (std::getline(ss, line)) {
+        std::size_t at = line.find("undefined reference to ");
+        if (at == std::string::npos) continue;
+        Diagnostic d;
+        d.file = origin;
+        d.message = line.substr(at) + ": the reference calls a function that is declared but never defined";
+        diags.push_back(std::move(d));
+        any = true;
+    }
+    if (any)
+        std::erase_if(diags, [](const Diagnostic& d) { return d.file == "collect2"; });
+}
+
+}  // namespace
+
+ReferenceBuild build_reference(const ReferenceSpec& spec) {
+    using Clock = std::chrono::steady_clock;
+    auto start = Clock::now();
+    const std::string origin = spec.source.origin.empty() ? "<inline>" : spec.source.origin;
+
+    ReferenceBuild build;
+    if (!is_qualified_name(spec.entry)) {
+        Diagnostic d;
+        d.file = origin;
+        d.message = "reference entry '" + spec.entry + "' is not a C++ function name";
+        build.diagnostics.push_back(std::move(d));
+        return build;
+    }
+
+    std::vector<std::string> compiler = find_compiler();
+    std::string version = compiler_version(compiler);
+
+    // The symbol depends only on the entry and the argument types, so the
+    // same reference keeps its name across edits of its body.
+    Sha256 sig;
+    sig.update_field(spec.entry);
+    for (const auto& a : spec.args) sig.update_field(arg_cpp_type(a));
+    build.symbol = "wb_reference_entry_" + sig.finish_hex().substr(0, 8);
+    build.wrapper_source = make_trampoline(spec, build.symbol);
+
+    std::string tu = "#include <cstdint>\n#include <cmath>\n#include <cstddef>\n#include <algorithm>\n";
+    tu += "#line 1 \"" + escape_for_line_directive(origin) + "\"\n";
+    tu += spec.source.text;
+    if (!spec.source.text.empty() && spec.source.text.back() != '\n') tu += '\n';
+    tu += "#line 1 \"" + std::string(kTrampolineFile) + "\"\n";
+    tu += build.wrapper_source;
+
+    Sha256 key_hash;
+    key_hash.update_field("wb-reference-cache-1");
+    key_hash.update_field(std::to_string(compiler.size()));
+    for (const auto& w : compiler) key_hash.update_field(w);
+    key_hash.update_field(version);
+    key_hash.update_field(std::to_string(kFlags.size()));
+    for (const auto& f : kFlags) key_hash.update_field(f);
+    key_hash.update_field(tu);
+    std::string key = key_hash.finish_hex();
+
+    fs::path dir = cache_dir() / "reference";
+    fs::path library = dir / (key + ".so");
+    std::string suffix = random_suffix();
+    fs::path tu_path = dir / (key + ".tmp-" + suffix + ".cpp");
+    fs::path tmp_library = dir / (key + ".tmp-" + suffix + ".so");
+
+    build.command = compiler;
+    build.command.insert(build.command.end(), kFlags.begin(), kFlags.end());
+    build.command.insert(build.command.end(), {"-o", tmp_library.string(), tu_path.string()});
+
+    std::error_code ec;
+    if (fs::is_regular_file(library, ec)) {
+        build.ok = true;
+        build.library = library;
+        build.from_cache = true;
+        return build;
+    }
+
+    fs::create_directories(dir, ec);
+    write_file_atomic(tu_path, tu);
+    ProcessResult r;
+    try {
+        r = run_process(build.command);
+    } catch (...) {
+        fs::remove(tu_path, ec);
+        throw;
+    }
+    fs::remove(tu_path, ec);
+
+    build.log = r.output;
+    build.diagnostics = map_diagnostics(parse_gcc_log(r.output), spec, origin);
+    add_linker_errors(build.diagnostics, r.output, origin);
+    if (r.exit_code == 0 && fs::is_regular_file(tmp_library, ec)) {
+        fs::rename(tmp_library, library, ec);
+        if (ec) {
+            fs::remove(tmp_library, ec);
+            throw Error(ErrorKind::Io, "cannot move the built reference into the cache: " + ec.message(),
+                        file_location(library));
+        }
+        build.ok = true;
+        build.library = library;
+    } else {
+        fs::remove(tmp_library, ec);
+        bool has_error = false;
+        for (const auto& d : build.diagnostics) has_error |= d.severity == Severity::Error;
+        if (!has_error) {
+            Diagnostic d;
+            d.file = origin;
+            d.message = "the host compiler failed" +
+                        std::string(r.exit_code < 0 ? " (killed by a signal)" : "") + ": " + r.output;
+            build.diagnostics.push_back(std::move(d));
+        }
+    }
+    build.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return build;
+}
+
+LoadedReference::LoadedReference(const ReferenceBuild& build) {
+    if (!build.ok) {
+        std::string first = build.diagnostics.empty() ? std::string("no diagnostics")
+                                                      : build.diagnostics.front().to_string();
+        throw Error(ErrorKind::Reference, "the CPU reference did not build: " + first);
+    }
+    ::dlerror();
+    handle_ = ::dlopen(build.library.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle_) {
+        const char* why = ::dlerror();
+        throw Error(ErrorKind::Reference, std::string("cannot load the CPU reference: ") + (why ? why : "unknown"),
+                    file_location(build.library));
+    }
+    void* sym = ::dlsym(handle_, build.symbol.c_str());
+    if (!sym) {
+        const char* why = ::dlerror();
+        ::dlclose(handle_);
+        handle_ = nullptr;
+        throw Error(ErrorKind::Reference,
+                    "the CPU reference library has no entry " + build.symbol + ": " + (why ? why : "unknown"),
+                    file_location(build.library));
+    }
+    entry_ = reinterpret_cast<void (*)(void**)>(sym);
+}
+
+LoadedReference::~LoadedReference() {
+    if (handle_) ::dlclose(handle_);
+}
+
+LoadedReference::LoadedReference(LoadedReference&& other) noexcept : handle_(other.handle_), entry_(other.entry_) {
+    other.handle_ = nullptr;
+    other.entry_ = nullptr;
+}
+
+LoadedReference& LoadedReference::operator=(LoadedReference&& other) noexcept {
+    if (this != &other) {
+        if (handle_) ::dlclose(handle_);
+        handle_ = other.handle_;
+        entry_ = other.entry_;
+        other.handle_ = nullptr;
+        other.entry_ = nullptr;
+    }
+    return *this;
+}
+
+double LoadedReference::run(void** args) const {
+    if (!entry_) throw Error(ErrorKind::Internal, "LoadedReference::run on an empty (moved-from) reference");
+    auto start = std::chrono::steady_clock::now();
+    entry_(args);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace wb

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# scripts/device-bundle.sh — pack the built binaries a GPU machine needs into devbundle/.
+#
+# The lent GPU machine has the CUDA Toolkit and g++ but none of our Debian
+# libraries, and the build tree is too large to carry. This copies the CLI and
+# the GPU test binary (stripped) plus the shared libraries they need that are
+# not part of the base system, so `scripts/gpu-tests.sh devbundle` runs there.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="${1:-$ROOT/build}"
+DEST="$ROOT/devbundle"
+rm -rf "$DEST"
+mkdir -p "$DEST/bin" "$DEST/lib"
+for b in "$BUILD/cli/cuda-workbook-cli" "$BUILD/tests/wb_gpu_tests"; do
+  strip -o "$DEST/bin/$(basename "$b")" "$b"
+done
+for lib in libmuparser.so.2 libgomp.so.1; do
+  path=$(ldd "$DEST/bin/cuda-workbook-cli" | awk -v l="$lib" '$1==l {print $3}')
+  [[ -n "$path" ]] && cp -L "$path" "$DEST/lib/"
+done
+du -sh "$DEST"

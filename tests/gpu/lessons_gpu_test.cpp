@@ -1,0 +1,79 @@
+// tests/gpu/lessons_gpu_test.cpp — every case of every step of every shipped lesson passes on a GPU.
+//
+// One test per (lesson, step, case), so a failure names exactly what broke.
+// Without a GPU each test is skipped with the driver's reason.
+#include "gpu_test_support.hpp"
+#include "pipeline/run.hpp"
+
+#include <cstdio>
+#include <ostream>
+
+namespace {
+
+struct CaseId {
+    std::string file, lesson, step, test_case;
+};
+
+// So ctest and gtest print "vector_add/one_thread_per_element/small", not bytes.
+void PrintTo(const CaseId& id, std::ostream* os) { *os << id.lesson << "/" << id.step << "/" << id.test_case; }
+
+std::vector<CaseId> all_cases() {
+    std::vector<CaseId> out;
+    for (const auto& f : wb::list_lessons(source_dir() + "/lessons")) {
+        auto r = wb::load_lesson(f);
+        if (!r.ok()) {
+            out.push_back({f.filename().string(), "INVALID_" + f.stem().string(), "", ""});
+            continue;
+        }
+        for (const auto& s : r.lesson->steps)
+            for (const auto& c : s.checks.cases) out.push_back({f.filename().string(), r.lesson->id, s.id, c.name});
+    }
+    return out;
+}
+
+std::string case_name(const testing::TestParamInfo<CaseId>& info) {
+    std::string n = info.param.lesson + "__" + info.param.step + "__" + info.param.test_case;
+    for (char& ch : n)
+        if (!isalnum((unsigned char)ch)) ch = '_';
+    return n;
+}
+
+wb::RunBackend& backend() {
+    static auto b = wb::make_local_backend();
+    return *b;
+}
+
+class SolutionPasses : public testing::TestWithParam<CaseId> {};
+
+TEST_P(SolutionPasses, OnTheGpu) {
+    const CaseId& id = GetParam();
+    ASSERT_FALSE(id.step.empty()) << id.file << " does not load: run cuda-workbook-cli validate on it";
+    WB_REQUIRE_GPU();
+    auto lesson = load_shipped(id.file);
+    ASSERT_TRUE(lesson);
+    wb::RunRequest req;
+    req.lesson = lesson;
+    req.step = id.step;
+    req.test_case = id.test_case;
+    req.source = wb::SourceChoice::Solution;
+    req.keep_buffers = false;
+    wb::RunResult r = backend().run(req);
+    std::string detail = r.message;
+    for (const auto& c : r.comparisons)
+        for (const auto& m : c.first)
+            detail += "\n  " + c.buffer + "[" + std::to_string(m.flat) + "] got " + std::to_string(m.got) + " want " +
+                      std::to_string(m.want);
+    ASSERT_EQ(r.status, wb::RunStatus::Passed) << wb::run_status_name(r.status) << ": " << detail;
+    ASSERT_TRUE(r.gpu_time);
+    EXPECT_GT(r.gpu_time->median_ms, 0.0);
+    EXPECT_LE(r.gpu_time->min_ms, r.gpu_time->median_ms);
+    EXPECT_LE(r.gpu_time->median_ms, r.gpu_time->max_ms);
+    // The figures go in the test log so a GPU run documents itself.
+    std::printf("[ figures  ] %s/%s/%s: GPU median %.4f ms (min %.4f, max %.4f), CPU %.3f ms, %.1f GB/s, %.1f GFLOP/s\n",
+                id.lesson.c_str(), id.step.c_str(), id.test_case.c_str(), r.gpu_time->median_ms, r.gpu_time->min_ms,
+                r.gpu_time->max_ms, r.cpu_ms, r.gbs(), r.gflops());
+}
+
+INSTANTIATE_TEST_SUITE_P(Lessons, SolutionPasses, testing::ValuesIn(all_cases()), case_name);
+
+}  // namespace

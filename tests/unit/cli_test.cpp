@@ -1,0 +1,137 @@
+// tests/unit/cli_test.cpp — the CLI's exit codes and messages, as a user sees them.
+// The driver is switched off with WB_DISABLE_CUDA_DRIVER=1 so these behave the
+// same on a GPU machine as in CI; GPU runs are in tests/gpu/.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <sys/wait.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct CliResult {
+    int code = -1;
+    std::string out;  // stdout and stderr together
+};
+
+CliResult cli(const std::string& args) {
+    std::string cmd = "cd '" WB_SOURCE_DIR "' && WB_DISABLE_CUDA_DRIVER=1 '" WB_CLI_PATH "' " + args + " 2>&1";
+    CliResult r;
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return r;
+    std::array<char, 4096> buf;
+    std::size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+    int status = pclose(p);
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+
+}  // namespace
+
+TEST(Cli, HelpListsCommandsAndExitCodes) {
+    auto r = cli("--help");
+    EXPECT_EQ(r.code, 0);
+    for (const char* word : {"validate", "compile", "run", "check", "device", "Exit codes"})
+        EXPECT_TRUE(contains(r.out, word)) << word << "\n" << r.out;
+}
+
+TEST(Cli, EverySubcommandHasHelp) {
+    for (const char* sub : {"validate", "compile", "run", "check", "device"}) {
+        auto r = cli(std::string(sub) + " --help");
+        EXPECT_EQ(r.code, 0) << sub;
+        EXPECT_TRUE(contains(r.out, "Usage: cuda-workbook-cli " + std::string(sub))) << r.out;
+    }
+}
+
+TEST(Cli, UnknownCommandOrOptionExits2) {
+    EXPECT_EQ(cli("frobnicate").code, 2);
+    auto r = cli("run lessons/01_vector_add.json --blok 3");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_TRUE(contains(r.out, "unknown option '--blok'")) << r.out;
+}
+
+TEST(Cli, DeviceWithoutDriverSaysCompileOnlyAndExits4) {
+    auto r = cli("device");
+    EXPECT_EQ(r.code, 4);
+    EXPECT_TRUE(contains(r.out, "compile-only")) << r.out;
+}
+
+TEST(Cli, ValidateShippedLessonsExits0) {
+    auto r = cli("validate lessons/01_vector_add.json lessons/02_rgb_to_gray.json lessons/03_matmul.json");
+    EXPECT_EQ(r.code, 0) << r.out;
+}
+
+TEST(Cli, ValidateBrokenLessonExits3WithFileAndJsonPath) {
+    fs::path dir = fs::temp_directory_path() / "wb_cli_test";
+    fs::create_directories(dir);
+    fs::path bad = dir / "broken.json";
+    std::ofstream(bad) << "{\n  \"$schema\": \"./lesson.schema.json\",\n  \"format\": 1,\n  \"id\": \"x\",\n  \"title\": 3\n}\n";
+    auto r = cli("validate '" + bad.string() + "'");
+    EXPECT_EQ(r.code, 3) << r.out;
+    EXPECT_TRUE(contains(r.out, bad.string())) << r.out;
+    EXPECT_TRUE(contains(r.out, "title")) << r.out;
+}
+
+TEST(Cli, RunWithoutDriverCompilesChecksAndExits4) {
+    auto r = cli("run lessons/01_vector_add.json --solution --case small");
+    EXPECT_EQ(r.code, 4) << r.out;
+    EXPECT_TRUE(contains(r.out, "compile ok")) << r.out;
+    EXPECT_TRUE(contains(r.out, "reference ok")) << r.out;
+    EXPECT_TRUE(contains(r.out, "No") || contains(r.out, "disabled")) << r.out;
+    EXPECT_TRUE(contains(r.out, "compile-only")) << r.out;
+}
+
+TEST(Cli, RunRefusesA2048ThreadBlockBeforeLaunchEvenWithoutAGpu) {
+    auto r = cli("run lessons/01_vector_add.json --solution --block 2048");
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_TRUE(contains(r.out, "refused")) << r.out;
+    EXPECT_TRUE(contains(r.out, "1024")) << r.out;
+}
+
+TEST(Cli, RunReportsACompileErrorWithItsLineAndExits1) {
+    fs::path dir = fs::temp_directory_path() / "wb_cli_test";
+    fs::create_directories(dir);
+    fs::path src = dir / "typo.cu";
+    std::ofstream(src) << "extern \"C\" __global__ void vector_add(const float* a, const float* b, float* c, int n)\n"
+                          "{\n"
+                          "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                          "    if (i < n) c[i] = a[i] + b[j];\n"
+                          "}\n";
+    auto r = cli("run lessons/01_vector_add.json --source '" + src.string() + "'");
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_TRUE(contains(r.out, "typo.cu:4")) << r.out;
+    EXPECT_TRUE(contains(r.out, "\"j\"")) << r.out;
+}
+
+TEST(Cli, RunWithAnOutOfBoundsParamExits2) {
+    auto r = cli("run lessons/01_vector_add.json --param N=0");
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_TRUE(contains(r.out, "below its minimum")) << r.out;
+}
+
+TEST(Cli, RunJsonIsParseableAndCarriesTheStatus) {
+    auto r = cli("run lessons/01_vector_add.json --solution --case one --json");
+    EXPECT_EQ(r.code, 4);
+    EXPECT_TRUE(contains(r.out, "\"status\": \"compile-only\"")) << r.out;
+}
+
+TEST(Cli, CheckCompileOnlyPassesForShippedLessons) {
+    auto r = cli("check lessons --compile-only");
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_TRUE(contains(r.out, " 0 failed")) << r.out;
+}
+
+TEST(Cli, CheckWithoutAGpuExits4AndSaysNothingRan) {
+    auto r = cli("check lessons/01_vector_add.json");
+    EXPECT_EQ(r.code, 4) << r.out;
+    EXPECT_TRUE(contains(r.out, "no kernel ran")) << r.out;
+}
