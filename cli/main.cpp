@@ -173,7 +173,7 @@ std::string index_str(const std::vector<std::size_t>& idx) {
 
 std::string params_str(const std::map<std::string, double>& p) {
     std::string s;
-    for (const auto& [k, v] : p) s += (s.empty() ? "" : " ") + k + "=" + fmt("%g", v);
+    for (const auto& [k, v] : p) s += (s.empty() ? "" : " ") + k + "=" + fmt("%.10g", v);
     return s;
 }
 
