@@ -31,15 +31,6 @@ Bits pattern(uint8_t byte) {
     return b;
 }
 
-std::string shape_string(const std::vector<std::size_t>& shape) {
-    std::string s = "[";
-    for (std::size_t i = 0; i < shape.size(); ++i) {
-        if (i) s += ",";
-        s += std::to_string(shape[i]);
-    }
-    return s + "]";
-}
-
 // Why `got` and `want` cannot be compared at all, or "" when they can.
 std::string layout_problem(const HostBuffer& got, const HostBuffer& want, const char* what) {
     if (got.type != want.type)

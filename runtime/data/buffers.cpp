@@ -49,15 +49,6 @@ double to_int_range(double value, double lo, double hi) {
     return r;
 }
 
-std::string shape_string(const std::vector<std::size_t>& shape) {
-    std::string s = "[";
-    for (std::size_t i = 0; i < shape.size(); ++i) {
-        if (i) s += ",";
-        s += std::to_string(shape[i]);
-    }
-    return s + "]";
-}
-
 // A double in [0, 1) from the top 53 bits of one 64-bit draw: every value is
 // a multiple of 2^-53, exactly representable, the same everywhere.
 double unit_open_high(uint64_t draw) { return double(draw >> 11) * 0x1.0p-53; }
@@ -117,6 +108,15 @@ void fill_normal(HostBuffer& buf, const Buffer& spec) {
 }
 
 }  // namespace
+
+std::string shape_string(const std::vector<std::size_t>& shape) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+        if (i) s += ",";
+        s += std::to_string(shape[i]);
+    }
+    return s + "]";
+}
 
 std::size_t HostBuffer::count() const {
     std::size_t n = 1;

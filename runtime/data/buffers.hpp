@@ -34,6 +34,9 @@ struct HostBuffer {
     std::vector<std::size_t> unflatten(std::size_t flat) const;  // multi-dimensional index
 };
 
+// "[300,451,3]", for messages.
+std::string shape_string(const std::vector<std::size_t>& shape);
+
 // Evaluates the buffer's shape in `vars` (params of the case). Throws
 // wb::Error (Expression) with the buffer's JSON path.
 std::vector<std::size_t> eval_shape(const Buffer& buffer, const ExprVars& vars);

@@ -47,15 +47,6 @@ struct StbiFree {
 };
 using StbiPixels = std::unique_ptr<stbi_uc, StbiFree>;
 
-std::string shape_string(const std::vector<std::size_t>& shape) {
-    std::string s = "[";
-    for (std::size_t i = 0; i < shape.size(); ++i) {
-        if (i) s += ",";
-        s += std::to_string(shape[i]);
-    }
-    return s + "]";
-}
-
 // Where destination pixel i samples the source: two neighbours and the weight
 // of the second. Half-pixel centres: dst centre (i + 0.5) maps to src
 // (i + 0.5) * src / dst, then back to a pixel index by subtracting 0.5.

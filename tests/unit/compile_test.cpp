@@ -9,6 +9,8 @@
 #include "core/error.hpp"
 #include "core/fs.hpp"
 
+#include "scoped_cache_dir.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -22,30 +24,7 @@ using namespace wb;
 
 namespace {
 
-// Points XDG_CACHE_HOME at a fresh folder for the test, and removes it after.
-class CompileTest : public ::testing::Test {
-protected:
-    void SetUp() override {
-        std::random_device rd;
-        dir_ = fs::temp_directory_path() / ("wb-compile-test-" + std::to_string(rd()) + std::to_string(rd()));
-        fs::create_directories(dir_);
-        const char* old = std::getenv("XDG_CACHE_HOME");
-        had_old_ = old != nullptr;
-        if (old) old_ = old;
-        setenv("XDG_CACHE_HOME", dir_.c_str(), 1);
-    }
-    void TearDown() override {
-        if (had_old_)
-            setenv("XDG_CACHE_HOME", old_.c_str(), 1);
-        else
-            unsetenv("XDG_CACHE_HOME");
-        std::error_code ec;
-        fs::remove_all(dir_, ec);
-    }
-    fs::path dir_;
-    std::string old_;
-    bool had_old_ = false;
-};
+class CompileTest : public ScopedCacheDirTest {};
 
 SourceText source(std::string text, std::string origin = "kernel.cu") {
     SourceText s;
