@@ -41,6 +41,8 @@ std::string usage_text(const char* program) {
            "  --frames N          render N frames, then exit (for tests)\n"
            "  --screenshot FILE   after the last frame, save the window as a PNG\n"
            "                      (needs --frames)\n"
+           "  --script FILE       run the commands in FILE, one per frame, then exit\n"
+           "                      (for tests; status 3 when a command fails)\n"
            "  --help              show this text\n";
 }
 
@@ -106,6 +108,9 @@ ParsedOptions parse_options(int argc, char** argv) {
                 result.error = "--frames wants a positive number, not '" + std::string(v) + "'";
                 return result;
             }
+        } else if (arg == "--script") {
+            if (!value(v)) return result;
+            o.script_path = v;
         } else if (arg == "--screenshot") {
             if (!value(v)) return result;
             o.screenshot_path = v;

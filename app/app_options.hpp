@@ -17,6 +17,7 @@ struct AppOptions {
     std::string lang;             // "en" or "zh"; empty: from $LANG
     int frames = 0;               // 0: run until the window is closed
     std::string screenshot_path;  // PNG written after the last frame; needs frames > 0
+    std::string script_path;      // --script: drive the GUI from a command file (script.hpp)
     int width = 1280;
     int height = 800;
     bool show_help = false;

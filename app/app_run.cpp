@@ -1,17 +1,29 @@
-// app/app_run.cpp — start-up, the frame loop and the window layout.
+// app/app_run.cpp — start-up, the frame loop, the window layout, and turning
+// the panels' requests into jobs, saves and file operations.
 //
 // Lessons are found and loaded before any window exists, so a usage mistake
-// (a wrong --lesson) is reported without needing a display. The layout is
-// fixed for now: menu bar, lesson list on the left, the lesson in the middle,
-// a status bar at the bottom; each is a panel in app/panels/.
+// (a wrong --lesson) is reported without needing a display. Each frame:
+// apply finished jobs (JobRunner::drain), run one script command, draw the
+// panels, then act on what they asked for (AppState::requests). The layout is
+// fixed and scales with the window (Debian's ImGui 1.86 has no docking):
+// lessons and device on the left, editor over diagnostics in the middle,
+// instructions, launch settings and results on the right.
 #include "app_run.hpp"
 
 #include "app_state.hpp"
+#include "external_editor.hpp"
 #include "fonts.hpp"
 #include "gl_window.hpp"
+#include "jobs.hpp"
 #include "lesson_catalog.hpp"
 #include "panels/panels.hpp"
 #include "screenshot.hpp"
+#include "script.hpp"
+#include "student_work.hpp"
+
+#include "compile/nvrtc.hpp"
+#include "core/error.hpp"
+#include "core/fs.hpp"
 
 #include <glad/gl.h>
 #define GLFW_INCLUDE_NONE
@@ -49,9 +61,11 @@ public:
     ImGuiSession& operator=(const ImGuiSession&) = delete;
 };
 
-void apply_style(float scale) {
-    ImGui::StyleColorsDark();
+void apply_style(float scale, bool dark) {
     ImGuiStyle& style = ImGui::GetStyle();
+    style = ImGuiStyle();  // ScaleAllSizes multiplies: start from the unscaled defaults
+    if (dark) ImGui::StyleColorsDark();
+    else ImGui::StyleColorsLight();
     style.WindowRounding = 0.0f;
     style.ChildRounding = 4.0f;
     style.FrameRounding = 3.0f;
@@ -90,18 +104,193 @@ int find_lesson(const std::vector<LessonEntry>& lessons, const std::string& id) 
 }
 
 void draw_frame(AppState& state, const Fonts& fonts) {
+    // Before any panel draws: the editor's Run button reads the verdict.
+    check_launch_settings(state);
     const float menu_height = draw_main_menu(state);
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     const ImVec2 origin(viewport->WorkPos.x, viewport->Pos.y + menu_height);
     const ImVec2 size(viewport->Size.x, viewport->Size.y - menu_height);
     const float status_height = ImGui::GetFrameHeight();
-    const float list_width = std::min(280.0f * state.ui_scale, size.x * 0.3f);
-    const float body_height = size.y - status_height;
+    const float body = size.y - status_height;
+    // Three columns by share of the width; the left one never wider than it needs.
+    const float left = std::min(300.0f * state.ui_scale, size.x * 0.22f);
+    const float right = size.x * 0.32f;
+    const float middle = size.x - left - right;
+    const float x0 = origin.x, x1 = x0 + left, x2 = x1 + middle;
+    const float y0 = origin.y;
 
-    draw_lesson_list(state, {origin, ImVec2(list_width, body_height)});
-    draw_lesson_overview(state, fonts,
-                         {ImVec2(origin.x + list_width, origin.y), ImVec2(size.x - list_width, body_height)});
-    draw_status_bar(state, {ImVec2(origin.x, origin.y + body_height), ImVec2(size.x, status_height)});
+    const float lessons_h = body * 0.68f;
+    draw_lesson_list(state, {ImVec2(x0, y0), ImVec2(left, lessons_h)});
+    draw_device_panel(state, {ImVec2(x0, y0 + lessons_h), ImVec2(left, body - lessons_h)});
+
+    const float editor_h = body * 0.70f;
+    draw_editor_panel(state, fonts, {ImVec2(x1, y0), ImVec2(middle, editor_h)});
+    draw_diagnostics_panel(state, {ImVec2(x1, y0 + editor_h), ImVec2(middle, body - editor_h)});
+
+    const float instructions_h = body * 0.36f;
+    const float launch_h = body * 0.30f;
+    draw_instructions(state, fonts, {ImVec2(x2, y0), ImVec2(right, instructions_h)});
+    draw_launch_panel(state, {ImVec2(x2, y0 + instructions_h), ImVec2(right, launch_h)});
+    draw_results_panel(state, {ImVec2(x2, y0 + instructions_h + launch_h), ImVec2(right, body - instructions_h - launch_h)});
+
+    draw_status_bar(state, {ImVec2(origin.x, origin.y + body), ImVec2(size.x, status_height)});
+}
+
+// Applies one finished job (or, with id 0, the backend's device report) on the UI thread.
+void apply_outcome(AppState& state, JobOutcome& outcome) {
+    if (outcome.id > state.last_finished_job) state.last_finished_job = outcome.id;
+    RunResult& r = outcome.result;
+    if (outcome.id == 0) {
+        state.backend_known = true;
+        state.device = r.device;
+        state.no_gpu_reason = r.device_note;
+        if (state.device) log_line(state, "device: " + state.device->name + " (" + state.device->arch() + ")");
+        else log_line(state, "compile only: " + state.no_gpu_reason);
+        return;
+    }
+    const char* what = outcome.kind == JobKind::Run ? "run" : "compile";
+    if (outcome.discarded) {
+        log_line(state, std::string("discarded the result of the stopped ") + what);
+        return;
+    }
+    if (!outcome.failure.empty()) {
+        log_line(state, std::string(what) + " failed: " + outcome.failure, true);
+        return;
+    }
+    // A late result for a step the student has left belongs to nobody on screen.
+    const Step* step = selected_step(state);
+    if (!state.lesson || !step || r.lesson_id != state.lesson->id || r.step_id != step->id) {
+        log_line(state, std::string("ignored a ") + what + " result for " + r.lesson_id + "/" + r.step_id +
+                            " (another step is open)");
+        return;
+    }
+    if (!r.compile.arch.empty() || !r.compile.diagnostics.empty()) {
+        state.compile = r.compile;
+        state.compile_revision = outcome.revision;
+    }
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.2f s", outcome.seconds);
+    if (outcome.kind == JobKind::Compile) {
+        const bool compiled = r.status != RunStatus::CompileError;
+        const int warnings = r.compile.warning_count();
+        log_line(state,
+                 std::string(compiled ? "compiled" : "compile failed: " + r.message) +
+                     (warnings ? ", " + std::to_string(warnings) + " warnings" : std::string()) +
+                     (r.compile.from_cache ? " (cached, " : " (") + seconds + ")",
+                 !compiled);
+        return;
+    }
+    log_line(state, std::string("run ") + run_status_name(r.status) + ": " + r.message + " (" + seconds + ")",
+             r.status != RunStatus::Passed && r.status != RunStatus::CompileOnly);
+    if (r.status == RunStatus::Passed) state.done_steps.insert(r.lesson_id + "/" + r.step_id);
+    state.last_run = std::move(r);
+}
+
+SessionState session_of(const AppState& state) {
+    SessionState s;
+    if (const LessonEntry* entry = selected_entry(state)) s.lesson = entry->id();
+    if (const Step* step = selected_step(state)) s.step = step->id;
+    s.dark_theme = state.dark_theme;
+    s.done = state.done_steps;
+    return s;
+}
+
+void save_current_work(AppState& state, bool say_so) {
+    const LessonEntry* entry = selected_entry(state);
+    const Step* step = selected_step(state);
+    if (!entry || !step) return;
+    try {
+        save_work(entry->id(), step->id, state.editor.text);
+        state.editor.saved_revision = state.editor.revision;
+        if (say_so) log_line(state, "saved " + work_file(entry->id(), step->id).string());
+        // Our own write must not look like an external edit.
+        std::error_code ec;
+        if (state.external.pid && state.external.file == work_file(entry->id(), step->id))
+            state.external.mtime = std::filesystem::last_write_time(state.external.file, ec);
+    } catch (const Error& e) {
+        log_line(state, "could not save: " + e.describe(), true);
+    }
+}
+
+// Everything the panels asked for this frame, plus the timers: compile-as-
+// you-type (debounced), autosave, and the external editor's file.
+void act_on_requests(AppState& state, JobRunner& jobs) {
+    constexpr double kCompileDebounce = 0.4;  // seconds after the last edit
+    constexpr double kSaveDelay = 1.0;
+    EditorState& ed = state.editor;
+    Requests& rq = state.requests;
+
+    if (rq.stop) {
+        if (jobs.stop())
+            log_line(state, "Stop: a job inside the compiler or on the GPU cannot be interrupted yet (the worker "
+                            "process comes with issue 4); its result will be discarded");
+        else
+            log_line(state, "Stop: nothing is running");
+    }
+    if (rq.run) {
+        const std::string blocked = run_blocked_reason(state);
+        // Scripts may run without a GPU so tests exercise the pipeline (status compile-only).
+        const bool allowed = blocked.empty() || (rq.run_even_without_gpu && state.lesson && selected_step(state));
+        if (allowed) {
+            state.last_submitted_job = jobs.submit(JobKind::Run, make_request(state, false), ed.revision);
+            ed.compile_submitted_revision = ed.revision;
+            log_line(state, "run submitted (case " + state.launch.test_case + ")");
+        } else {
+            log_line(state, "Run is unavailable: " + blocked, true);
+        }
+    }
+    const bool due = ed.revision != ed.compile_submitted_revision && state.now - ed.last_edit_time >= kCompileDebounce;
+    if (state.lesson && selected_step(state) && (rq.compile || due)) {
+        state.last_submitted_job = jobs.submit(JobKind::Compile, make_request(state, true), ed.revision);
+        ed.compile_submitted_revision = ed.revision;
+    }
+    if (ed.saved_revision != ed.revision && (rq.save || state.now - ed.last_edit_time >= kSaveDelay))
+        save_current_work(state, rq.save);
+    else if (rq.save)
+        log_line(state, "nothing to save: the text is saved");
+
+    if (rq.open_external) {
+        save_current_work(state, false);
+        const LessonEntry* entry = selected_entry(state);
+        const Step* step = selected_step(state);
+        if (entry && step) {
+            const auto file = work_file(entry->id(), step->id);
+            if (!std::filesystem::exists(file)) save_work(entry->id(), step->id, ed.text);
+            std::string error;
+            const int pid = spawn_external_editor(file, error);
+            if (pid == 0) {
+                log_line(state, error, true);
+            } else {
+                std::error_code ec;
+                state.external = {pid, file, std::filesystem::last_write_time(file, ec), state.now + 1.0};
+                log_line(state, "opened " + file.string() + " in the external editor; changes saved there reload here");
+            }
+        }
+    }
+    ExternalEdit& ext = state.external;
+    if (!ext.file.empty() && state.now >= ext.next_poll) {
+        ext.next_poll = state.now + 1.0;
+        std::error_code ec;
+        const auto mtime = std::filesystem::last_write_time(ext.file, ec);
+        const LessonEntry* entry = selected_entry(state);
+        const Step* step = selected_step(state);
+        const bool same_step = entry && step && work_file(entry->id(), step->id) == ext.file;
+        if (!ec && mtime != ext.mtime && same_step) {
+            ext.mtime = mtime;
+            try {
+                std::string text = read_file(ext.file);
+                if (text != ed.text) {
+                    set_editor_text(state, std::move(text));
+                    ed.saved_revision = ed.revision;  // it came from the file
+                    log_line(state, "reloaded the text changed in the external editor");
+                }
+            } catch (const Error& e) {
+                log_line(state, e.describe(), true);
+            }
+        }
+        if (ext.pid && reap_external_editor(ext.pid)) ext.pid = 0;
+    }
+    rq = Requests{};
 }
 
 }  // namespace
@@ -128,7 +317,27 @@ int run_app(const AppOptions& options) {
         for (const LessonIssue& issue : entry.issues)
             std::fprintf(stderr, "cuda-workbook: %s\n", issue.to_string().c_str());
 
+    std::unique_ptr<Script> script;
+    if (!options.script_path.empty()) {
+        std::string error;
+        script = Script::load(options.script_path, error);
+        if (!script) {
+            std::fprintf(stderr, "cuda-workbook: --script: %s\n", error.c_str());
+            return 2;
+        }
+    }
+
+    // The last session's lesson and step, unless --lesson says otherwise.
+    const SessionState session = load_session();
+    state.dark_theme = session.dark_theme;
+    state.done_steps = session.done;
+    state.default_arch = default_arch();
+    state.compile_only_limits = limits_for_arch(arch_number(state.default_arch));
     int first = state.lessons.empty() ? -1 : 0;
+    if (options.lesson_id.empty() && !session.lesson.empty()) {
+        const int last = find_lesson(state.lessons, session.lesson);
+        if (last >= 0) first = last;
+    }
     if (!options.lesson_id.empty()) {
         first = find_lesson(state.lessons, options.lesson_id);
         if (first < 0) {
@@ -140,13 +349,19 @@ int run_app(const AppOptions& options) {
             return 2;
         }
     }
-    if (first >= 0) select_lesson(state, first);
+    if (first >= 0) {
+        select_lesson(state, first);
+        const LessonEntry& entry = state.lessons[static_cast<std::size_t>(first)];
+        if (options.lesson_id.empty() && entry.ok() && entry.id() == session.lesson && !session.step.empty())
+            if (const Step* step = entry.lesson->find_step(session.step))
+                select_step(state, static_cast<int>(step - entry.lesson->steps.data()));
+    }
 
     WindowSpec spec;
     spec.width = options.width;
     spec.height = options.height;
     // A test run wants its frames now, not paced to the display's refresh.
-    spec.vsync = options.frames == 0;
+    spec.vsync = options.frames == 0 && !script;
     std::string error;
     std::unique_ptr<GlWindow> window = GlWindow::create(spec, error);
     if (!window) {
@@ -172,8 +387,14 @@ int run_app(const AppOptions& options) {
     std::fflush(stdout);
 
     ImGuiSession imgui(window->handle());
-    apply_style(state.ui_scale);
+    bool dark_applied = state.dark_theme;
+    apply_style(state.ui_scale, dark_applied);
     const Fonts fonts = load_fonts(state.ui_scale, lesson_text_for_glyphs(state.lessons));
+    SessionState saved_session = session;
+
+    // Declared after the window, so it is destroyed (its thread joined) first.
+    JobRunner jobs(apply_outcome, [] { glfwPostEmptyEvent(); });
+    int status = 0;
 
     int frame = 0;
     // Drawing only when something happened keeps an idle window from costing a
@@ -183,35 +404,79 @@ int run_app(const AppOptions& options) {
     constexpr double kIdleTimeout = 0.5;
     constexpr int kFramesAfterEvent = 3;
     int busy_frames = kFramesAfterEvent;
+    // While work is pending (a job, a debounce, an unsaved edit, an external
+    // editor) the loop wakes often enough for the spinner and the timers.
+    constexpr double kActiveTimeout = 0.1;
     while (!window->should_close()) {
-        if (options.frames > 0 || busy_frames > 0) {
+        const EditorState& ed = state.editor;
+        const bool active = !jobs.idle() || ed.revision != ed.compile_submitted_revision ||
+                            ed.saved_revision != ed.revision || state.external.pid != 0;
+        if (options.frames > 0 || script || busy_frames > 0) {
             glfwPollEvents();
             --busy_frames;
         } else {
+            const double timeout = active ? kActiveTimeout : kIdleTimeout;
             const double start = glfwGetTime();
-            glfwWaitEventsTimeout(kIdleTimeout);
-            if (glfwGetTime() - start < kIdleTimeout) busy_frames = kFramesAfterEvent;
+            glfwWaitEventsTimeout(timeout);
+            if (glfwGetTime() - start < timeout) busy_frames = kFramesAfterEvent;
+        }
+        state.now = glfwGetTime();
+        jobs.drain(state);
+        state.job_text = jobs.running_text();
+        if (script) {
+            const Script::Tick tick = script->tick(state, jobs.idle());
+            if (tick == Script::Tick::Failed) {
+                status = Script::kFailedExitStatus;
+                break;
+            }
+            if (tick == Script::Tick::Quit) break;
         }
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
         ImGui::NewFrame();
         draw_frame(state, fonts);
         ImGui::Render();
+        act_on_requests(state, jobs);
+        if (state.dark_theme != dark_applied) {
+            dark_applied = state.dark_theme;
+            apply_style(state.ui_scale, dark_applied);
+        }
+        if (SessionState now_session = session_of(state); !(now_session == saved_session)) {
+            try {
+                save_session(now_session);
+            } catch (const Error& e) {
+                log_line(state, "could not remember the session: " + e.describe(), true);
+            }
+            saved_session = std::move(now_session);
+        }
 
         int width = 0, height = 0;
         window->framebuffer_size(width, height);
         glViewport(0, 0, width, height);
-        glClearColor(0.10f, 0.10f, 0.12f, 1.0f);
+        const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+        glClearColor(bg.x, bg.y, bg.z, 1.0f);
         glClear(GL_COLOR_BUFFER_BIT);
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
         ++frame;
+        if (script && !script->pending_screenshot().empty()) {
+            const std::string path = script->pending_screenshot();
+            script->screenshot_done();
+            if (!save_back_buffer_png(width, height, path, error)) {
+                std::fprintf(stderr, "script: screenshot: %s\n", error.c_str());
+                status = Script::kFailedExitStatus;
+                break;
+            }
+            std::printf("saved screenshot %s (%dx%d)\n", path.c_str(), width, height);
+            std::fflush(stdout);
+        }
         if (options.frames > 0 && frame >= options.frames) {
             // Read before the swap: afterwards the back buffer's contents are undefined.
             if (!options.screenshot_path.empty()) {
                 if (!save_back_buffer_png(width, height, options.screenshot_path, error)) {
                     std::fprintf(stderr, "cuda-workbook: screenshot: %s\n", error.c_str());
-                    return 1;
+                    status = 1;
+                    break;
                 }
                 std::printf("saved screenshot %s (%dx%d)\n", options.screenshot_path.c_str(), width, height);
             }
@@ -219,7 +484,9 @@ int run_app(const AppOptions& options) {
         }
         window->swap_buffers();
     }
-    return 0;
+    // Closing must not lose the last second of typing.
+    if (state.editor.saved_revision != state.editor.revision) save_current_work(state, false);
+    return status;
 }
 
 }  // namespace wb::app

@@ -1,5 +1,14 @@
-// app/app_state.cpp — selection helpers for AppState (app_state.hpp).
+// app/app_state.cpp — selection, editor text and launch settings of AppState
+// (app_state.hpp). Pure state changes: no drawing, no jobs.
 #include "app_state.hpp"
+
+#include "student_work.hpp"
+
+#include "core/error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace wb::app {
 
@@ -17,16 +26,134 @@ const Step* selected_step(const AppState& state) {
     return &steps[static_cast<std::size_t>(state.selected_step)];
 }
 
+std::string step_key(const AppState& state) {
+    const LessonEntry* entry = selected_entry(state);
+    const Step* step = selected_step(state);
+    return entry && step ? entry->id() + "/" + step->id : std::string();
+}
+
+void log_line(AppState& state, std::string text, bool error) {
+    // A long session must not grow without bound; the oldest lines go first.
+    constexpr std::size_t kMaxLog = 500;
+    if (state.log.size() >= kMaxLog) state.log.erase(state.log.begin(), state.log.begin() + 100);
+    state.log.push_back({std::move(text), error});
+}
+
+void set_editor_text(AppState& state, std::string text) {
+    if (text == state.editor.text) return;
+    state.editor.text = std::move(text);
+    ++state.editor.revision;
+    state.editor.last_edit_time = state.now;
+}
+
 void select_step(AppState& state, int index) {
     state.selected_step = index;
+    const LessonEntry* entry = selected_entry(state);
     const Step* step = selected_step(state);
-    state.code = step ? step->starter.text : std::string();
-    state.code_origin = step ? step->starter.origin : std::string();
+    EditorState fresh;
+    // Revisions keep growing across steps, so a late compile of the previous
+    // step's text can never be taken for this one's.
+    fresh.revision = state.editor.revision + 1;
+    fresh.saved_revision = fresh.revision;
+    fresh.last_edit_time = state.now;
+    if (step) {
+        std::optional<std::string> saved = load_work(entry->id(), step->id);
+        fresh.text = saved ? *saved : step->starter.text;
+        fresh.origin = step->starter.origin.empty() || step->starter.origin == "<inline>"
+                           ? std::string("kernel.cu")
+                           : std::filesystem::path(step->starter.origin).filename().string();
+    }
+    state.editor = std::move(fresh);
+    state.compile.reset();
+    state.last_run.reset();
+    state.show_diff = false;
+    reset_launch(state, "");
 }
 
 void select_lesson(AppState& state, int index) {
     state.selected_lesson = index;
+    const LessonEntry* entry = selected_entry(state);
+    state.lesson = entry && entry->ok() ? std::make_shared<const Lesson>(*entry->lesson) : nullptr;
     select_step(state, 0);
+}
+
+void reset_launch(AppState& state, const std::string& test_case) {
+    LaunchSettings s;
+    s.test_case = test_case;
+    const Step* step = selected_step(state);
+    if (step == nullptr) {
+        state.launch = s;
+        return;
+    }
+    if (s.test_case.empty() && !step->checks.cases.empty()) s.test_case = step->checks.cases.front().name;
+    try {
+        s.params = resolve_params(*step, step->find_case(s.test_case), {});
+        if (!step->launches.empty()) {
+            const LaunchDims dims = resolve_launch(step->launches.front(), s.params);
+            for (int i = 0; i < 3; ++i) {
+                s.block[i] = static_cast<int>(std::clamp<long long>(dims.block[i], 0, std::numeric_limits<int>::max()));
+                s.grid[i] = static_cast<int>(std::clamp<long long>(dims.grid[i], 0, std::numeric_limits<int>::max()));
+            }
+            s.shared_bytes = static_cast<int>(dims.shared_bytes);
+        }
+    } catch (const Error& e) {
+        log_line(state, e.describe(), true);
+    }
+    state.launch = s;
+}
+
+void check_launch_settings(AppState& state) {
+    state.launch_dims.reset();
+    state.launch_refusal.clear();
+    const Step* step = selected_step(state);
+    if (step == nullptr || step->launches.empty()) return;
+    const LaunchSettings& s = state.launch;
+    LaunchOverride ov;
+    ov.block = std::array<long long, 3>{s.block[0], s.block[1], s.block[2]};
+    if (!s.auto_grid) ov.grid = std::array<long long, 3>{s.grid[0], s.grid[1], s.grid[2]};
+    ov.shared_bytes = s.shared_bytes;
+    for (int i = 0; i < 3; ++i) {
+        if (s.block[i] < 1 || (!s.auto_grid && s.grid[i] < 1)) {
+            state.launch_refusal = "every block and grid size must be at least 1";
+            return;
+        }
+    }
+    if (s.shared_bytes < 0) {
+        state.launch_refusal = "dynamic shared memory cannot be negative";
+        return;
+    }
+    try {
+        LaunchDims dims = resolve_launch(step->launches.front(), s.params, &ov);
+        state.launch_dims = dims;
+        const DeviceLimits& limits = state.device ? state.device->limits : state.compile_only_limits;
+        if (auto refusal = check_launch(dims, limits)) state.launch_refusal = refusal->message;
+    } catch (const Error& e) {
+        state.launch_refusal = e.message();
+    }
+}
+
+RunRequest make_request(const AppState& state, bool compile_only) {
+    RunRequest r;
+    r.lesson = state.lesson;
+    if (const Step* step = selected_step(state)) r.step = step->id;
+    r.source = SourceChoice::Custom;
+    r.custom_source = state.editor.text;
+    r.custom_origin = state.editor.origin;
+    r.compile_only = compile_only;
+    // Compile-as-you-type wants diagnostics quickly: the lesson's first (small)
+    // case and its own launch, so the CPU reference it also checks runs fast.
+    // A run uses what the launch panel says and keeps buffers for the views.
+    r.keep_buffers = !compile_only;
+    if (compile_only) return r;
+    r.test_case = state.launch.test_case;
+    r.params = state.launch.params;
+    const LaunchSettings& s = state.launch;
+    LaunchOverride ov;
+    ov.block = std::array<long long, 3>{s.block[0], s.block[1], s.block[2]};
+    if (!s.auto_grid) ov.grid = std::array<long long, 3>{s.grid[0], s.grid[1], s.grid[2]};
+    ov.shared_bytes = s.shared_bytes;
+    r.launches.push_back(ov);
+    return r;
 }
 
 }  // namespace wb::app

@@ -1,16 +1,72 @@
-// app/app_state.hpp — everything the window shows, in one plain struct.
+// app/app_state.hpp — everything the window shows, in a few plain structs.
 //
-// Panels read and change this; nothing else holds UI state. It grows with the
-// GUI (editor, run results, views) but stays plain data with defaults, so a
-// frame can be reasoned about from the struct alone.
+// Panels read and change this; nothing else holds UI state. Panels never start
+// work themselves: they set a flag in `requests`, and the frame loop
+// (app_run.cpp) turns it into a job, a save or a file operation after the
+// frame is drawn. That keeps every panel a pure function of this struct.
 #pragma once
 
 #include "lesson_catalog.hpp"
 
+#include "compile/nvrtc.hpp"
+#include "driver/device.hpp"
+#include "pipeline/run.hpp"
+
+#include <array>
+#include <cstdint>
+#include <ctime>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 namespace wb::app {
+
+// The launch panel's settings for the first launch of the current step.
+struct LaunchSettings {
+    std::array<int, 3> block{1, 1, 1};
+    std::array<int, 3> grid{1, 1, 1};
+    int shared_bytes = 0;
+    bool auto_grid = true;  // grid from the lesson's expression with this block
+    std::string test_case;  // name; "" = the first case
+    std::map<std::string, double> params;
+};
+
+// The student's text of the current step, as the editor shows it.
+struct EditorState {
+    std::string text;
+    std::string origin;             // "01_vector_add/starter_step1.cu": what diagnostics name
+    std::uint64_t revision = 1;     // +1 on every change
+    double last_edit_time = 0.0;    // glfwGetTime() of the last change
+    std::uint64_t saved_revision = 1;
+    std::uint64_t compile_submitted_revision = 0;
+    int goto_line = 0;              // > 0: the editor moves its cursor there, then clears it
+};
+
+// What panels ask for; the frame loop acts on it after drawing.
+struct Requests {
+    bool compile = false;        // now, not debounced
+    bool run = false;            // full run (the Run button, Ctrl+Enter)
+    bool run_even_without_gpu = false;  // scripts: exercise the pipeline in compile-only mode
+    bool stop = false;
+    bool save = false;           // Ctrl+S
+    bool open_external = false;
+};
+
+struct LogLine {
+    std::string text;
+    bool error = false;
+};
+
+// The external editor session for the current step's work file.
+struct ExternalEdit {
+    int pid = 0;                       // the spawned editor, reaped when it exits
+    std::filesystem::path file;
+    std::filesystem::file_time_type mtime{};
+    double next_poll = 0.0;
+};
 
 struct AppState {
     LessonsFolder folder;
@@ -18,20 +74,60 @@ struct AppState {
     int selected_lesson = 0;  // index into lessons; meaningful only when lessons is not empty
     int selected_step = 0;    // index into that lesson's steps
     std::string lang = "en";  // "en" or "zh": interface and lesson text
-
-    // The source shown for the selected step. A copy, not a view into the
-    // lesson: it becomes the student's editor buffer when editing arrives.
-    std::string code;
-    std::string code_origin;  // "01_vector_add/starter.cu" or "<inline>"
-
     float ui_scale = 1.0f;    // the window's content scale
+    bool dark_theme = true;
+    double now = 0.0;         // seconds since start, set each frame
+
+    // The selected lesson, shared with background jobs (they outlive a click).
+    std::shared_ptr<const Lesson> lesson;
+
+    EditorState editor;
+    LaunchSettings launch;
+    std::optional<LaunchDims> launch_dims;  // resolved from `launch`, when it resolves
+    std::string launch_refusal;             // why Run is off; empty when the launch fits
+
+    // The device, as the worker found it. Until it reports, nothing is known.
+    bool backend_known = false;
+    std::optional<DeviceInfo> device;
+    std::string no_gpu_reason;
+    DeviceLimits compile_only_limits;       // limits_for_arch(default arch) when there is no GPU
+    std::string default_arch;
+
+    // Results. `compile` is from the latest finished job of either kind.
+    std::optional<CompileResult> compile;
+    std::uint64_t compile_revision = 0;
+    std::optional<RunResult> last_run;
+    std::uint64_t last_finished_job = 0;
+    std::uint64_t last_submitted_job = 0;
+    std::string job_text;                    // "compiling" / "running" / ""
+    std::vector<LogLine> log;
+
+    std::set<std::string> done_steps;        // "lesson_id/step_id" that passed a run
+    Requests requests;
+    ExternalEdit external;
+    bool show_solution_confirm = false;
+    bool show_diff = false;
+    std::string diff_solution;               // the solution the diff compares against
 };
 
 const LessonEntry* selected_entry(const AppState& state);
 const Step* selected_step(const AppState& state);
+std::string step_key(const AppState& state);  // "lesson_id/step_id", "" when none
 
-// Changes the selection and refreshes `code` from the step's starter source.
+// Changes the selection; the editor gets the student's saved work for the
+// step, or the starter when there is none. The launch settings are reset.
 void select_lesson(AppState& state, int index);
 void select_step(AppState& state, int index);
+
+// Replaces the editor text as an edit (revision and edit time advance).
+void set_editor_text(AppState& state, std::string text);
+void log_line(AppState& state, std::string text, bool error = false);
+
+// Resets the launch settings to the step's own for `test_case`.
+void reset_launch(AppState& state, const std::string& test_case);
+// Recomputes launch_dims and launch_refusal from the settings and the limits.
+void check_launch_settings(AppState& state);
+// The request the settings describe (source: the editor text).
+RunRequest make_request(const AppState& state, bool compile_only);
 
 }  // namespace wb::app

@@ -5,6 +5,7 @@
 //
 //   cuda-workbook [--lessons DIR] [--lesson ID] [--lang en|zh]
 //   cuda-workbook --frames 20 --screenshot shot.png   (tests: render, save, exit)
+//   cuda-workbook --script FILE                       (tests: drive the GUI; script.hpp)
 #include "app_options.hpp"
 #include "app_run.hpp"
 

@@ -1,6 +1,6 @@
-// app/panels/lesson_list.cpp — the lessons on the left, in file order. A
-// lesson that failed to load is listed by file name in red, so the instructor
-// sees it is there and broken.
+// app/panels/lesson_list.cpp — lessons on the left, in file order, each with
+// its steps; a step that passed a run is marked done. A lesson that failed to
+// load is listed by file name in red, so the instructor sees it is there and broken.
 #include "panels/panels.hpp"
 
 #include "app_state.hpp"
@@ -25,11 +25,34 @@ void draw_lesson_list(AppState& state, const PanelRect& rect) {
         const LessonEntry& entry = state.lessons[static_cast<std::size_t>(i)];
         std::string label = entry.ok() ? entry.lesson->title.get(state.lang) : entry.file.filename().string();
         if (label.empty()) label = entry.id();
-        label += "##" + entry.file.filename().string();
-        if (!entry.ok()) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.4f, 0.4f, 1.0f));
-        if (ImGui::Selectable(label.c_str(), i == state.selected_lesson) && i != state.selected_lesson)
-            select_lesson(state, i);
-        if (!entry.ok()) ImGui::PopStyleColor();
+        label += "###" + entry.file.filename().string();
+        if (!entry.ok()) {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.4f, 0.4f, 1.0f));
+            if (ImGui::Selectable(label.c_str(), i == state.selected_lesson) && i != state.selected_lesson)
+                select_lesson(state, i);
+            ImGui::PopStyleColor();
+            continue;
+        }
+        // The selected lesson is open; others open on click without changing the selection.
+        if (i == state.selected_lesson) ImGui::SetNextItemOpen(true, ImGuiCond_Appearing);
+        const bool open = ImGui::TreeNodeEx(label.c_str(), i == state.selected_lesson ? ImGuiTreeNodeFlags_Selected : 0);
+        if (!open) continue;
+        const auto& steps = entry.lesson->steps;
+        for (int s = 0; s < static_cast<int>(steps.size()); ++s) {
+            const Step& step = steps[static_cast<std::size_t>(s)];
+            const bool done = state.done_steps.count(entry.id() + "/" + step.id) > 0;
+            std::string step_label = std::to_string(s + 1) + ". " + step.title.get(state.lang);
+            if (done) step_label += std::string("  (") + tr(UiText::Done, state.lang) + ")";
+            step_label += "###" + step.id;
+            const bool selected = i == state.selected_lesson && s == state.selected_step;
+            if (done) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.35f, 0.80f, 0.40f, 1.0f));
+            if (ImGui::Selectable(step_label.c_str(), selected) && !selected) {
+                if (i != state.selected_lesson) select_lesson(state, i);
+                select_step(state, s);
+            }
+            if (done) ImGui::PopStyleColor();
+        }
+        ImGui::TreePop();
     }
 }
 

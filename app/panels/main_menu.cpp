@@ -1,5 +1,5 @@
-// app/panels/main_menu.cpp — the top menu bar. For now it holds the language
-// toggle; Run/Check/Reset join it with the editor.
+// app/panels/main_menu.cpp — the top menu bar: language and theme (both
+// remembered between sessions by the frame loop).
 #include "panels/panels.hpp"
 
 #include "app_state.hpp"
@@ -17,6 +17,12 @@ float draw_main_menu(AppState& state) {
     if (ImGui::BeginMenu(label.c_str())) {
         if (ImGui::MenuItem(tr(UiText::English, "en"), nullptr, state.lang == "en")) state.lang = "en";
         if (ImGui::MenuItem(tr(UiText::Chinese, "zh"), nullptr, state.lang == "zh")) state.lang = "zh";
+        ImGui::EndMenu();
+    }
+    const std::string theme = std::string(tr(UiText::Theme, state.lang)) + "###theme";
+    if (ImGui::BeginMenu(theme.c_str())) {
+        if (ImGui::MenuItem(tr(UiText::Dark, state.lang), nullptr, state.dark_theme)) state.dark_theme = true;
+        if (ImGui::MenuItem(tr(UiText::Light, state.lang), nullptr, !state.dark_theme)) state.dark_theme = false;
         ImGui::EndMenu();
     }
     // The same toggle as two buttons on the bar itself: one click, and visible.

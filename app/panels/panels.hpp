@@ -1,21 +1,38 @@
 // app/panels/panels.hpp — the panels of the main window, one function each,
-// each defined in its own file in this folder.
+// each defined in its own file in this folder. Panels draw AppState and set
+// its `requests`; they never start jobs or touch files themselves.
 #pragma once
 
 #include "panels/panel.hpp"
+
+#include <string>
 
 namespace wb::app {
 
 struct AppState;
 struct Fonts;
 
-// The menu bar across the top (language toggle). Returns its height.
+// The menu bar across the top (language, theme). Returns its height.
 float draw_main_menu(AppState& state);
-// The list of lessons on the left; a click selects one.
+// Lessons and their steps on the left; steps already passed are marked done.
 void draw_lesson_list(AppState& state, const PanelRect& rect);
-// The selected lesson: title, summary, steps, instructions and starter code.
-void draw_lesson_overview(AppState& state, const Fonts& fonts, const PanelRect& rect);
-// One line along the bottom: lessons folder, counts, language.
+// The current step's title, instructions and hints.
+void draw_instructions(AppState& state, const Fonts& fonts, const PanelRect& rect);
+// The kernel editor with Run, Stop, Reset, Show solution, Compare, External editor.
+void draw_editor_panel(AppState& state, const Fonts& fonts, const PanelRect& rect);
+// Block, grid, shared memory, params and test case, checked against the device.
+void draw_launch_panel(AppState& state, const PanelRect& rect);
+// The last run: pass/fail, errors, timings, buffers.
+void draw_results_panel(AppState& state, const PanelRect& rect);
+// Compiler messages (click to jump to the line) and the event log.
+void draw_diagnostics_panel(AppState& state, const PanelRect& rect);
+// The GPU, or "compile only" and why.
+void draw_device_panel(const AppState& state, const PanelRect& rect);
+// One line along the bottom: job progress, saved state, lessons folder.
 void draw_status_bar(const AppState& state, const PanelRect& rect);
+
+// Why Run is unavailable now, or "" when it may be pressed. Shared by the
+// editor panel's button and the Ctrl+Enter shortcut.
+std::string run_blocked_reason(const AppState& state);
 
 }  // namespace wb::app

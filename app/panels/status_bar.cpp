@@ -1,5 +1,6 @@
-// app/panels/status_bar.cpp — one line along the bottom of the window: where
-// the lessons came from and how many loaded. Run status joins it later.
+// app/panels/status_bar.cpp — one line along the bottom of the window: what
+// the worker is doing (with a spinner), the last result, and where the
+// lessons came from.
 #include "panels/panels.hpp"
 
 #include "app_state.hpp"
@@ -13,23 +14,30 @@ void draw_status_bar(const AppState& state, const PanelRect& rect) {
     PanelWindow window("###status_bar", rect, ImGuiWindowFlags_NoScrollbar);
     ImGui::PopStyleVar();
     if (!window.visible()) return;
-    int broken = 0;
-    for (const LessonEntry& entry : state.lessons) broken += entry.ok() ? 0 : 1;
     const std::string& lang = state.lang;
-    ImGui::Text("%s: %s (%s)", tr(UiText::LessonsFolder, lang), state.folder.dir.string().c_str(),
-                state.folder.found_by.c_str());
+    if (!state.job_text.empty()) {
+        static const char kSpinner[] = "|/-\\";
+        const char c = kSpinner[static_cast<int>(state.now * 8.0) % 4];
+        ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.30f, 1.0f), "%c %s...",
+                           c, tr(state.job_text == "compiling" ? UiText::Compiling : UiText::Running, lang));
+    } else if (state.last_run) {
+        ImGui::Text("%s", run_status_name(state.last_run->status));
+    } else {
+        ImGui::TextDisabled("-");
+    }
     ImGui::SameLine();
     ImGui::TextDisabled("|");
+    ImGui::SameLine();
+    int broken = 0;
+    for (const LessonEntry& entry : state.lessons) broken += entry.ok() ? 0 : 1;
+    ImGui::Text("%s: %s (%s)", tr(UiText::LessonsFolder, lang), state.folder.dir.string().c_str(),
+                state.folder.found_by.c_str());
     ImGui::SameLine();
     ImGui::Text("%d %s", static_cast<int>(state.lessons.size()), tr(UiText::LessonCount, lang));
     if (broken > 0) {
         ImGui::SameLine();
         ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.4f, 1.0f), "%d %s", broken, tr(UiText::WithProblems, lang));
     }
-    ImGui::SameLine();
-    ImGui::TextDisabled("|");
-    ImGui::SameLine();
-    ImGui::Text("%s: %s", tr(UiText::Language, lang), lang == "zh" ? "中文" : "English");
 }
 
 }  // namespace wb::app

@@ -10,6 +10,7 @@ app=$1
 lessons=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+export XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data"
 failed=0
 
 # expect NAME STATUS PATTERN -- COMMAND...: COMMAND exits with STATUS and its
@@ -38,6 +39,8 @@ expect "bad frame count" 2 "--frames wants a positive number" -- \
     "$app" --frames many
 expect "screenshot without frames" 2 "--screenshot needs --frames" -- \
     "$app" --screenshot "$tmp/x.png"
+expect "missing script" 2 "--script: .*no_script.txt" -- \
+    "$app" --lessons "$lessons" --script "$tmp/no_script.txt"
 expect "unknown option" 2 "unknown option '--colour'" -- \
     "$app" --colour
 

@@ -22,6 +22,9 @@ height=700
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# A private home: the app reopens the last session's lesson, and this test
+# must see the first lesson, not whatever the user last opened.
+export XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data"
 
 # Run from the temporary folder so nothing the app might write lands in the tree.
 cd "$tmp"

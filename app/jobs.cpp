@@ -1,0 +1,142 @@
+// app/jobs.cpp — the worker thread and its result queue (jobs.hpp).
+#include "jobs.hpp"
+
+#include "core/error.hpp"
+
+#include <chrono>
+#include <exception>
+
+namespace wb::app {
+
+JobRunner::JobRunner(std::function<void(AppState&, JobOutcome&)> on_done, std::function<void()> wake)
+    : on_done_(std::move(on_done)), wake_(std::move(wake)) {
+    thread_ = std::thread([this] { worker_loop(); });
+}
+
+JobRunner::~JobRunner() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        quit_ = true;
+        queue_.clear();
+    }
+    cv_.notify_all();
+    // A job inside the runtime finishes first: there is no way to interrupt
+    // NVRTC or a kernel from here. The window is already gone by then.
+    if (thread_.joinable()) thread_.join();
+}
+
+std::uint64_t JobRunner::submit(JobKind kind, RunRequest request, std::uint64_t revision) {
+    std::uint64_t id = 0;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        id = next_id_++;
+        if (kind == JobKind::Compile)
+            for (auto it = queue_.begin(); it != queue_.end();)
+                it = it->kind == JobKind::Compile ? queue_.erase(it) : it + 1;
+        queue_.push_back(Job{id, kind, std::move(request), revision});
+    }
+    cv_.notify_one();
+    return id;
+}
+
+bool JobRunner::stop() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    queue_.clear();
+    if (!running_) return false;
+    discard_running_ = true;
+    return true;
+}
+
+void JobRunner::post(Apply apply) {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        results_.push_back(std::move(apply));
+        ready_ = true;
+    }
+    if (wake_) wake_();
+}
+
+void JobRunner::drain(AppState& state) {
+    std::deque<Apply> ready;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        ready.swap(results_);
+    }
+    for (Apply& apply : ready) apply(state);
+}
+
+bool JobRunner::idle() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return ready_ && queue_.empty() && !running_ && results_.empty();
+}
+
+std::optional<JobKind> JobRunner::running_kind() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return running_;
+}
+
+std::string JobRunner::running_text() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!running_) return {};
+    return *running_ == JobKind::Compile ? "compiling" : "running";
+}
+
+void JobRunner::worker_loop() {
+    std::unique_ptr<RunBackend> backend;
+    try {
+        backend = make_local_backend();
+        const BackendInfo info = backend->info();
+        // Backend facts travel as an outcome with id 0 (no job), so AppState
+        // stays free of this class: the first device, or why there is none.
+        JobOutcome info_outcome;
+        info_outcome.id = 0;
+        info_outcome.result.device_note = info.has_gpu ? "" : info.no_gpu_reason;
+        if (!info.devices.empty()) info_outcome.result.device = info.devices.front();
+        auto shared = std::make_shared<JobOutcome>(std::move(info_outcome));
+        post([this, shared](AppState& state) { on_done_(state, *shared); });
+    } catch (const std::exception& e) {
+        auto shared = std::make_shared<JobOutcome>();
+        shared->result.device_note = std::string("the run backend could not start: ") + e.what();
+        post([this, shared](AppState& state) { on_done_(state, *shared); });
+    }
+
+    for (;;) {
+        Job job;
+        {
+            std::unique_lock<std::mutex> lock(mutex_);
+            cv_.wait(lock, [this] { return quit_ || !queue_.empty(); });
+            if (quit_) return;
+            job = std::move(queue_.front());
+            queue_.pop_front();
+            running_ = job.kind;
+            running_id_ = job.id;
+            discard_running_ = false;
+        }
+        auto outcome = std::make_shared<JobOutcome>();
+        outcome->id = job.id;
+        outcome->kind = job.kind;
+        outcome->revision = job.revision;
+        const auto start = std::chrono::steady_clock::now();
+        try {
+            if (!backend) throw Error(ErrorKind::Internal, "no run backend");
+            outcome->result = backend->run(job.request);
+        } catch (const wb::Error& e) {
+            outcome->failure = e.describe();
+        } catch (const std::exception& e) {
+            outcome->failure = e.what();
+        }
+        outcome->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            outcome->discarded = discard_running_;
+            if (outcome->discarded) outcome->result = RunResult{};  // nobody may look at it
+            // Posted and marked not running in one step, so idle() never sees a gap.
+            results_.push_back([this, outcome](AppState& state) { on_done_(state, *outcome); });
+            running_.reset();
+            discard_running_ = false;
+        }
+        if (wake_) wake_();
+    }
+}
+
+}  // namespace wb::app

@@ -1,0 +1,95 @@
+// app/jobs.hpp — the background worker that compiles and runs kernels, so the
+// UI thread never waits on NVRTC, g++ or the GPU.
+//
+// One worker thread owns the wb::RunBackend. The UI submits RunRequests; the
+// worker runs them one at a time and posts each result back as a closure that
+// the UI thread applies to AppState when it drains the queue once per frame
+// (Tracy's RunQueue pattern). A newer compile request replaces a queued older
+// one, since only the latest text matters. Nothing here includes ImGui.
+#pragma once
+
+#include "pipeline/run.hpp"
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+namespace wb::app {
+
+struct AppState;
+
+enum class JobKind { Compile, Run };
+
+// What the UI learns when a job ends. `discarded` is set when Stop was pressed
+// while it ran: the result is dropped, only the fact is reported.
+struct JobOutcome {
+    std::uint64_t id = 0;
+    JobKind kind = JobKind::Compile;
+    std::uint64_t revision = 0;  // the editor revision the job compiled
+    bool discarded = false;
+    RunResult result;
+    std::string failure;         // an exception escaped the backend (a bug, said plainly)
+    double seconds = 0;          // wall time of the job
+};
+
+class JobRunner {
+public:
+    using Apply = std::function<void(AppState&)>;
+    // `on_done` is applied on the UI thread for every finished job. `wake` is
+    // called from the worker after posting, so a sleeping frame loop wakes up
+    // (glfwPostEmptyEvent is safe to call from any thread).
+    JobRunner(std::function<void(AppState&, JobOutcome&)> on_done, std::function<void()> wake);
+    ~JobRunner();
+    JobRunner(const JobRunner&) = delete;
+    JobRunner& operator=(const JobRunner&) = delete;
+
+    // Queue a job; returns its id. A compile replaces a compile still waiting.
+    std::uint64_t submit(JobKind kind, RunRequest request, std::uint64_t revision = 0);
+    // Drops queued jobs and marks the running one's result to be discarded.
+    // The running job itself cannot be interrupted inside the runtime; the
+    // worker process (issue 4) will make that possible. Returns true when a
+    // running job was marked.
+    bool stop();
+    // Applies every posted result. UI thread only, once per frame.
+    void drain(AppState& state);
+    // No job queued or running and no result waiting to be applied.
+    bool idle() const;
+    // "compiling" / "running" while a job runs; empty when none does.
+    std::string running_text() const;
+    std::optional<JobKind> running_kind() const;
+
+    // Backend info, queried once on the worker (it may dlopen the driver).
+    // Posted as a closure; also available here once known.
+    void post(Apply apply);
+
+private:
+    struct Job {
+        std::uint64_t id = 0;
+        JobKind kind = JobKind::Compile;
+        RunRequest request;
+        std::uint64_t revision = 0;
+    };
+    void worker_loop();
+
+    std::function<void(AppState&, JobOutcome&)> on_done_;
+    std::function<void()> wake_;
+    mutable std::mutex mutex_;
+    std::condition_variable cv_;
+    std::deque<Job> queue_;
+    std::deque<Apply> results_;
+    std::optional<JobKind> running_;
+    std::uint64_t running_id_ = 0;
+    bool discard_running_ = false;
+    bool quit_ = false;
+    bool ready_ = false;  // the backend info has been posted
+    std::uint64_t next_id_ = 1;
+    std::thread thread_;  // last: started after every member it uses exists
+};
+
+}  // namespace wb::app

@@ -1,0 +1,36 @@
+// app/panels/device_panel.cpp — the GPU the runs use, with its limits; or,
+// without a driver, the plain sentence "compile only: <reason>".
+#include "panels/panels.hpp"
+
+#include "app_state.hpp"
+#include "ui_text.hpp"
+
+namespace wb::app {
+
+void draw_device_panel(const AppState& state, const PanelRect& rect) {
+    PanelWindow window("###device", rect);
+    if (!window.visible()) return;
+    ImGui::TextDisabled("%s", tr(UiText::Device, state.lang));
+    ImGui::PushTextWrapPos(0.0f);
+    if (!state.backend_known) {
+        ImGui::TextUnformatted(tr(UiText::Waiting, state.lang));
+    } else if (!state.device) {
+        ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.30f, 1.0f), "%s: %s", tr(UiText::CompileOnly, state.lang),
+                           state.no_gpu_reason.c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Run is disabled: %s", state.no_gpu_reason.c_str());
+        ImGui::Text("target %s", state.default_arch.c_str());
+    } else {
+        const DeviceInfo& d = *state.device;
+        ImGui::Text("%s", d.name.c_str());
+        ImGui::Text("compute capability %d.%d (%s), %d SMs", d.cc_major, d.cc_minor, d.arch().c_str(), d.sm_count);
+        ImGui::Text("memory %.1f GiB (%.1f free)", d.total_memory / 1073741824.0, d.free_memory / 1073741824.0);
+        const DeviceLimits& l = d.limits;
+        ImGui::Text("max %d threads/block, block %lldx%lldx%lld", l.max_threads_per_block, l.max_block[0],
+                    l.max_block[1], l.max_block[2]);
+        ImGui::Text("shared %lld KiB/block (%lld opt-in), %d regs/block", l.shared_per_block / 1024,
+                    l.shared_per_block_optin / 1024, l.regs_per_block);
+    }
+    ImGui::PopTextWrapPos();
+}
+
+}  // namespace wb::app

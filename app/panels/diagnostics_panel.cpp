@@ -1,0 +1,61 @@
+// app/panels/diagnostics_panel.cpp — the latest compile's messages (a click
+// moves the editor to the line) and a log of what happened this session.
+#include "panels/panels.hpp"
+
+#include "app_state.hpp"
+#include "ui_text.hpp"
+
+#include <string>
+
+namespace wb::app {
+
+void draw_diagnostics_panel(AppState& state, const PanelRect& rect) {
+    PanelWindow window("###diagnostics", rect);
+    if (!window.visible()) return;
+    if (!ImGui::BeginTabBar("diagnostics_tabs")) return;
+    const std::string diag_label = std::string(tr(UiText::Diagnostics, state.lang)) +
+                                   (state.compile && !state.compile->diagnostics.empty()
+                                        ? " (" + std::to_string(state.compile->diagnostics.size()) + ")"
+                                        : std::string()) +
+                                   "###diag";
+    if (ImGui::BeginTabItem(diag_label.c_str())) {
+        if (ImGui::BeginChild("diag_list")) {
+            if (!state.compile || state.compile->diagnostics.empty()) {
+                ImGui::TextDisabled("%s", tr(UiText::NoDiagnostics, state.lang));
+            } else {
+                if (state.compile_revision != state.editor.revision)
+                    ImGui::TextDisabled("(from an earlier version of the text)");
+                int i = 0;
+                for (const Diagnostic& d : state.compile->diagnostics) {
+                    const ImVec4 colour = d.severity == Severity::Error     ? ImVec4(1.0f, 0.40f, 0.40f, 1.0f)
+                                          : d.severity == Severity::Warning ? ImVec4(0.95f, 0.75f, 0.30f, 1.0f)
+                                                                            : ImVec4(0.6f, 0.7f, 0.9f, 1.0f);
+                    ImGui::PushStyleColor(ImGuiCol_Text, colour);
+                    const std::string label = d.to_string() + "##d" + std::to_string(i++);
+                    if (ImGui::Selectable(label.c_str()) && d.line > 0) state.editor.goto_line = d.line;
+                    ImGui::PopStyleColor();
+                }
+            }
+        }
+        ImGui::EndChild();
+        ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem((std::string(tr(UiText::Log, state.lang)) + "###log").c_str())) {
+        if (ImGui::BeginChild("log_list")) {
+            for (const LogLine& line : state.log) {
+                if (line.error) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.40f, 0.40f, 1.0f));
+                ImGui::PushTextWrapPos(0.0f);
+                ImGui::TextUnformatted(line.text.c_str());
+                ImGui::PopTextWrapPos();
+                if (line.error) ImGui::PopStyleColor();
+            }
+            // Follow new lines unless the student scrolled up to read.
+            if (ImGui::GetScrollY() >= ImGui::GetScrollMaxY() - 1.0f) ImGui::SetScrollHereY(1.0f);
+        }
+        ImGui::EndChild();
+        ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+}
+
+}  // namespace wb::app

@@ -1,0 +1,234 @@
+// app/panels/editor_panel.cpp — the student's kernel: a toolbar (Run, Stop,
+// Reset to starter, Show solution, Compare with solution, Open in external
+// editor) over the editor, or over a line diff with the solution.
+//
+// The text itself is drawn by CodeEditor (app/widgets/code_editor.hpp). The
+// state's EditorState is the source of truth: draw_code() pushes outside
+// changes (step switch, reset, solution, script, external editor) into the
+// widget by revision, copies the student's typing back, and turns the latest
+// compile's diagnostics into markers.
+#include "panels/panels.hpp"
+
+#include "app_state.hpp"
+#include "fonts.hpp"
+#include "ui_text.hpp"
+
+#include "widgets/code_editor.hpp"
+
+#include <algorithm>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace wb::app {
+namespace {
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) lines.push_back(line);
+    return lines;
+}
+
+struct DiffLine {
+    char kind;  // ' ' both, '-' only in yours, '+' only in the solution
+    std::string text;
+};
+
+// A longest-common-subsequence line diff. Kernels are short; the cap keeps a
+// pasted megabyte from freezing a frame (it then lists both sides whole).
+std::vector<DiffLine> line_diff(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+    std::vector<DiffLine> out;
+    constexpr std::size_t kMaxLines = 3000;
+    if (a.size() > kMaxLines || b.size() > kMaxLines) {
+        for (const auto& l : a) out.push_back({'-', l});
+        for (const auto& l : b) out.push_back({'+', l});
+        return out;
+    }
+    const std::size_t n = a.size(), m = b.size();
+    std::vector<std::vector<int>> lcs(n + 1, std::vector<int>(m + 1, 0));
+    for (std::size_t i = n; i-- > 0;)
+        for (std::size_t j = m; j-- > 0;)
+            lcs[i][j] = a[i] == b[j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+    std::size_t i = 0, j = 0;
+    while (i < n && j < m) {
+        if (a[i] == b[j]) {
+            out.push_back({' ', a[i]});
+            ++i, ++j;
+        } else if (lcs[i + 1][j] >= lcs[i][j + 1]) {
+            out.push_back({'-', a[i++]});
+        } else {
+            out.push_back({'+', b[j++]});
+        }
+    }
+    while (i < n) out.push_back({'-', a[i++]});
+    while (j < m) out.push_back({'+', b[j++]});
+    return out;
+}
+
+// The one editor widget of the window, and what it was last synced with.
+struct EditorWidget {
+    CodeEditor editor;
+    std::uint64_t state_revision = 0;   // EditorState::revision the widget holds
+    std::uint64_t widget_revision = 0;  // CodeEditor::revision() at that moment
+    const CompileResult* markers_from = nullptr;
+    std::uint64_t markers_revision = ~0ull;
+};
+
+EditorWidget& editor_widget() {
+    static EditorWidget widget;
+    return widget;
+}
+
+EditorMarker::Severity marker_severity(Severity s) {
+    return s == Severity::Error ? EditorMarker::Error : s == Severity::Warning ? EditorMarker::Warning : EditorMarker::Note;
+}
+
+void draw_code(AppState& state, const Fonts& fonts) {
+    EditorWidget& w = editor_widget();
+    EditorState& ed = state.editor;
+    if (w.state_revision != ed.revision) {
+        w.editor.set_text(ed.text);
+        w.state_revision = ed.revision;
+        w.widget_revision = w.editor.revision();
+    }
+    // Markers follow the latest finished compile (a new result or a new step).
+    const CompileResult* compile = state.compile ? &*state.compile : nullptr;
+    if (compile != w.markers_from || state.compile_revision != w.markers_revision) {
+        std::vector<EditorMarker> markers;
+        if (compile)
+            for (const Diagnostic& d : compile->diagnostics)
+                if (d.line > 0) markers.push_back({d.line, d.column, marker_severity(d.severity), d.message});
+        w.editor.set_markers(std::move(markers));
+        w.markers_from = compile;
+        w.markers_revision = state.compile_revision;
+    }
+    if (ed.goto_line > 0) {
+        w.editor.goto_line(ed.goto_line);
+        w.editor.focus();
+        ed.goto_line = 0;
+    }
+    w.editor.draw("##code", ImVec2(0.0f, 0.0f), fonts.code);
+    if (w.editor.revision() != w.widget_revision) {
+        ed.text = w.editor.text();
+        ++ed.revision;
+        ed.last_edit_time = state.now;
+        w.state_revision = ed.revision;
+        w.widget_revision = w.editor.revision();
+    }
+}
+
+void draw_diff(AppState& state, const Fonts& fonts) {
+    ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.45f, 1.0f), "- %s", tr(UiText::OnlyYours, state.lang));
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(0.45f, 0.85f, 0.50f, 1.0f), "+ %s", tr(UiText::OnlyInSolution, state.lang));
+    ImGui::SameLine();
+    if (ImGui::SmallButton(tr(UiText::Close, state.lang))) state.show_diff = false;
+    if (ImGui::BeginChild("diff", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar)) {
+        if (fonts.code) ImGui::PushFont(fonts.code);
+        for (const DiffLine& line : line_diff(lines_of(state.editor.text), lines_of(state.diff_solution))) {
+            const ImVec4 colour = line.kind == '-'   ? ImVec4(1.0f, 0.55f, 0.45f, 1.0f)
+                                  : line.kind == '+' ? ImVec4(0.45f, 0.85f, 0.50f, 1.0f)
+                                                     : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
+            ImGui::TextColored(colour, "%c %s", line.kind, line.text.c_str());
+        }
+        if (fonts.code) ImGui::PopFont();
+    }
+    ImGui::EndChild();
+}
+
+void draw_solution_confirm(AppState& state, const Step& step) {
+    if (state.show_solution_confirm) {
+        ImGui::OpenPopup("###confirm_solution");
+        state.show_solution_confirm = false;
+    }
+    const std::string title = std::string(tr(UiText::ShowSolution, state.lang)) + "###confirm_solution";
+    if (ImGui::BeginPopupModal(title.c_str(), nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+        ImGui::TextUnformatted(tr(UiText::ConfirmSolution, state.lang));
+        ImGui::PopTextWrapPos();
+        if (ImGui::Button(tr(UiText::Yes, state.lang))) {
+            set_editor_text(state, step.solution.text);
+            log_line(state, "replaced the editor text with the solution of step " + step.id);
+            ImGui::CloseCurrentPopup();
+        }
+        ImGui::SameLine();
+        if (ImGui::Button(tr(UiText::Cancel, state.lang))) ImGui::CloseCurrentPopup();
+        ImGui::EndPopup();
+    }
+}
+
+// SameLine when the next button fits on this line, else a new line: the
+// toolbar wraps instead of running off a narrow panel.
+void next_button(const char* label) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float width = ImGui::CalcTextSize(label, nullptr, true).x + style.FramePadding.x * 2.0f;
+    ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+}
+
+}  // namespace
+
+std::string run_blocked_reason(const AppState& state) {
+    if (!state.lesson || selected_step(state) == nullptr) return "no lesson step is open";
+    if (!state.backend_known) return "the device check has not finished yet";
+    if (!state.device) return "compile only: " + state.no_gpu_reason;
+    if (!state.launch_refusal.empty()) return state.launch_refusal;
+    if (!state.job_text.empty() && state.job_text != "compiling") return "a run is in progress";
+    return {};
+}
+
+void draw_editor_panel(AppState& state, const Fonts& fonts, const PanelRect& rect) {
+    PanelWindow window("###editor", rect);
+    if (!window.visible()) return;
+    const Step* step = selected_step(state);
+    if (step == nullptr) return;
+    const std::string& lang = state.lang;
+
+    const std::string blocked = run_blocked_reason(state);
+    ImGui::BeginDisabled(!blocked.empty());
+    if (ImGui::Button(tr(UiText::Run, lang))) state.requests.run = true;
+    ImGui::EndDisabled();
+    if (!blocked.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("%s", blocked.c_str());
+    next_button(tr(UiText::Stop, lang));
+    ImGui::BeginDisabled(state.job_text.empty());
+    if (ImGui::Button(tr(UiText::Stop, lang))) state.requests.stop = true;
+    ImGui::EndDisabled();
+    next_button(tr(UiText::ResetToStarter, lang));
+    if (ImGui::Button(tr(UiText::ResetToStarter, lang))) {
+        set_editor_text(state, step->starter.text);
+        log_line(state, "reset step " + step->id + " to its starter code");
+    }
+    next_button(tr(UiText::ShowSolution, lang));
+    ImGui::BeginDisabled(step->solution.text.empty());
+    if (ImGui::Button(tr(UiText::ShowSolution, lang))) state.show_solution_confirm = true;
+    next_button(tr(UiText::CompareWithSolution, lang));
+    if (ImGui::Button(tr(UiText::CompareWithSolution, lang))) {
+        state.show_diff = !state.show_diff;
+        state.diff_solution = step->solution.text;
+    }
+    ImGui::EndDisabled();
+    next_button(tr(UiText::OpenExternal, lang));
+    if (ImGui::Button(tr(UiText::OpenExternal, lang))) state.requests.open_external = true;
+
+    // Shortcuts work wherever the focus is: Ctrl+Enter runs, Ctrl+S saves.
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.KeyCtrl) {
+        if ((ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false) ||
+             ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter), false)) && blocked.empty())
+            state.requests.run = true;
+        // ImGui 1.86 names only a few letter keys; the GLFW backend indexes KeysDown by GLFW key code ('S').
+        if (ImGui::IsKeyPressed('S', false)) state.requests.save = true;
+    }
+
+    ImGui::TextDisabled("%s  (%s)", state.editor.origin.c_str(),
+                        state.editor.saved_revision == state.editor.revision ? tr(UiText::Saved, lang)
+                                                                              : tr(UiText::Unsaved, lang));
+    if (state.show_diff) draw_diff(state, fonts);
+    else draw_code(state, fonts);
+    draw_solution_confirm(state, *step);
+}
+
+}  // namespace wb::app

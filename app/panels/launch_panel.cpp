@@ -1,0 +1,107 @@
+// app/panels/launch_panel.cpp — how the first kernel of the step is launched:
+// block and grid (3 components each), dynamic shared memory, an automatic
+// grid computed from the lesson's expression, params within their bounds and
+// the test case. The settings are checked against the device's limits every
+// frame (or the target architecture's without a GPU); a refusal shows in red
+// and Run stays disabled until it is fixed.
+#include "panels/panels.hpp"
+
+#include "app_state.hpp"
+#include "ui_text.hpp"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace wb::app {
+namespace {
+
+bool is_integer(DType t) { return t == DType::I32 || t == DType::U32 || t == DType::U8; }
+
+void draw_param(LaunchSettings& s, const Param& p) {
+    double& value = s.params[p.name];
+    const char* name = p.name.c_str();
+    const bool bounded = p.min && p.max;
+    // A wide range is only usable on a logarithmic slider (N from 1 to 10^8).
+    const bool wide = bounded && *p.min >= 0 && *p.max > 1000.0 * std::max(1.0, *p.min);
+    const ImGuiSliderFlags flags = ImGuiSliderFlags_AlwaysClamp | (wide ? ImGuiSliderFlags_Logarithmic : 0);
+    if (is_integer(p.type) && bounded && *p.min >= std::numeric_limits<int>::min() &&
+        *p.max <= std::numeric_limits<int>::max()) {
+        int v = static_cast<int>(value);
+        if (ImGui::SliderInt(name, &v, static_cast<int>(*p.min), static_cast<int>(*p.max), "%d", flags)) value = v;
+    } else if (bounded) {
+        float v = static_cast<float>(value);
+        if (ImGui::SliderFloat(name, &v, static_cast<float>(*p.min), static_cast<float>(*p.max), "%.4g", flags))
+            value = v;
+    } else if (is_integer(p.type)) {
+        int v = static_cast<int>(value);
+        if (ImGui::InputInt(name, &v)) value = v;
+    } else {
+        ImGui::InputDouble(name, &value, 0.0, 0.0, "%.6g");
+    }
+    if (!p.description.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.description.get().c_str());
+}
+
+}  // namespace
+
+void draw_launch_panel(AppState& state, const PanelRect& rect) {
+    PanelWindow window("###launch", rect);
+    if (!window.visible()) return;
+    const Step* step = selected_step(state);
+    if (step == nullptr) return;
+    const std::string& lang = state.lang;
+    LaunchSettings& s = state.launch;
+    ImGui::TextDisabled("%s: %s", tr(UiText::Launch, lang),
+                        step->launches.empty() ? "-" : step->launches.front().entry.c_str());
+    ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
+
+    // Test case first: choosing one resets the params (and the automatic grid) to it.
+    if (ImGui::BeginCombo(tr(UiText::TestCase, lang), s.test_case.c_str())) {
+        for (const TestCase& c : step->checks.cases) {
+            const std::string label = c.name + (c.timing ? "  (timing)" : "");
+            if (ImGui::Selectable(label.c_str(), c.name == s.test_case)) reset_launch(state, c.name);
+        }
+        ImGui::EndCombo();
+    }
+    ImGui::InputInt3(tr(UiText::Block, lang), s.block.data());
+    ImGui::Checkbox(tr(UiText::AutomaticGrid, lang), &s.auto_grid);
+    if (s.auto_grid) {
+        // Shown, not edited: the lesson's grid expression with this block.
+        std::array<int, 3> grid = s.grid;
+        if (state.launch_dims)
+            for (int i = 0; i < 3; ++i) grid[i] = static_cast<int>(state.launch_dims->grid[i]);
+        ImGui::BeginDisabled();
+        ImGui::InputInt3(tr(UiText::Grid, lang), grid.data());
+        ImGui::EndDisabled();
+        s.grid = grid;  // switching to manual starts from the automatic grid
+    } else {
+        ImGui::InputInt3(tr(UiText::Grid, lang), s.grid.data());
+    }
+    ImGui::InputInt(tr(UiText::SharedBytes, lang), &s.shared_bytes, 1024, 4096);
+
+    if (!step->params.empty()) {
+        ImGui::Separator();
+        ImGui::TextDisabled("%s", tr(UiText::Params, lang));
+        for (const Param& p : step->params) draw_param(s, p);
+    }
+    ImGui::PopItemWidth();
+
+    check_launch_settings(state);
+    ImGui::Separator();
+    if (state.launch_dims) {
+        const LaunchDims& d = *state.launch_dims;
+        const long long warp = state.device ? state.device->limits.warp_size : state.compile_only_limits.warp_size;
+        ImGui::Text("%lld %s, %lld %s, %lld %s", d.threads_per_block() * d.blocks(), tr(UiText::Threads, lang),
+                    d.blocks(), tr(UiText::Blocks, lang), (d.threads_per_block() + warp - 1) / warp,
+                    tr(UiText::WarpsPerBlock, lang));
+    }
+    if (!state.launch_refusal.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.35f, 0.35f, 1.0f));
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextUnformatted(state.launch_refusal.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::PopStyleColor();
+    }
+}
+
+}  // namespace wb::app

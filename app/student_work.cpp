@@ -1,0 +1,71 @@
+// app/student_work.cpp — saved work and session state on disk (student_work.hpp).
+#include "student_work.hpp"
+
+#include "core/error.hpp"
+#include "core/fs.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <system_error>
+
+namespace wb::app {
+
+std::filesystem::path work_file(const std::string& lesson_id, const std::string& step_id) {
+    return data_dir() / "work" / lesson_id / (step_id + ".cu");
+}
+
+std::optional<std::string> load_work(const std::string& lesson_id, const std::string& step_id) {
+    const std::filesystem::path file = work_file(lesson_id, step_id);
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec)) return std::nullopt;
+    try {
+        return read_file(file);
+    } catch (const Error& e) {
+        std::fprintf(stderr, "cuda-workbook: %s\n", e.describe().c_str());
+        return std::nullopt;
+    }
+}
+
+void save_work(const std::string& lesson_id, const std::string& step_id, const std::string& text) {
+    const std::filesystem::path file = work_file(lesson_id, step_id);
+    std::error_code ec;
+    std::filesystem::create_directories(file.parent_path(), ec);
+    write_file_atomic(file, text);
+}
+
+void remove_work(const std::string& lesson_id, const std::string& step_id) {
+    std::error_code ec;
+    std::filesystem::remove(work_file(lesson_id, step_id), ec);
+}
+
+SessionState load_session() {
+    SessionState s;
+    const std::filesystem::path file = config_dir() / "state.json";
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec)) return s;
+    try {
+        const nlohmann::json j = nlohmann::json::parse(read_file(file, 1u << 20));
+        s.lesson = j.value("lesson", "");
+        s.step = j.value("step", "");
+        s.dark_theme = j.value("theme", "dark") != "light";
+        if (j.contains("done") && j["done"].is_array())
+            for (const auto& d : j["done"])
+                if (d.is_string()) s.done.insert(d.get<std::string>());
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "cuda-workbook: ignoring %s: %s\n", file.string().c_str(), e.what());
+        return SessionState{};
+    }
+    return s;
+}
+
+void save_session(const SessionState& s) {
+    nlohmann::json j;
+    j["lesson"] = s.lesson;
+    j["step"] = s.step;
+    j["theme"] = s.dark_theme ? "dark" : "light";
+    j["done"] = s.done;
+    write_file_atomic(config_dir() / "state.json", j.dump(2) + "\n");
+}
+
+}  // namespace wb::app

@@ -1,0 +1,38 @@
+// app/student_work.hpp — what the student made, kept between sessions.
+//
+// Each step's text lives in <data dir>/work/<lesson id>/<step id>.cu, written
+// atomically; lesson files are never written. The last lesson and step, the
+// theme and the steps already passed live in <config dir>/state.json.
+// No GUI code here.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <set>
+#include <string>
+
+namespace wb::app {
+
+std::filesystem::path work_file(const std::string& lesson_id, const std::string& step_id);
+// The saved text, or nullopt when the student has not saved this step yet.
+std::optional<std::string> load_work(const std::string& lesson_id, const std::string& step_id);
+// Throws wb::Error (Io) when the file cannot be written.
+void save_work(const std::string& lesson_id, const std::string& step_id, const std::string& text);
+// Forgets the step's work (Reset to starter).
+void remove_work(const std::string& lesson_id, const std::string& step_id);
+
+struct SessionState {
+    std::string lesson;             // id of the last lesson opened
+    std::string step;               // id of its step
+    bool dark_theme = true;
+    std::set<std::string> done;     // "lesson_id/step_id"
+
+    bool operator==(const SessionState&) const = default;
+};
+
+// Defaults when the file is missing or unreadable (a broken state file must
+// never stop the app; it is reported on stderr and replaced on the next save).
+SessionState load_session();
+void save_session(const SessionState& session);
+
+}  // namespace wb::app

@@ -1,0 +1,32 @@
+#!/bin/sh
+# tests/app/compile_only_run_test.sh — a run of the solution goes through the
+# whole pipeline via the worker. Without a GPU it ends as compile-only (the
+# Run button is disabled; scripts may still run); with one, it passes.
+# A failing expectation makes the script exit 3 with the line that failed.
+#
+#   compile_only_run_test.sh PATH/TO/cuda-workbook PATH/TO/lessons
+set -eu
+. "$(dirname "$0")/script_lib.sh"
+make_home
+want=compile-only
+if [ -e /dev/nvidiactl ]; then want=passed; fi
+solution=$2/01_vector_add/solution_step1.cu
+run_script "$1" "$2" <<END
+open vector_add one_thread_per_element
+set-source $solution
+case ragged
+run
+wait
+expect-status $want
+screenshot run.png
+END
+expect_ok "running the solution ends as $want"
+run_script "$1" "$2" <<END
+open vector_add
+expect-status passed-on-no-run
+END
+if [ "$status" -ne 3 ] || ! grep -q "^script: line 2: no run has finished" "$home/stderr"; then
+    echo "FAIL: a failing expectation did not exit 3 naming its line (status $status)"
+    exit 1
+fi
+echo "ok: a failing expectation exits 3 and names its line"

@@ -1,0 +1,15 @@
+#!/bin/sh
+# tests/app/frames_during_compile_test.sh — the frame loop keeps drawing
+# while a compile runs on the worker thread. The cache folder is fresh, so the
+# first compile loads NVRTC and builds the CPU reference with g++ (seconds);
+# the matmul step with shared memory tiles is the largest kernel shipped.
+#
+#   frames_during_compile_test.sh PATH/TO/cuda-workbook PATH/TO/lessons
+set -eu
+. "$(dirname "$0")/script_lib.sh"
+make_home
+run_script "$1" "$2" <<'END'
+open matmul shared_memory_tiles
+expect-frames-during-compile 5
+END
+expect_ok "at least 5 frames were drawn while the compile ran"
