@@ -37,7 +37,8 @@ std::string usage_text(const char* program) {
            "                      source tree's lessons/, then the installed lessons)\n"
            "  --lesson ID         open the lesson with this id (default: the first one)\n"
            "  --lang en|zh        interface and lesson language (default: from $LANG)\n"
-           "  --size WxH          window size in screen coordinates (default 1280x800)\n"
+           "  --size WxH          window size in screen coordinates (default: the size\n"
+           "                      it had last time, else 1280x800)\n"
            "  --frames N          render N frames, then exit (for tests)\n"
            "  --screenshot FILE   after the last frame, save the window as a PNG\n"
            "                      (needs --frames)\n"
@@ -102,6 +103,7 @@ ParsedOptions parse_options(int argc, char** argv) {
                 result.error = "--size wants WIDTHxHEIGHT, e.g. 1280x800, not '" + std::string(v) + "'";
                 return result;
             }
+            o.size_given = true;
         } else if (arg == "--frames") {
             if (!value(v)) return result;
             if (!parse_int(v, o.frames) || o.frames < 1) {

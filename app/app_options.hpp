@@ -20,6 +20,7 @@ struct AppOptions {
     std::string script_path;      // --script: drive the GUI from a command file (script.hpp)
     int width = 1280;
     int height = 800;
+    bool size_given = false;      // --size: use it instead of the remembered window size
     bool show_help = false;
 };
 

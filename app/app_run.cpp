@@ -7,7 +7,9 @@
 // panels, then act on what they asked for (AppState::requests). The layout is
 // fixed and scales with the window (Debian's ImGui 1.86 has no docking):
 // lessons and device on the left, editor over diagnostics in the middle,
-// instructions, launch settings and results on the right.
+// instructions, launch settings and results on the right. The window's size
+// and place are remembered in <config dir>/state.json, ImGui's own settings in
+// <config dir>/imgui.ini.
 #include "app_run.hpp"
 
 #include "app_state.hpp"
@@ -43,12 +45,13 @@ namespace {
 // before the window they draw into.
 class ImGuiSession {
 public:
-    explicit ImGuiSession(GLFWwindow* window) {
+    // ImGui keeps `ini_file` (collapsed panels, table columns) there rather
+    // than in the current folder, which would litter wherever the app started.
+    ImGuiSession(GLFWwindow* window, std::string ini_file) : ini_file_(std::move(ini_file)) {
         IMGUI_CHECKVERSION();
         ImGui::CreateContext();
-        // The layout is fixed and rebuilt each frame; an imgui.ini would only
-        // litter the current folder (and CI's). Saved layout comes with docking.
-        ImGui::GetIO().IniFilename = nullptr;
+        // ImGui holds the pointer, not a copy: ini_file_ lives as long as the context.
+        ImGui::GetIO().IniFilename = ini_file_.c_str();
         ImGui_ImplGlfw_InitForOpenGL(window, true);
         ImGui_ImplOpenGL3_Init("#version 330 core");
     }
@@ -59,7 +62,42 @@ public:
     }
     ImGuiSession(const ImGuiSession&) = delete;
     ImGuiSession& operator=(const ImGuiSession&) = delete;
+
+private:
+    std::string ini_file_;
 };
+
+// The window's size, place and maximised state now. A minimised window has
+// no useful size: the last known geometry is kept instead.
+WindowGeometry window_geometry(GLFWwindow* window, const WindowGeometry& last) {
+    if (glfwGetWindowAttrib(window, GLFW_ICONIFIED)) return last;
+    WindowGeometry g;
+    glfwGetWindowSize(window, &g.width, &g.height);
+    if (g.width < 200 || g.height < 150) return last;
+    glfwGetWindowPos(window, &g.x, &g.y);
+    g.has_position = true;
+    g.maximized = glfwGetWindowAttrib(window, GLFW_MAXIMIZED) != 0;
+    return g;
+}
+
+// Puts the window back where it was, unless that place is on no monitor any
+// more (a laptop undocked from its second screen must not open off-screen).
+void restore_window_place(GLFWwindow* window, const WindowGeometry& saved) {
+    if (saved.has_position) {
+        int count = 0;
+        GLFWmonitor** monitors = glfwGetMonitors(&count);
+        for (int i = 0; i < count; ++i) {
+            int mx = 0, my = 0, mw = 0, mh = 0;
+            glfwGetMonitorWorkarea(monitors[i], &mx, &my, &mw, &mh);
+            // Enough of the title bar visible to grab it.
+            if (saved.x >= mx - saved.width + 100 && saved.x <= mx + mw - 100 && saved.y >= my && saved.y <= my + mh - 50) {
+                glfwSetWindowPos(window, saved.x, saved.y);
+                break;
+            }
+        }
+    }
+    if (saved.maximized) glfwMaximizeWindow(window);
+}
 
 void apply_style(float scale, bool dark) {
     ImGuiStyle& style = ImGui::GetStyle();
@@ -183,7 +221,7 @@ void apply_outcome(AppState& state, JobOutcome& outcome) {
     log_line(state, std::string("run ") + run_status_name(r.status) + ": " + r.message + " (" + seconds + ")",
              r.status != RunStatus::Passed && r.status != RunStatus::CompileOnly);
     if (r.status == RunStatus::Passed) state.done_steps.insert(r.lesson_id + "/" + r.step_id);
-    state.last_run = std::move(r);
+    record_run(state, std::move(r));  // last_run + this step's history (app_state.cpp)
 }
 
 SessionState session_of(const AppState& state) {
@@ -360,6 +398,12 @@ int run_app(const AppOptions& options) {
     WindowSpec spec;
     spec.width = options.width;
     spec.height = options.height;
+    // The size it had last time, unless --size asks for another.
+    const bool restore_window = !options.size_given && session.window.width > 0;
+    if (restore_window) {
+        spec.width = session.window.width;
+        spec.height = session.window.height;
+    }
     // A test run wants its frames now, not paced to the display's refresh.
     spec.vsync = options.frames == 0 && !script;
     std::string error;
@@ -368,6 +412,7 @@ int run_app(const AppOptions& options) {
         std::fprintf(stderr, "cuda-workbook: %s\n", error.c_str());
         return 1;
     }
+    if (restore_window) restore_window_place(window->handle(), session.window);
     state.ui_scale = window->content_scale();
     {
         int ww = 0, wh = 0, fw = 0, fh = 0;
@@ -384,9 +429,14 @@ int run_app(const AppOptions& options) {
     } else {
         std::printf("opened no lesson: none found in %s\n", state.folder.dir.string().c_str());
     }
+    std::printf("lessons folder: %s (%s)\n", state.folder.dir.string().c_str(), state.folder.found_by.c_str());
+    if (const FolderSearch& shaders = shaders_folder(); shaders.folder)
+        std::printf("shaders folder: %s (%s)\n", shaders.folder->dir.string().c_str(), shaders.folder->found_by.c_str());
+    else
+        std::printf("shaders folder: not found: %s\n", shaders.error.c_str());
     std::fflush(stdout);
 
-    ImGuiSession imgui(window->handle());
+    ImGuiSession imgui(window->handle(), (config_dir() / "imgui.ini").string());
     bool dark_applied = state.dark_theme;
     apply_style(state.ui_scale, dark_applied);
     const Fonts fonts = load_fonts(state.ui_scale, lesson_text_for_glyphs(state.lessons));
@@ -441,7 +491,12 @@ int run_app(const AppOptions& options) {
             dark_applied = state.dark_theme;
             apply_style(state.ui_scale, dark_applied);
         }
-        if (SessionState now_session = session_of(state); !(now_session == saved_session)) {
+        SessionState now_session = session_of(state);
+        // The geometry rides along with the next save and the one at exit;
+        // saving on every frame of a drag-resize would rewrite the file each frame.
+        now_session.window = saved_session.window;
+        if (!(now_session == saved_session)) {
+            now_session.window = window_geometry(window->handle(), saved_session.window);
             try {
                 save_session(now_session);
             } catch (const Error& e) {
@@ -486,6 +541,16 @@ int run_app(const AppOptions& options) {
     }
     // Closing must not lose the last second of typing.
     if (state.editor.saved_revision != state.editor.revision) save_current_work(state, false);
+    // ...nor the window's size and place.
+    SessionState last = session_of(state);
+    last.window = window_geometry(window->handle(), saved_session.window);
+    if (!(last == saved_session)) {
+        try {
+            save_session(last);
+        } catch (const Error& e) {
+            std::fprintf(stderr, "cuda-workbook: could not remember the window: %s\n", e.describe().c_str());
+        }
+    }
     return status;
 }
 

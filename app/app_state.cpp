@@ -39,6 +39,27 @@ void log_line(AppState& state, std::string text, bool error) {
     state.log.push_back({std::move(text), error});
 }
 
+void record_run(AppState& state, RunResult result) {
+    // A student may run hundreds of times in a session; the plot only needs the recent ones.
+    constexpr std::size_t kMaxHistory = 200;
+    std::vector<RunRecord>& runs = state.run_history[result.lesson_id + "/" + result.step_id];
+    if (runs.size() >= kMaxHistory) runs.erase(runs.begin());
+    RunRecord record;
+    record.case_name = result.case_name;
+    record.status = result.status;
+    record.gpu_ms = result.gpu_time ? result.gpu_time->median_ms : -1;
+    record.cpu_ms = result.cpu_ms;
+    runs.push_back(std::move(record));
+    state.last_run = std::move(result);
+    ++state.run_serial;
+}
+
+const std::vector<RunRecord>& step_history(const AppState& state) {
+    static const std::vector<RunRecord> kNone;
+    const auto it = state.run_history.find(step_key(state));
+    return it == state.run_history.end() ? kNone : it->second;
+}
+
 void set_editor_text(AppState& state, std::string text) {
     if (text == state.editor.text) return;
     state.editor.text = std::move(text);
@@ -66,6 +87,7 @@ void select_step(AppState& state, int index) {
     state.editor = std::move(fresh);
     state.compile.reset();
     state.last_run.reset();
+    state.results_views.reset();  // its buffer copies belong to the step being left
     state.show_diff = false;
     reset_launch(state, "");
 }

@@ -68,6 +68,21 @@ struct ExternalEdit {
     double next_poll = 0.0;
 };
 
+// One finished run of a step, for the results panel's history plot: enough
+// to see what each change did, nothing that holds buffers.
+struct RunRecord {
+    std::string case_name;
+    RunStatus status = RunStatus::InputError;
+    double gpu_ms = -1;  // median kernel time; -1 when the kernel was not timed
+    double cpu_ms = -1;  // the reference's time; -1 when it did not run
+    bool passed() const { return status == RunStatus::Passed || status == RunStatus::CompileOnly; }
+};
+
+// The results panel's pictures, plots and tables, built from `last_run`
+// (panels/results_views.hpp). Declared here only: the state holds them so they
+// are built once per run, not once per frame, and nothing else sees widgets.
+struct ResultsViews;
+
 struct AppState {
     LessonsFolder folder;
     std::vector<LessonEntry> lessons;
@@ -97,6 +112,11 @@ struct AppState {
     std::optional<CompileResult> compile;
     std::uint64_t compile_revision = 0;
     std::optional<RunResult> last_run;
+    std::uint64_t run_serial = 0;            // +1 whenever last_run is replaced (record_run)
+    std::shared_ptr<ResultsViews> results_views;  // built for run_serial by the results panel
+    bool results_expanded = false;           // the results panel covers the right column and half the editor
+    // This session's runs per step ("lesson_id/step_id"), oldest first.
+    std::map<std::string, std::vector<RunRecord>> run_history;
     std::uint64_t last_finished_job = 0;
     std::uint64_t last_submitted_job = 0;
     std::string job_text;                    // "compiling" / "running" / ""
@@ -122,6 +142,11 @@ void select_step(AppState& state, int index);
 // Replaces the editor text as an edit (revision and edit time advance).
 void set_editor_text(AppState& state, std::string text);
 void log_line(AppState& state, std::string text, bool error = false);
+
+// Makes `result` the last run and adds it to its step's history.
+void record_run(AppState& state, RunResult result);
+// The current step's runs this session, oldest first (empty when none).
+const std::vector<RunRecord>& step_history(const AppState& state);
 
 // Resets the launch settings to the step's own for `test_case`.
 void reset_launch(AppState& state, const std::string& test_case);

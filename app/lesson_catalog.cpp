@@ -35,6 +35,52 @@ std::string LessonEntry::id() const {
     return file.stem().string();
 }
 
+std::vector<DataCandidate> data_folder_candidates(const std::string& name) {
+    std::vector<DataCandidate> out;
+    const fs::path exe_dir = executable_dir();
+    // <build>/app/cuda-workbook and <build>/cli/cuda-workbook-cli: CMakeCache.txt
+    // marks <build> as a build tree, whose data is the source tree it was built from.
+    std::error_code ec;
+    const bool in_build_tree = !exe_dir.empty() && fs::exists(exe_dir.parent_path() / "CMakeCache.txt", ec);
+    const fs::path source = std::string(WB_APP_SOURCE_DIR).empty() ? fs::path() : fs::path(WB_APP_SOURCE_DIR) / name;
+    const fs::path beside_exe =
+        exe_dir.empty() ? fs::path() : (exe_dir / ".." / "share" / "cuda-workbook" / name).lexically_normal();
+    const fs::path installed =
+        std::string(WB_APP_INSTALL_DATA_DIR).empty() ? fs::path() : fs::path(WB_APP_INSTALL_DATA_DIR) / name;
+    if (in_build_tree) {
+        out.push_back({source, "source tree"});
+        out.push_back({(exe_dir / ".." / ".." / name).lexically_normal(), "build tree"});
+    }
+    // Installed (or an install moved elsewhere): <prefix>/bin beside <prefix>/share.
+    // This comes before the compiled-in source folder, so an installed binary
+    // never reads the tree it was built from, even while that tree still exists.
+    out.push_back({beside_exe, "install"});
+    out.push_back({installed, "install"});
+    if (!in_build_tree) out.push_back({source, "source tree"});
+    return out;
+}
+
+FolderSearch find_data_folder(const std::string& name) {
+    FolderSearch result;
+    std::string tried;
+    for (const DataCandidate& c : data_folder_candidates(name)) {
+        if (c.dir.empty()) continue;
+        if (is_dir(c.dir)) {
+            result.folder = LessonsFolder{c.dir.lexically_normal(), c.found_by};
+            return result;
+        }
+        tried += " " + c.dir.string();
+    }
+    result.error = "no " + name + " folder found; tried" + tried;
+    return result;
+}
+
+const FolderSearch& shaders_folder() {
+    // Looked up once: the answer cannot change while the app runs.
+    static const FolderSearch found = find_data_folder("shaders");
+    return found;
+}
+
 FolderSearch find_lessons_folder(const std::string& explicit_dir) {
     FolderSearch result;
     if (!explicit_dir.empty()) {
@@ -47,31 +93,8 @@ FolderSearch find_lessons_folder(const std::string& explicit_dir) {
         else result.error = std::string("$WB_LESSONS_DIR=") + env + ": no such folder";
         return result;
     }
-
-    std::vector<fs::path> tried;
-    auto accept = [&](const fs::path& dir, const char* how) {
-        tried.push_back(dir);
-        if (!is_dir(dir)) return false;
-        result.folder = LessonsFolder{dir.lexically_normal(), how};
-        return true;
-    };
-    // Build tree: <build>/app/cuda-workbook, with the sources one level above
-    // <build>. CMakeCache.txt is the marker that <build> really is a build tree,
-    // so an installed binary never picks up an unrelated ../../lessons.
-    fs::path exe_dir = executable_dir();
-    std::error_code ec;
-    if (!exe_dir.empty() && fs::exists(exe_dir.parent_path() / "CMakeCache.txt", ec) &&
-        accept(exe_dir / ".." / ".." / "lessons", "build tree"))
-        return result;
-    if (accept(fs::path(WB_APP_SOURCE_DIR) / "lessons", "source tree")) return result;
-    // A relocated install: <prefix>/bin/cuda-workbook and <prefix>/share/cuda-workbook.
-    if (!exe_dir.empty() && accept(exe_dir / ".." / "share" / "cuda-workbook" / "lessons", "install"))
-        return result;
-    if (accept(fs::path(WB_APP_INSTALL_DATA_DIR) / "lessons", "install")) return result;
-
-    result.error = "no lessons folder found; tried";
-    for (const auto& p : tried) result.error += " " + p.string();
-    result.error += " (use --lessons DIR or set WB_LESSONS_DIR)";
+    result = find_data_folder("lessons");
+    if (!result.folder) result.error += " (use --lessons DIR or set WB_LESSONS_DIR)";
     return result;
 }
 

@@ -35,10 +35,29 @@ struct FolderSearch {
     std::string error;  // set when nothing was found: which places were tried
 };
 
-// Looks, in order, at: `explicit_dir` (--lessons), $WB_LESSONS_DIR,
-// <exe>/../../lessons when the executable sits in a build tree,
-// the source tree this binary was built from, and the installed data folder.
-// An explicit choice that does not exist is an error, not a reason to fall back.
+// One place where shipped data (lessons/, shaders/, assets/) may live, and
+// what to call it in messages.
+struct DataCandidate {
+    std::filesystem::path dir;
+    std::string found_by;
+};
+
+// Where shipped data folder `name` is looked for, in order. From a build tree
+// (the executable's parent folder holds CMakeCache.txt): the source tree it was
+// built from, then <exe>/../../name. Otherwise: <exe>/../share/cuda-workbook/name
+// (an install, also one moved to another prefix), the compiled-in install
+// folder, and last the source tree. The runtime's assets lookup follows the
+// same rule (runtime/lesson/loader.cpp), so the app, the CLI and the lessons
+// they load always agree on one data folder.
+std::vector<DataCandidate> data_folder_candidates(const std::string& name);
+// The first of data_folder_candidates(name) that exists, or an error naming them all.
+FolderSearch find_data_folder(const std::string& name);
+// The shaders/ folder for GL views (buffer views, heat maps), found once.
+const FolderSearch& shaders_folder();
+
+// Looks at `explicit_dir` (--lessons), then $WB_LESSONS_DIR, then
+// find_data_folder("lessons"). An explicit choice that does not exist is an
+// error, not a reason to fall back.
 FolderSearch find_lessons_folder(const std::string& explicit_dir);
 
 // Every lesson file in `dir`, sorted by name, each loaded (or with its issues).

@@ -2,9 +2,13 @@
 #include "script.hpp"
 
 #include "app_state.hpp"
+#include "panels/results_views.hpp"
 
 #include "core/error.hpp"
 #include "core/fs.hpp"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
 
 #include <charconv>
 #include <cstdio>
@@ -312,8 +316,53 @@ Script::Tick Script::run_command(AppState& state, const std::string& line, bool 
         wait_until_ = state.now + kDefaultTimeout;
         return Tick::Continue;
     }
+    if (cmd == "expect-view") {
+        // KIND BUFFER [SOURCE]: the results panel built a view of that kind for
+        // that buffer, with data to draw (SOURCE: gpu+cpu, cpu, input, ...).
+        if (words.size() < 2 || words.size() > 3) return fail("expect-view wants KIND BUFFER [SOURCE]");
+        if (!state.last_run) return fail("no run has finished, so there are no views");
+        const std::vector<std::string> built = describe_results_views(state);
+        std::string seen;
+        for (const std::string& line : built) {
+            std::istringstream v(line);
+            std::string kind, buffer, source, size;
+            v >> kind >> buffer >> source >> size;
+            const bool drawn = source != "missing" && !size.empty() && size != "0" && size != "0x0";
+            if (kind == words[0] && buffer == words[1] && (words.size() < 3 || source == words[2]) && drawn) {
+                std::printf("script: line %zu: view: %s\n", current_, line.c_str());
+                return Tick::Continue;
+            }
+            seen += (seen.empty() ? "" : "; ") + line;
+        }
+        return fail("no " + words[0] + " view of '" + words[1] + "'" + (words.size() == 3 ? " from " + words[2] : "") +
+                    " was built (views: " + (seen.empty() ? "none" : seen) + ")");
+    }
+    if (cmd == "expand-results") {
+        if (rest != "on" && rest != "off") return fail("expand-results wants on or off");
+        state.results_expanded = rest == "on";
+        return Tick::Continue;
+    }
+    if (cmd == "expect-history") {
+        long long n = 0;
+        if (!to_int(rest, n) || n < 0) return fail("expect-history wants a number of runs");
+        const std::size_t got = step_history(state).size();
+        if (got != static_cast<std::size_t>(n))
+            return fail("this step has " + std::to_string(got) + " runs in its history, wanted " + std::to_string(n));
+        return Tick::Continue;
+    }
     if (cmd == "open-external") {
         state.requests.open_external = true;
+        return Tick::Continue;
+    }
+    if (cmd == "expect-window-size") {
+        // The window's size in screen coordinates, as --size and state.json give it.
+        long long w = 0, h = 0;
+        if (words.size() != 2 || !to_int(words[0], w) || !to_int(words[1], h)) return fail("expect-window-size wants W H");
+        int got_w = 0, got_h = 0;
+        if (GLFWwindow* window = glfwGetCurrentContext()) glfwGetWindowSize(window, &got_w, &got_h);
+        if (got_w != w || got_h != h)
+            return fail("the window is " + std::to_string(got_w) + "x" + std::to_string(got_h) + ", wanted " +
+                        std::to_string(w) + "x" + std::to_string(h));
         return Tick::Continue;
     }
     if (cmd == "quit") return Tick::Quit;

@@ -12,6 +12,11 @@
 //   expect-status STATUS       expect-source-contains TEXT
 //   expect-frames-during-compile N                  sleep SECONDS
 //   expect-saved (the editor text is on disk)        open-external
+//   expect-view KIND BUFFER [SOURCE]  (the results panel built that view, with
+//                              data; SOURCE is gpu+cpu, gpu, cpu or input)
+//   expect-history N           (the current step has N runs this session)
+//   expand-results on|off      (the results panel's Expand button)
+//   expect-window-size W H (screen coordinates)
 //   quit
 // Blank lines and lines starting with '#' are skipped. Each command is echoed
 // as "script: line K: COMMAND"; a failure prints "script: line K: <what

@@ -52,6 +52,21 @@ SessionState load_session() {
         if (j.contains("done") && j["done"].is_array())
             for (const auto& d : j["done"])
                 if (d.is_string()) s.done.insert(d.get<std::string>());
+        if (j.contains("window") && j["window"].is_object()) {
+            const nlohmann::json& w = j["window"];
+            // A size outside what --size accepts is a broken file, not a window.
+            const int width = w.value("width", 0), height = w.value("height", 0);
+            if (width >= 200 && height >= 150 && width <= 16384 && height <= 16384) {
+                s.window.width = width;
+                s.window.height = height;
+                s.window.maximized = w.value("maximized", false);
+                if (w.contains("x") && w.contains("y") && w["x"].is_number_integer() && w["y"].is_number_integer()) {
+                    s.window.has_position = true;
+                    s.window.x = w["x"].get<int>();
+                    s.window.y = w["y"].get<int>();
+                }
+            }
+        }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "cuda-workbook: ignoring %s: %s\n", file.string().c_str(), e.what());
         return SessionState{};
@@ -65,6 +80,14 @@ void save_session(const SessionState& s) {
     j["step"] = s.step;
     j["theme"] = s.dark_theme ? "dark" : "light";
     j["done"] = s.done;
+    if (s.window.width > 0) {
+        nlohmann::json w = {{"width", s.window.width}, {"height", s.window.height}, {"maximized", s.window.maximized}};
+        if (s.window.has_position) {
+            w["x"] = s.window.x;
+            w["y"] = s.window.y;
+        }
+        j["window"] = w;
+    }
     write_file_atomic(config_dir() / "state.json", j.dump(2) + "\n");
 }
 

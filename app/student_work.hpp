@@ -2,7 +2,8 @@
 //
 // Each step's text lives in <data dir>/work/<lesson id>/<step id>.cu, written
 // atomically; lesson files are never written. The last lesson and step, the
-// theme and the steps already passed live in <config dir>/state.json.
+// theme, the steps already passed and the window's size and place live in
+// <config dir>/state.json (ImGui's own settings sit beside it in imgui.ini).
 // No GUI code here.
 #pragma once
 
@@ -21,11 +22,24 @@ void save_work(const std::string& lesson_id, const std::string& step_id, const s
 // Forgets the step's work (Reset to starter).
 void remove_work(const std::string& lesson_id, const std::string& step_id);
 
+// The window as the student left it, in screen coordinates. width 0: never saved.
+struct WindowGeometry {
+    int width = 0;
+    int height = 0;
+    bool has_position = false;
+    int x = 0;
+    int y = 0;
+    bool maximized = false;
+
+    bool operator==(const WindowGeometry&) const = default;
+};
+
 struct SessionState {
     std::string lesson;             // id of the last lesson opened
     std::string step;               // id of its step
     bool dark_theme = true;
     std::set<std::string> done;     // "lesson_id/step_id"
+    WindowGeometry window;
 
     bool operator==(const SessionState&) const = default;
 };

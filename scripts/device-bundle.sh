@@ -9,10 +9,10 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${1:-$ROOT/build}"
 DEST="$ROOT/devbundle"
-rm -rf "$DEST"
+rm -rf "$DEST/bin" "$DEST/lib"   # gui.tar.xz (scripts/gui-device-bundle.sh) is kept
 mkdir -p "$DEST/bin" "$DEST/lib"
-for b in "$BUILD/cli/cuda-workbook-cli" "$BUILD/tests/wb_gpu_tests"; do
-  strip -o "$DEST/bin/$(basename "$b")" "$b"
+for b in "$BUILD/cli/cuda-workbook-cli" "$BUILD/tests/wb_gpu_tests" "$BUILD/app/cuda-workbook"; do
+  [[ -x "$b" ]] && strip -o "$DEST/bin/$(basename "$b")" "$b"
 done
 for lib in libmuparser.so.2 libgomp.so.1; do
   path=$(ldd "$DEST/bin/cuda-workbook-cli" | awk -v l="$lib" '$1==l {print $3}')

@@ -1,14 +1,20 @@
-// app/panels/results_panel.cpp — the last run: a pass/fail badge, the worst
-// errors and first mismatches per compared buffer, timings and throughput,
-// and the buffers by name and shape.
+// app/panels/results_panel.cpp — the last run: a pass/fail badge, then in a
+// scrolling area the step's views (images, heat maps, plots; see
+// results_views.hpp), the worst errors and first mismatches per compared
+// buffer, timings and throughput, this step's run history, and the buffers.
 //
-// TODO(buffer_view widget): images, heat maps and plots of the buffers come
-// from app/widgets/buffer_view.hpp and plot.hpp; until then buffers are listed.
+// The badge and message stay above the scrolling area, so the verdict is
+// visible however far the student has scrolled into a picture.
 #include "panels/panels.hpp"
+#include "panels/results_views.hpp"
 
 #include "app_state.hpp"
 #include "ui_text.hpp"
+#include "widgets/plot.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <string>
 
 namespace wb::app {
@@ -39,30 +45,8 @@ void badge(const char* text, const ImVec4& colour) {
     ImGui::PopStyleColor(4);
 }
 
-}  // namespace
-
-void draw_results_panel(AppState& state, const PanelRect& rect) {
-    PanelWindow window("###results", rect);
-    if (!window.visible()) return;
-    ImGui::TextDisabled("%s", tr(UiText::Results, state.lang));
-    if (!state.last_run) {
-        ImGui::TextUnformatted(tr(UiText::NoRunYet, state.lang));
-        return;
-    }
-    const RunResult& r = *state.last_run;
-    const ImVec4 colour = r.status == RunStatus::Passed        ? kGood
-                          : r.status == RunStatus::CompileOnly ? kNeutral
-                                                               : kBad;
-    badge(run_status_name(r.status), colour);
-    ImGui::SameLine();
-    ImGui::Text("case %s", r.case_name.c_str());
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(r.message.c_str());
-    if (!r.hint.empty()) ImGui::TextDisabled("%s", r.hint.c_str());
-    ImGui::PopTextWrapPos();
-
+void draw_comparisons(const RunResult& r) {
     for (const CompareResult& c : r.comparisons) {
-        ImGui::Separator();
         ImGui::TextColored(c.passed ? kGood : kBad, "%s: %s", c.buffer.c_str(), c.passed ? "ok" : "wrong");
         ImGui::Text("max abs error %.3g, max rel error %.3g (atol %.3g, rtol %.3g)", c.max_abs_error, c.max_rel_error,
                     c.atol, c.rtol);
@@ -75,26 +59,137 @@ void draw_results_panel(AppState& state, const PanelRect& rect) {
         }
         if (!c.note.empty()) ImGui::TextColored(kBad, "%s", c.note.c_str());
     }
+}
 
-    ImGui::Separator();
+void draw_timings(const RunResult& r) {
     if (r.gpu_time) {
         const Timing& t = *r.gpu_time;
         ImGui::Text("GPU %.4f ms median (%.4f - %.4f), %zu samples%s", t.median_ms, t.min_ms, t.max_ms,
                     t.samples_ms.size(), t.near_resolution ? ", near the timer's resolution" : "");
+    } else if (r.status == RunStatus::CompileOnly) {
+        ImGui::TextColored(kNeutral, "GPU: not run (compile only)");
     }
-    if (r.cpu_ms >= 0) ImGui::Text("CPU %.4f ms", r.cpu_ms);
+    if (r.cpu_ms >= 0) ImGui::Text("CPU reference %.4f ms", r.cpu_ms);
     if (r.gpu_time && r.gpu_time->median_ms > 0 && r.cpu_ms > 0)
         ImGui::Text("speed-up %.1fx", r.cpu_ms / r.gpu_time->median_ms);
     if (r.gbs() > 0) ImGui::Text("%.1f GB/s", r.gbs());
     if (r.gflops() > 0) ImGui::Text("%.1f GFLOP/s", r.gflops());
+}
 
-    if (!r.inputs.empty() || !r.gpu_outputs.empty() || !r.cpu_outputs.empty()) {
-        ImGui::Separator();
-        ImGui::TextDisabled("%s", tr(UiText::Buffers, state.lang));
-        for (const HostBuffer& b : r.inputs) ImGui::BulletText("%s (input) %s", b.name.c_str(), shape_text(b).c_str());
-        for (const HostBuffer& b : r.gpu_outputs) ImGui::BulletText("%s (GPU) %s", b.name.c_str(), shape_text(b).c_str());
-        for (const HostBuffer& b : r.cpu_outputs) ImGui::BulletText("%s (CPU) %s", b.name.c_str(), shape_text(b).c_str());
+// This step's runs of the latest run's case (times of different cases do not
+// compare): GPU median per run, or the CPU reference's time when no run of
+// that case reached a GPU. Failed runs are ringed in red.
+void draw_history(const AppState& state, const RunResult& latest) {
+    const std::vector<RunRecord>& runs = step_history(state);
+    bool any_gpu = false;
+    for (const RunRecord& run : runs)
+        if (run.case_name == latest.case_name && run.gpu_ms >= 0) any_gpu = true;
+    std::vector<float> ms;
+    std::vector<bool> passed;
+    for (const RunRecord& run : runs) {
+        if (run.case_name != latest.case_name) continue;
+        const double t = any_gpu ? run.gpu_ms : run.cpu_ms;
+        ms.push_back(t >= 0 ? static_cast<float>(t) : std::numeric_limits<float>::quiet_NaN());
+        passed.push_back(run.passed());
     }
+    ImGui::TextDisabled("%zu run%s of case %s (%zu of this step this session)%s", ms.size(), ms.size() == 1 ? "" : "s",
+                        latest.case_name.c_str(), runs.size(), any_gpu ? "" : ", CPU reference time: no GPU ran");
+    draw_history_plot("history", ms, {0.0f, 110.0f}, &passed, any_gpu ? "GPU time" : "CPU reference");
+}
+
+// Expanded, the panel grows up over the instructions and launch settings and
+// left over half the editor: room for pictures side by side.
+PanelRect expanded_rect(const PanelRect& rect) {
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    const float left = std::max(viewport->WorkPos.x, rect.pos.x - rect.size.x);
+    const float top = viewport->WorkPos.y;
+    return {ImVec2(left, top), ImVec2(rect.pos.x + rect.size.x - left, rect.pos.y + rect.size.y - top)};
+}
+
+void expand_button(AppState& state) {
+    const bool zh = state.lang.rfind("zh", 0) == 0;
+    const char* label = state.results_expanded ? (zh ? "缩小###expand" : "Shrink###expand")
+                                               : (zh ? "放大###expand" : "Expand###expand");
+    ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x -
+                                                         ImGui::CalcTextSize("Expand").x -
+                                                         2 * ImGui::GetStyle().FramePadding.x));
+    if (ImGui::SmallButton(label)) state.results_expanded = !state.results_expanded;
+}
+
+void draw_contents(AppState& state) {
+    ImGui::TextDisabled("%s", tr(UiText::Results, state.lang));
+    if (!state.last_run) {
+        ImGui::TextUnformatted(tr(UiText::NoRunYet, state.lang));
+        return;
+    }
+    const RunResult& r = *state.last_run;
+    const ImVec4 colour = r.status == RunStatus::Passed        ? kGood
+                          : r.status == RunStatus::CompileOnly ? kNeutral
+                                                               : kBad;
+    ImGui::SameLine();
+    badge(run_status_name(r.status), colour);
+    ImGui::SameLine();
+    ImGui::Text("case %s", r.case_name.c_str());
+    expand_button(state);
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(r.message.c_str());
+    if (!r.hint.empty()) ImGui::TextDisabled("%s", r.hint.c_str());
+    ImGui::PopTextWrapPos();
+
+    // Everything else scrolls: pictures take the width, and a tall matrix
+    // table must not push the verdict out of sight.
+    if (!ImGui::BeginChild("##results_scroll", ImVec2(0, 0), false)) {
+        ImGui::EndChild();
+        return;
+    }
+    draw_results_views(state);
+    if (!r.comparisons.empty() && ImGui::CollapsingHeader("Check###check", ImGuiTreeNodeFlags_DefaultOpen))
+        draw_comparisons(r);
+    if (ImGui::CollapsingHeader("Timings###timings", ImGuiTreeNodeFlags_DefaultOpen)) {
+        draw_timings(r);
+        draw_history(state, r);
+    }
+    if (!r.inputs.empty() || !r.gpu_outputs.empty() || !r.cpu_outputs.empty()) {
+        const std::string label = std::string(tr(UiText::Buffers, state.lang)) + "###buffers";
+        if (ImGui::CollapsingHeader(label.c_str())) {
+            for (const HostBuffer& b : r.inputs) ImGui::BulletText("%s (input) %s", b.name.c_str(), shape_text(b).c_str());
+            for (const HostBuffer& b : r.gpu_outputs)
+                ImGui::BulletText("%s (GPU) %s", b.name.c_str(), shape_text(b).c_str());
+            for (const HostBuffer& b : r.cpu_outputs)
+                ImGui::BulletText("%s (CPU) %s", b.name.c_str(), shape_text(b).c_str());
+        }
+    }
+    ImGui::EndChild();
+}
+
+}  // namespace
+
+void draw_results_panel(AppState& state, const PanelRect& rect) {
+    // Nothing to enlarge before a run: the other panels keep their room.
+    if (state.results_expanded && state.last_run) {
+        // A window of its own rather than the fixed panel: fixed panels never
+        // come to the front, and this one must lie over its neighbours.
+        const PanelRect big = expanded_rect(rect);
+        ImGui::SetNextWindowPos(big.pos);
+        ImGui::SetNextWindowSize(big.size);
+        constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize |
+                                            ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse |
+                                            ImGuiWindowFlags_NoSavedSettings;
+        ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 1.0f);
+        ImVec4 background = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+        background.w = 1.0f;  // the themes' slight transparency would show the text underneath
+        ImGui::PushStyleColor(ImGuiCol_WindowBg, background);
+        if (ImGui::Begin("###results_expanded", nullptr, kFlags)) {
+            if (ImGui::IsWindowAppearing()) ImGui::SetWindowFocus();
+            draw_contents(state);
+        }
+        ImGui::End();
+        ImGui::PopStyleColor();
+        ImGui::PopStyleVar();
+        return;
+    }
+    PanelWindow window("###results", rect);
+    if (window.visible()) draw_contents(state);
 }
 
 }  // namespace wb::app

@@ -575,7 +575,7 @@ void MatrixView::draw(const char* id, float height) {
         const int x = state_.hover_x, y = state_.hover_y;
         ImGui::BeginTooltip();
         ImGui::Text("row %d, column %d", y, x);
-        ImGui::Text("GPU: %s", heat_.value_text(x, y).c_str());
+        ImGui::Text("%s: %s", label_.c_str(), heat_.value_text(x, y).c_str());
         if (has_cpu_) ImGui::Text("CPU: %s", wb::app::value_text(cpu_, ViewMode::Heatmap, x, y).c_str());
         if (heat_.mismatch_at(x, y)) ImGui::TextColored({1.0f, 0.35f, 0.3f, 1.0f}, "mismatch");
         ImGui::EndTooltip();
@@ -624,7 +624,7 @@ void VectorView::set(const HostBuffer& gpu, const HostBuffer* cpu, const std::ve
 void VectorView::draw(const char* id, int table_rows, float plot_height) {
     ImGui::PushID(id);
     PlotOptions o;
-    o.label = "GPU";
+    o.label = label_.c_str();
     o.x_scale = static_cast<double>(stride_);
     if (has_cpu_) o.extra.push_back({cpu_series_.data(), static_cast<int>(cpu_series_.size()), 0, "CPU"});
     draw_line_plot("plot", gpu_series_.data(), static_cast<int>(gpu_series_.size()), {0, plot_height}, o);
@@ -633,7 +633,7 @@ void VectorView::draw(const char* id, int table_rows, float plot_height) {
     if (rows > 0 && ImGui::BeginTable("values", has_cpu_ ? 4 : 2,
                                       ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
         ImGui::TableSetupColumn("index");
-        ImGui::TableSetupColumn("GPU");
+        ImGui::TableSetupColumn(label_.c_str());
         if (has_cpu_) {
             ImGui::TableSetupColumn("CPU");
             ImGui::TableSetupColumn("|diff|");

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace wb::app {
@@ -159,9 +160,12 @@ public:
     void draw(const char* id, float height = 0.0f);
     const BufferView& heat_map() const { return heat_; }
     bool shows_table() const;
+    // What the main buffer is called in hover text ("GPU"; "CPU" when only the reference ran).
+    void set_label(std::string label) { label_ = std::move(label); }
 
 private:
     BufferView heat_;
+    std::string label_ = "GPU";
     HostBuffer cpu_;
     bool has_cpu_ = false;
     std::vector<uint8_t> mask_;
@@ -176,9 +180,12 @@ public:
     void draw(const char* id, int table_rows = 32, float plot_height = 160.0f);
     const std::vector<float>& gpu_series() const { return gpu_series_; }
     std::size_t stride() const { return stride_; }
+    // Name of the main series in the legend and table ("GPU"; "CPU" when only the reference ran).
+    void set_label(std::string label) { label_ = std::move(label); }
 
 private:
     HostBuffer gpu_, cpu_;
+    std::string label_ = "GPU";
     bool has_cpu_ = false;
     std::vector<uint8_t> mask_;
     std::vector<float> gpu_series_, cpu_series_;

@@ -171,13 +171,13 @@ void draw_line_plot(const char* id, const float* ys, int n, ImVec2 size, const P
 }
 
 void draw_history_plot(const char* id, const std::vector<float>& ms_per_run, ImVec2 size,
-                       const std::vector<bool>* passed) {
+                       const std::vector<bool>* passed, const char* label) {
     if (ms_per_run.empty()) {
         ImGui::TextDisabled("No runs yet.");
         return;
     }
     PlotOptions o;
-    o.label = "GPU time";
+    o.label = label;
     o.x_label = "run";
     o.unit = "ms";
     o.markers = true;

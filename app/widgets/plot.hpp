@@ -48,7 +48,8 @@ void draw_line_plot(const char* id, const float* ys, int n, ImVec2 size, const P
 
 // Run history of one step: milliseconds per run, oldest first, with a marker
 // per run (red where `passed` says the run failed) and the latest value labelled.
+// `label` names the series ("GPU time"; "CPU reference" when no GPU ran).
 void draw_history_plot(const char* id, const std::vector<float>& ms_per_run, ImVec2 size,
-                       const std::vector<bool>* passed = nullptr);
+                       const std::vector<bool>* passed = nullptr, const char* label = "GPU time");
 
 }  // namespace wb::app

@@ -1,0 +1,146 @@
+#!/bin/sh
+# tests/app/results_views_test.sh — after a run, the results panel builds the
+# step's views from the run's buffers and draws them: the gray image (and the
+# input photo, in both its layouts) of rgb_to_gray, the matrix C of matmul, the vector c of
+# vector_add. Without a GPU the run is compile-only and the views show the
+# CPU reference alone; with one they show GPU and CPU side by side. The
+# screenshot's results area (lower right at 1400x900) must hold a picture,
+# not just text on a flat background.
+#
+#   results_views_test.sh PATH/TO/cuda-workbook PATH/TO/lessons [SHOTS_DIR]
+# SHOTS_DIR (optional) keeps the screenshots, e.g. for docs/screenshots.
+set -eu
+app=$1 lessons=$2 keep=${3:-}
+home=$(mktemp -d)
+trap 'rm -rf "$home"' EXIT
+export XDG_CACHE_HOME="$home/cache" XDG_CONFIG_HOME="$home/config" XDG_DATA_HOME="$home/data"
+source=cpu
+if [ -e /dev/nvidiactl ]; then source=gpu+cpu; fi
+
+cat >"$home/script.txt" <<END
+open rgb_to_gray flat_chw
+set-source $lessons/02_rgb_to_gray/solution_step1.cu
+case photo
+run
+wait
+expect-view image gray $source
+expect-view image rgb input
+frames 5
+screenshot $home/rgb_to_gray.png
+expand-results on
+frames 5
+screenshot $home/rgb_to_gray_expanded.png
+expand-results off
+open rgb_to_gray grid_2d_hwc
+set-source $lessons/02_rgb_to_gray/solution_step2.cu
+case photo
+run
+wait
+expect-view image gray $source
+expect-view image rgb input
+open matmul naive
+set-source $lessons/03_matmul/solution_step1.cu
+case small
+run
+wait
+expect-view matrix C $source
+frames 5
+screenshot $home/matmul.png
+expand-results on
+frames 5
+screenshot $home/matmul_expanded.png
+expand-results off
+open vector_add one_thread_per_element
+set-source $lessons/01_vector_add/solution_step1.cu
+case ragged
+run
+wait
+expect-view vector c $source
+END
+status=0
+# Run from the temporary folder so nothing the app might write lands in the tree.
+(cd "$home" && xvfb-run -a -s "-screen 0 1600x1000x24" \
+    "$app" --lessons "$lessons" --size 1400x900 --script "$home/script.txt" \
+    >"$home/stdout" 2>"$home/stderr") || status=$?
+echo "--- stdout"; cat "$home/stdout"
+echo "--- stderr"; cat "$home/stderr"
+if [ "$status" -ne 0 ]; then
+    echo "FAIL: the views were not built as expected (cuda-workbook exited with status $status)"
+    exit 1
+fi
+# Both layouts of the photo ([3,H,W] in step 1, [H,W,3] in step 2) come out
+# as a 451x300 picture, as does the gray image.
+for want in "view: image gray $source 451x300" "view: image rgb input 451x300"; do
+    if [ "$(grep -c "^script: line [0-9]*: $want\$" "$home/stdout")" -ne 2 ]; then
+        echo "FAIL: '$want' was not printed for both steps of rgb_to_gray"
+        exit 1
+    fi
+done
+if [ -n "$keep" ]; then cp "$home"/*.png "$keep/"; fi
+
+python3 - "$home"/*.png <<'PY'
+import struct, sys, zlib
+
+def read_png(path):
+    """Decodes an 8-bit RGB/RGBA non-interlaced PNG: (width, height, channels, rows)."""
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG file"
+    pos, idat, header = 8, b"", None
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        pos += 12 + length
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        elif kind == b"IEND":
+            break
+    width, height, depth, colour, _, _, interlace = header
+    assert depth == 8 and colour in (2, 6) and interlace == 0, f"unexpected PNG format {header}"
+    channels = 3 if colour == 2 else 4
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    rows, prev, i = [], bytearray(stride), 0
+    for _ in range(height):
+        kind = raw[i]; line = bytearray(raw[i + 1:i + 1 + stride]); i += 1 + stride
+        for x in range(stride):
+            a = line[x - channels] if x >= channels else 0
+            b = prev[x]
+            c = prev[x - channels] if x >= channels else 0
+            if kind == 1: line[x] = (line[x] + a) & 255
+            elif kind == 2: line[x] = (line[x] + b) & 255
+            elif kind == 3: line[x] = (line[x] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line)); prev = line
+    return width, height, channels, rows
+
+failures = []
+for path in sys.argv[1:]:
+    width, height, channels, rows = read_png(path)
+    if (width, height) != (1400, 900):
+        failures.append(f"{path}: screenshot is {width}x{height}, wanted 1400x900")
+        continue
+    # The results panel: the lower third of the right-hand column.
+    x0, x1, y0, y1 = int(width * 0.70), width - 10, int(height * 0.70), height - 30
+    counts = {}
+    for y in range(y0, y1):
+        row = rows[y]
+        for x in range(x0, x1):
+            px = row[x * channels:x * channels + 3]
+            counts[px] = counts.get(px, 0) + 1
+    total = (x1 - x0) * (y1 - y0)
+    background = max(counts.values()) / total
+    # Text on the panel's background leaves most pixels at the background
+    # colour; a picture (photo, heat map, plot) covers a large share with
+    # many colours.
+    print(f"{path}: {len(counts)} distinct colours, background {background:.0%} of the results area")
+    if len(counts) < 40 or background > 0.75:
+        failures.append(f"{path}: the results area looks flat ({len(counts)} colours, {background:.0%} background)")
+for f in failures:
+    print("FAIL:", f)
+sys.exit(1 if failures else 0)
+PY
+echo "ok: the results panel built and drew the image, matrix and vector views"
