@@ -82,6 +82,9 @@ struct RunRecord {
 // (panels/results_views.hpp). Declared here only: the state holds them so they
 // are built once per run, not once per frame, and nothing else sees widgets.
 struct ResultsViews;
+// The shader path the views colour heat maps with (widgets/buffer_view.hpp),
+// loaded once per run of the app by the results views; declared only, as above.
+class ColormapRenderer;
 
 struct AppState {
     LessonsFolder folder;
@@ -114,6 +117,8 @@ struct AppState {
     std::optional<RunResult> last_run;
     std::uint64_t run_serial = 0;            // +1 whenever last_run is replaced (record_run)
     std::shared_ptr<ResultsViews> results_views;  // built for run_serial by the results panel
+    std::shared_ptr<ColormapRenderer> shaders;    // null until the first views are built with a GL context
+    bool shaders_tried = false;                   // loaded (or failed and logged) once, never per run
     bool results_expanded = false;           // the results panel covers the right column and half the editor
     // This session's runs per step ("lesson_id/step_id"), oldest first.
     std::map<std::string, std::vector<RunRecord>> run_history;

@@ -7,7 +7,9 @@
 #include "ui_text.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // ImTextCharFromUtf8
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <initializer_list>
@@ -29,9 +31,15 @@ constexpr const char* kCodeFonts[] = {"/usr/share/fonts/truetype/jetbrains-mono/
 constexpr const char* kCjkFont = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc";
 
 // Latin with the symbols lesson text tends to use: Latin-1, Greek (α, σ),
-// general punctuation (—, …), arrows, maths (≤, ×, ∑) and box drawing.
-constexpr ImWchar kLatinRanges[] = {0x0020, 0x024F, 0x0370, 0x03FF, 0x2000, 0x206F,
-                                    0x2190, 0x21FF, 0x2200, 0x22FF, 0x2500, 0x257F, 0};
+// general punctuation (—, …), super- and subscripts (10⁻⁵, Σₖ), currency,
+// letterlike symbols and number forms, arrows, maths (≤, ×, ∑), technical
+// (⌈x⌉), box drawing and geometric shapes (▶). DejaVu Sans has all of these;
+// WenQuanYi lacks some (ₖ, ⁻), which then showed as '?'. The same list is
+// glyph_ranges_cover() below, which a test checks the lessons against.
+constexpr ImWchar kLatinRanges[] = {0x0020, 0x024F, 0x0370, 0x03FF, 0x2000, 0x206F, 0x2070, 0x218F,
+                                    0x2190, 0x23FF, 0x2500, 0x25FF, 0};
+// What WenQuanYi Micro Hei is merged for: CJK punctuation, ideographs, full-width forms.
+constexpr ImWchar kCjkBlocks[] = {0x3000, 0x303F, 0x3400, 0x4DBF, 0x4E00, 0x9FFF, 0xFF00, 0xFFEF, 0};
 
 bool file_exists(const char* path) {
     std::error_code ec;
@@ -75,7 +83,31 @@ ImFont* add_font(const char* path, float size, const ImWchar* cjk_ranges, Fonts&
     return font;
 }
 
+bool in_ranges(const ImWchar* ranges, char32_t c) {
+    for (; ranges[0] != 0; ranges += 2)
+        if (c >= ranges[0] && c <= ranges[1]) return true;
+    return false;
+}
+
 }  // namespace
+
+bool glyph_ranges_cover(char32_t code_point) {
+    if (code_point == '\n' || code_point == '\t' || code_point == '\r') return true;
+    return in_ranges(kLatinRanges, code_point) || in_ranges(kCjkBlocks, code_point);
+}
+
+std::vector<char32_t> code_points_not_covered(const std::string& utf8) {
+    std::vector<char32_t> missing;
+    for (std::size_t i = 0; i < utf8.size();) {
+        unsigned int c = 0;
+        const int n = ImTextCharFromUtf8(&c, utf8.c_str() + i, utf8.c_str() + utf8.size());
+        i += static_cast<std::size_t>(n > 0 ? n : 1);
+        const auto cp = static_cast<char32_t>(c);
+        if (!glyph_ranges_cover(cp) && std::find(missing.begin(), missing.end(), cp) == missing.end())
+            missing.push_back(cp);
+    }
+    return missing;
+}
 
 Fonts load_fonts(float scale, const std::string& extra_text) {
     Fonts fonts;

@@ -27,4 +27,11 @@ struct Fonts {
 // beyond the common Chinese set (lesson titles and the like).
 Fonts load_fonts(float scale, const std::string& extra_text);
 
+// Whether the glyph ranges load_fonts() asks for hold `code_point` (the Latin
+// font's list, or the blocks the Chinese font is merged for).
+bool glyph_ranges_cover(char32_t code_point);
+// The distinct code points of UTF-8 `text` outside those ranges, in order of
+// first appearance: characters that would draw as '?'.
+std::vector<char32_t> code_points_not_covered(const std::string& utf8);
+
 }  // namespace wb::app

@@ -2,6 +2,7 @@
 #include "jobs.hpp"
 
 #include "core/error.hpp"
+#include "pipeline/worker.hpp"
 
 #include <chrono>
 #include <exception>
@@ -18,10 +19,9 @@ JobRunner::~JobRunner() {
         std::lock_guard<std::mutex> lock(mutex_);
         quit_ = true;
         queue_.clear();
+        if (worker_) worker_->cancel();  // closing the window never waits for a kernel
     }
     cv_.notify_all();
-    // A job inside the runtime finishes first: there is no way to interrupt
-    // NVRTC or a kernel from here. The window is already gone by then.
     if (thread_.joinable()) thread_.join();
 }
 
@@ -44,6 +44,7 @@ bool JobRunner::stop() {
     queue_.clear();
     if (!running_) return false;
     discard_running_ = true;
+    if (worker_) worker_->cancel();  // kills the worker process; a fresh one serves the next job
     return true;
 }
 
@@ -84,7 +85,15 @@ std::string JobRunner::running_text() const {
 void JobRunner::worker_loop() {
     std::unique_ptr<RunBackend> backend;
     try {
-        backend = make_local_backend();
+        // Kernels and CPU references run in a worker process: a faulting or
+        // endless kernel cannot take the app down, and Stop works at any moment.
+        // This process never creates a CUDA context.
+        auto worker = std::make_unique<WorkerBackend>();
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            worker_ = worker.get();
+        }
+        backend = std::move(worker);
         const BackendInfo info = backend->info();
         // Backend facts travel as an outcome with id 0 (no job), so AppState
         // stays free of this class: the first device, or why there is none.
@@ -105,7 +114,10 @@ void JobRunner::worker_loop() {
         {
             std::unique_lock<std::mutex> lock(mutex_);
             cv_.wait(lock, [this] { return quit_ || !queue_.empty(); });
-            if (quit_) return;
+            if (quit_) {
+                worker_ = nullptr;
+                return;
+            }
             job = std::move(queue_.front());
             queue_.pop_front();
             running_ = job.kind;

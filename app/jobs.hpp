@@ -20,6 +20,10 @@
 #include <string>
 #include <thread>
 
+namespace wb {
+class WorkerBackend;
+}
+
 namespace wb::app {
 
 struct AppState;
@@ -51,10 +55,9 @@ public:
 
     // Queue a job; returns its id. A compile replaces a compile still waiting.
     std::uint64_t submit(JobKind kind, RunRequest request, std::uint64_t revision = 0);
-    // Drops queued jobs and marks the running one's result to be discarded.
-    // The running job itself cannot be interrupted inside the runtime; the
-    // worker process (issue 4) will make that possible. Returns true when a
-    // running job was marked.
+    // Drops queued jobs and stops the running one: its worker process is
+    // killed (and replaced for the next job), and its result is discarded.
+    // Returns true when a job was running.
     bool stop();
     // Applies every posted result. UI thread only, once per frame.
     void drain(AppState& state);
@@ -86,6 +89,7 @@ private:
     std::optional<JobKind> running_;
     std::uint64_t running_id_ = 0;
     bool discard_running_ = false;
+    WorkerBackend* worker_ = nullptr;  // owned by the worker thread; guarded by mutex_
     bool quit_ = false;
     bool ready_ = false;  // the backend info has been posted
     std::uint64_t next_id_ = 1;

@@ -77,7 +77,17 @@ FolderSearch find_data_folder(const std::string& name) {
 
 const FolderSearch& shaders_folder() {
     // Looked up once: the answer cannot change while the app runs.
-    static const FolderSearch found = find_data_folder("shaders");
+    // $WB_SHADERS_DIR, when set, is the only place tried (to try edited
+    // shaders without reinstalling, and for tests of a broken one).
+    static const FolderSearch found = [] {
+        FolderSearch result;
+        if (const char* env = std::getenv("WB_SHADERS_DIR"); env != nullptr && *env != '\0') {
+            if (is_dir(env)) result.folder = LessonsFolder{env, "$WB_SHADERS_DIR"};
+            else result.error = std::string("$WB_SHADERS_DIR=") + env + ": no such folder";
+            return result;
+        }
+        return find_data_folder("shaders");
+    }();
     return found;
 }
 

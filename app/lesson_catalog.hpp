@@ -52,7 +52,8 @@ struct DataCandidate {
 std::vector<DataCandidate> data_folder_candidates(const std::string& name);
 // The first of data_folder_candidates(name) that exists, or an error naming them all.
 FolderSearch find_data_folder(const std::string& name);
-// The shaders/ folder for GL views (buffer views, heat maps), found once.
+// The shaders/ folder for GL views (buffer views, heat maps), found once:
+// $WB_SHADERS_DIR when set (and nothing else then), else find_data_folder("shaders").
 const FolderSearch& shaders_folder();
 
 // Looks at `explicit_dir` (--lessons), then $WB_LESSONS_DIR, then

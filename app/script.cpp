@@ -337,6 +337,27 @@ Script::Tick Script::run_command(AppState& state, const std::string& line, bool 
         return fail("no " + words[0] + " view of '" + words[1] + "'" + (words.size() == 3 ? " from " + words[2] : "") +
                     " was built (views: " + (seen.empty() ? "none" : seen) + ")");
     }
+    if (cmd == "expect-shaders") {
+        // loaded | fallback: how the results views coloured their heat maps
+        // (draw a few frames after the run first). Either way the shaders were
+        // tried once and, when they failed, said so once in the log.
+        if (rest != "loaded" && rest != "fallback") return fail("expect-shaders wants loaded or fallback");
+        const ShaderUse use = shader_use(state);
+        std::vector<std::string> logged;
+        for (const LogLine& l : state.log)
+            if (l.text.rfind("shaders", 0) == 0) logged.push_back(l.text);
+        const std::string counts = std::to_string(use.shaded) + " pictures by the shaders, " +
+                                   std::to_string(use.cpu) + " on the CPU";
+        if (use.shaded + use.cpu == 0) return fail("no heat map or gray picture has been drawn yet");
+        if (rest == "loaded" && (!use.loaded || use.cpu > 0 || !logged.empty()))
+            return fail("the shaders were not used: " + counts + (logged.empty() ? "" : "; log: " + logged.front()));
+        if (rest == "fallback" && (use.loaded || use.shaded > 0 || logged.size() != 1))
+            return fail("wanted the CPU fallback with one log line: " + counts + ", " +
+                        std::to_string(logged.size()) + " shader lines in the log");
+        std::printf("script: line %zu: shaders: %s (%s)\n", current_, rest.c_str(), counts.c_str());
+        for (const std::string& line : logged) std::printf("script: line %zu: log: %s\n", current_, line.c_str());
+        return Tick::Continue;
+    }
     if (cmd == "expand-results") {
         if (rest != "on" && rest != "off") return fail("expand-results wants on or off");
         state.results_expanded = rest == "on";

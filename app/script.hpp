@@ -16,6 +16,8 @@
 //                              data; SOURCE is gpu+cpu, gpu, cpu or input)
 //   expect-history N           (the current step has N runs this session)
 //   expand-results on|off      (the results panel's Expand button)
+//   expect-shaders loaded|fallback  (the heat maps drawn so far were coloured by
+//                              shaders/, or on the CPU after one log line saying why)
 //   expect-window-size W H (screen coordinates)
 //   quit
 // Blank lines and lines starting with '#' are skipped. Each command is echoed

@@ -17,6 +17,7 @@
 #include "lesson/loader.hpp"
 #include "pipeline/report.hpp"
 #include "pipeline/run.hpp"
+#include "pipeline/worker.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -233,6 +234,11 @@ void print_run_text(const wb::RunResult& r) {
         std::cout << "\n";
         if (t.near_resolution) std::cout << "        (under 10 us: near the resolution of event timing, about 1-2 us)\n";
     }
+    if (!r.output.empty()) {
+        std::cout << "output  (what the kernel printed)\n";
+        std::istringstream lines(r.output);
+        for (std::string line; std::getline(lines, line);) std::cout << "        " << line << "\n";
+    }
     std::cout << "result  " << wb::run_status_name(r.status) << ": " << r.message << "\n";
     if (!r.hint.empty()) std::cout << "hint    " << r.hint << "\n";
 }
@@ -244,6 +250,13 @@ int exit_for(const wb::RunResult& r) {
     case wb::RunStatus::InputError: return kUsage;
     default: return kFailed;
     }
+}
+
+// GPU work runs in a worker process (a faulting kernel cannot take the CLI
+// down, and a hung one is killed at its deadline); --in-process is for debugging.
+std::unique_ptr<wb::RunBackend> make_backend(const Args& a) {
+    if (a.flag("--in-process")) return wb::make_local_backend();
+    return std::make_unique<wb::WorkerBackend>();
 }
 
 // ---- validate ----------------------------------------------------------------
@@ -351,8 +364,8 @@ int cmd_compile(int argc, char** argv) {
 
 int cmd_run(int argc, char** argv) {
     Args a = parse_args(argc, argv, 2, {"--step", "--case", "--block", "--grid", "--shared", "--param", "--source", "--arch",
-                                        "--repeat", "--warmup"},
-                        {"--solution", "--compile-only", "--no-timing", "--json", "--help"}, "run");
+                                        "--repeat", "--warmup", "--timeout"},
+                        {"--solution", "--compile-only", "--no-timing", "--json", "--help", "--in-process"}, "run");
     if (a.flag("--help")) {
         std::cout << "Usage: cuda-workbook-cli run <lesson.json> [options]\n\n"
                      "Compiles a step's kernel, runs it on the GPU for one test case, and checks its\n"
@@ -370,6 +383,8 @@ int cmd_run(int argc, char** argv) {
                      "  --arch A          compile for A (default: the GPU's own sm_XX)\n"
                      "  --warmup N, --repeat N   timing runs (default: the lesson's)\n"
                      "  --no-timing       check only\n"
+                     "  --timeout S       stop the run after S seconds (default: the lesson's, else 30)\n"
+                     "  --in-process      run in this process, not a worker (debugging; a fault ends the CLI)\n"
                      "  --compile-only    stop before the GPU\n"
                      "  --json            print the result as JSON\n\n"
                   << kExitCodes;
@@ -425,8 +440,13 @@ int cmd_run(int argc, char** argv) {
     };
     req.warmup = int_opt("--warmup");
     req.repeat = int_opt("--repeat");
+    if (auto t = a.value("--timeout")) {
+        char* end = nullptr;
+        req.timeout_s = std::strtod(t->c_str(), &end);
+        if (*end || !(req.timeout_s > 0)) throw UsageError("--timeout takes a number of seconds above 0");
+    }
 
-    auto backend = wb::make_local_backend();
+    auto backend = make_backend(a);
     wb::RunResult r = backend->run(req);
     if (as_json) std::cout << wb::to_json(r).dump(2) << "\n";
     else print_run_text(r);
@@ -436,7 +456,7 @@ int cmd_run(int argc, char** argv) {
 // ---- check -------------------------------------------------------------------
 
 int cmd_check(int argc, char** argv) {
-    Args a = parse_args(argc, argv, 2, {"--arch"}, {"--compile-only", "--json", "--help"}, "check");
+    Args a = parse_args(argc, argv, 2, {"--arch"}, {"--compile-only", "--json", "--help", "--in-process"}, "check");
     if (a.flag("--help")) {
         std::cout << "Usage: cuda-workbook-cli check <lesson.json or folder...> [--compile-only] [--json]\n\n"
                      "The instructor's check: every lesson validates, every starter compiles, and every\n"
@@ -458,7 +478,7 @@ int cmd_check(int argc, char** argv) {
     }
     if (files.empty()) throw UsageError("no lesson files found in the given folders");
 
-    auto backend = wb::make_local_backend();
+    auto backend = make_backend(a);
     wb::BackendInfo bi = backend->info();
     bool compile_only = a.flag("--compile-only") || !bi.has_gpu;
     if (!as_json) {

@@ -2,8 +2,10 @@
 // shaders/difference.frag — |a - b| of two R32F textures (GPU and CPU results)
 // as a heat map: 0 is black, rising through blue to pale cyan at u_hi.
 // Cells whose difference exceeds u_tol are painted solid red so a single bad
-// pixel stays visible when the view is zoomed out. NaN on either side (an
-// unwritten or invalid cell) is magenta.
+// pixel stays visible when the view is zoomed out; so are pixels set in
+// u_mask when u_use_mask is 1 (the app passes the check's own per-element
+// verdict, atol + rtol*|cpu|, there). NaN on either side (an unwritten or
+// invalid cell) is otherwise magenta.
 // Keep in step with difference_rgba() in app/widgets/buffer_view.cpp.
 in vec2 uv;
 out vec4 frag_colour;
@@ -12,6 +14,8 @@ uniform sampler2D u_a;
 uniform sampler2D u_b;
 uniform float u_hi;
 uniform float u_tol;
+uniform sampler2D u_mask;
+uniform int u_use_mask;
 
 // Blue, not red or yellow, so a within-tolerance difference never looks like a mismatch.
 vec3 heat(float t) {
@@ -20,6 +24,10 @@ vec3 heat(float t) {
 }
 
 void main() {
+    if (u_use_mask != 0 && texture(u_mask, uv).r > 0.5) {
+        frag_colour = vec4(1.0, 0.15, 0.1, 1.0);
+        return;
+    }
     float a = texture(u_a, uv).r;
     float b = texture(u_b, uv).r;
     if (isnan(a) || isnan(b)) {

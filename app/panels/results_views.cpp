@@ -4,7 +4,9 @@
 #include "panels/results_views.hpp"
 
 #include "app_state.hpp"
+#include "lesson_catalog.hpp"
 #include "widgets/buffer_view.hpp"
+#include "widgets/gl_texture.hpp"
 
 #include <imgui.h>
 
@@ -271,6 +273,33 @@ void draw_one(BuiltView& v, const std::string& lang, float max_h) {
     ImGui::PopID();
 }
 
+// Loads the colour-map shaders the first time there is a GL context. A
+// missing folder or a shader that does not build is said once in the log;
+// the views then colour on the CPU, so the student still sees the picture.
+void ensure_shaders(AppState& state) {
+    if (state.shaders_tried || !gl_available()) return;
+    state.shaders_tried = true;
+    const FolderSearch& folder = shaders_folder();
+    if (!folder.folder) {
+        log_line(state, "shaders: " + folder.error + "; heat maps are coloured on the CPU instead", true);
+        return;
+    }
+    auto renderer = std::make_shared<ColormapRenderer>();
+    const std::string error = renderer->load(folder.folder->dir);
+    if (!error.empty() || !renderer->ready()) {
+        log_line(state, "shaders in " + folder.folder->dir.string() + " did not build; heat maps are coloured on the CPU instead:\n" +
+                            error,
+                 true);
+        return;
+    }
+    state.shaders = std::move(renderer);
+}
+
+void use_renderer(BuiltView& v, ColormapRenderer* renderer) {
+    for (BufferView* b : {&v.gpu, &v.cpu, &v.diff, &v.single}) b->use_renderer(renderer);
+    v.matrix.use_renderer(renderer);
+}
+
 }  // namespace
 
 void sync_results_views(AppState& state) {
@@ -278,6 +307,7 @@ void sync_results_views(AppState& state) {
         state.results_views.reset();
         return;
     }
+    ensure_shaders(state);
     if (state.results_views && state.results_views->serial == state.run_serial) return;
     auto built = std::make_shared<ResultsViews>();
     built->serial = state.run_serial;
@@ -288,6 +318,7 @@ void sync_results_views(AppState& state) {
             auto v = std::make_unique<BuiltView>();
             v->spec = spec;
             build_one(*v, r, *step);
+            use_renderer(*v, state.shaders.get());
             built->views.push_back(std::move(v));
         }
     }
@@ -305,6 +336,22 @@ void draw_results_views(AppState& state) {
     // note line), so the first one is seen whole without scrolling.
     const float max_h = std::max(ImGui::GetWindowHeight() - 4.0f * ImGui::GetFrameHeightWithSpacing(), 120.0f);
     for (const auto& v : state.results_views->views) draw_one(*v, state.lang, max_h);
+}
+
+ShaderUse shader_use(AppState& state) {
+    sync_results_views(state);
+    ShaderUse use;
+    use.loaded = state.shaders != nullptr;
+    if (!state.results_views) return use;
+    for (const auto& v : state.results_views->views) {
+        const BufferView* pictures[] = {&v->gpu, &v->cpu, &v->diff, &v->single, &v->matrix.heat_map()};
+        for (const BufferView* b : pictures) {
+            if (!b->shader_eligible()) continue;
+            if (b->colouring() == Colouring::Shaders) ++use.shaded;
+            else if (b->colouring() == Colouring::Cpu) ++use.cpu;
+        }
+    }
+    return use;
 }
 
 std::vector<std::string> describe_results_views(AppState& state) {

@@ -29,4 +29,14 @@ void draw_results_views(AppState& state);
 // gpu+cpu 4x4", "vector c input 1000", "scalar s missing". For scripts and tests.
 std::vector<std::string> describe_results_views(AppState& state);
 
+// Which path coloured the one-channel pictures (heat maps, gray images,
+// differences) drawn so far: the shaders in shaders/, or the CPU fallback
+// when they did not load. Pictures not yet drawn count in neither.
+struct ShaderUse {
+    bool loaded = false;  // the shaders built and are in use
+    int shaded = 0;       // pictures coloured by the shaders
+    int cpu = 0;          // pictures that could have been, coloured on the CPU
+};
+ShaderUse shader_use(AppState& state);
+
 }  // namespace wb::app

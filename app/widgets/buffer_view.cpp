@@ -310,6 +310,9 @@ void BufferView::set(const HostBuffer& buffer, ViewMode mode, ColorMap map, floa
     if (rgba_.empty()) size_ = {};
     pixel_mismatch_.clear();
     mismatch_count_ = 0;
+    difference_ = false;
+    diff_gpu_.clear();
+    diff_cpu_.clear();
     dirty_ = true;
 }
 
@@ -326,6 +329,17 @@ void BufferView::set_difference(const HostBuffer& gpu, const HostBuffer& cpu, Vi
     pixel_mismatch_.clear();
     mismatch_count_ = 0;
     if (element_mask) set_mismatches(*element_mask);
+    difference_ = true;
+    // The shader takes both sides as they are (f32 values close to each other
+    // subtract exactly); rgb pictures stay on the CPU, where the worst channel
+    // counts rather than the mean the one-channel values would give.
+    diff_gpu_.clear();
+    diff_cpu_.clear();
+    if (mode_ == ViewMode::Heatmap || mode_ == ViewMode::ImageGray) {
+        diff_gpu_ = to_r32f(gpu, mode_);
+        diff_cpu_ = to_r32f(cpu, mode_);
+        if (diff_cpu_.size() != diff_gpu_.size()) diff_gpu_.clear(), diff_cpu_.clear();
+    }
     dirty_ = true;
 }
 
@@ -349,7 +363,9 @@ void BufferView::set_mismatches(const std::vector<uint8_t>& element_mask) {
 }
 
 void BufferView::clear() {
+    ColormapRenderer* renderer = renderer_;  // which path to use is not part of what is shown
     *this = BufferView();
+    renderer_ = renderer;
 }
 
 bool BufferView::mismatch_at(int x, int y) const {
@@ -358,10 +374,55 @@ bool BufferView::mismatch_at(int x, int y) const {
                            static_cast<std::size_t>(x)] != 0;
 }
 
+void BufferView::use_renderer(ColormapRenderer* renderer) {
+    if (renderer_ == renderer) return;
+    renderer_ = renderer;
+    dirty_ = true;
+}
+
+bool BufferView::shader_eligible() const {
+    if (rgba_.empty()) return false;
+    if (difference_) return !diff_gpu_.empty();
+    return mode_ == ViewMode::Heatmap || mode_ == ViewMode::ImageGray;
+}
+
+// Uploads the values as R32F and colours them into texture_ with the shaders.
+bool BufferView::shade() {
+    shader_error_.clear();
+    if (renderer_ == nullptr || !renderer_->ready() || !shader_eligible()) return false;
+    const int w = size_.width, h = size_.height;
+    if (difference_) {
+        values_.upload_r32f(w, h, diff_gpu_.data());
+        values_b_.upload_r32f(w, h, diff_cpu_.data());
+        // The check's own verdict per pixel (atol + rtol*|cpu|), so the
+        // picture's red cells are exactly the mismatches the badge counts;
+        // the shader's single tolerance is then switched off.
+        const GlTexture* mask = nullptr;
+        if (!pixel_mismatch_.empty()) {
+            const std::vector<float> m(pixel_mismatch_.begin(), pixel_mismatch_.end());
+            mask_texture_.upload_r32f(w, h, m.data());
+            mask = &mask_texture_;
+        }
+        shader_error_ = renderer_->render_difference(values_, values_b_, hi_, std::numeric_limits<float>::max(),
+                                                     texture_, mask);
+    } else {
+        const std::vector<float> v = to_r32f(buffer_, mode_);
+        if (v.size() != static_cast<std::size_t>(w) * static_cast<std::size_t>(h)) return false;
+        values_.upload_r32f(w, h, v.data());
+        shader_error_ = renderer_->render(values_, map_, lo_, hi_, texture_);
+    }
+    return shader_error_.empty();
+}
+
 unsigned BufferView::texture() {
     if (rgba_.empty() || !gl_available()) return 0;
     if (dirty_) {
-        texture_.upload_rgba8(size_.width, size_.height, rgba_.data());
+        if (shade()) {
+            colouring_ = Colouring::Shaders;
+        } else {
+            texture_.upload_rgba8(size_.width, size_.height, rgba_.data());
+            colouring_ = Colouring::Cpu;
+        }
         dirty_ = false;
     }
     return texture_.id();
@@ -737,11 +798,18 @@ std::string ColormapRenderer::render(const GlTexture& values, ColorMap map, floa
 }
 
 std::string ColormapRenderer::render_difference(const GlTexture& a, const GlTexture& b, float hi, float tol,
-                                                GlTexture& target) {
+                                                GlTexture& target, const GlTexture* mismatch_mask) {
     if (!gl_available()) return "no OpenGL context";
     if (!difference_.valid()) return "the difference shader is not loaded";
     if (!a.valid() || !b.valid()) return "no values texture";
     glUseProgram(difference_.id());
+    const bool use_mask = mismatch_mask != nullptr && mismatch_mask->valid();
+    if (use_mask) {
+        glActiveTexture(GL_TEXTURE2);
+        glBindTexture(GL_TEXTURE_2D, mismatch_mask->id());
+    }
+    glUniform1i(difference_.uniform("u_mask"), 2);
+    glUniform1i(difference_.uniform("u_use_mask"), use_mask ? 1 : 0);
     glActiveTexture(GL_TEXTURE1);
     glBindTexture(GL_TEXTURE_2D, b.id());
     glActiveTexture(GL_TEXTURE0);

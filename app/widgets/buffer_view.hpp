@@ -83,8 +83,17 @@ std::vector<uint8_t> difference_rgba(const HostBuffer& gpu, const HostBuffer& cp
 // Text for the element(s) at pixel (x, y): "0.5", or "(12, 34, 56)" for rgb.
 std::string value_text(const HostBuffer& buffer, ViewMode mode, int x, int y);
 
+class ColormapRenderer;
+
+// How a view's texture was last coloured: not yet (never drawn, or no GL),
+// by the shaders (ColormapRenderer), or on the CPU (to_rgba / difference_rgba).
+enum class Colouring { None, Shaders, Cpu };
+
 // One buffer as a picture, with what hovering needs. Keeps its own copy of
-// the buffer; uploads to GL lazily, on the first draw after a change.
+// the buffer; uploads to GL lazily, on the first draw after a change. With a
+// ready renderer (use_renderer) one-channel pictures (heat maps, gray images,
+// differences of those) are coloured by the shaders from R32F values; rgb
+// images, and any picture whose shader draw fails, use the CPU's RGBA8.
 class BufferView {
 public:
     void set(const HostBuffer& buffer, ViewMode mode, ColorMap map, float lo, float hi);
@@ -93,6 +102,13 @@ public:
     // Cells to outline (element mask as from mismatch_mask); empty clears.
     void set_mismatches(const std::vector<uint8_t>& element_mask);
     void clear();
+    // Colours through `renderer` from the next draw on when it is ready; null = CPU only.
+    void use_renderer(ColormapRenderer* renderer);
+    // True when this picture can go through the shaders (one value per pixel).
+    bool shader_eligible() const;
+    Colouring colouring() const { return colouring_; }
+    // Why the last shader draw failed ("" when it did not or was not tried).
+    const std::string& shader_error() const { return shader_error_; }
 
     bool empty() const { return rgba_.empty(); }
     ImageSize size() const { return size_; }
@@ -120,6 +136,14 @@ private:
     std::size_t mismatch_count_ = 0;
     GlTexture texture_;
     bool dirty_ = true;
+    // The shader path: its inputs and what happened on the last draw.
+    bool shade();
+    ColormapRenderer* renderer_ = nullptr;
+    bool difference_ = false;
+    std::vector<float> diff_gpu_, diff_cpu_;  // per-pixel values of a one-channel difference
+    GlTexture values_, values_b_, mask_texture_;
+    Colouring colouring_ = Colouring::None;
+    std::string shader_error_;
 };
 
 // Zoom and pan shared by views that show the same pixels.
@@ -159,6 +183,7 @@ public:
              ColorMap map = ColorMap::Viridis);
     void draw(const char* id, float height = 0.0f);
     const BufferView& heat_map() const { return heat_; }
+    void use_renderer(ColormapRenderer* renderer) { heat_.use_renderer(renderer); }
     bool shows_table() const;
     // What the main buffer is called in hover text ("GPU"; "CPU" when only the reference ran).
     void set_label(std::string label) { label_ = std::move(label); }
@@ -201,7 +226,7 @@ std::vector<float> sample_series(const HostBuffer& buffer, std::size_t max_point
 void draw_scalar(const HostBuffer& gpu, const HostBuffer* cpu, bool mismatched);
 
 // The shader path: colours R32F textures on the GPU into an RGBA8 target
-// through an FBO. load() compiles shaders/colormap.vert + colormap.frag and
+// through an FBO, once per change of a view (not per frame). load() compiles shaders/colormap.vert + colormap.frag and
 // difference.frag from `shader_dir`; its return is "" or the logs to show.
 class ColormapRenderer {
 public:
@@ -209,7 +234,9 @@ public:
     bool ready() const { return colormap_.valid() && difference_.valid(); }
     // Renders values (R32F) into `target` (allocated to the values' size). Returns "" or why not.
     std::string render(const GlTexture& values, ColorMap map, float lo, float hi, GlTexture& target);
-    std::string render_difference(const GlTexture& a, const GlTexture& b, float hi, float tol, GlTexture& target);
+    // Cells above `tol`, and pixels set (> 0.5) in the optional R32F `mismatch_mask`, are red.
+    std::string render_difference(const GlTexture& a, const GlTexture& b, float hi, float tol, GlTexture& target,
+                                  const GlTexture* mismatch_mask = nullptr);
     ~ColormapRenderer();
 
 private:

@@ -65,6 +65,7 @@ std::string compile_cache_key(const SourceText& source, const std::string& arch,
     h.update_field("wb-nvrtc-cache");
     h.update_field(std::to_string(kCompileCacheFormat));
     h.update_field(nvrtc_version());
+    h.update_field(nvrtc_builtin_headers_digest());
     h.update_field(arch);
     h.update_field(std::to_string(nvrtc_options.size()));
     for (const auto& o : nvrtc_options) h.update_field(o);

@@ -10,6 +10,8 @@
 // naming the kernel that was not found.
 #include "compile/nvrtc.hpp"
 
+#include "core/sha256.hpp"
+
 #include "compile/cache.hpp"
 #include "core/error.hpp"
 
@@ -30,6 +32,33 @@ namespace {
 constexpr std::size_t kMaxLogBytes = std::size_t(1) << 20;
 constexpr const char* kNameMapFile = "__nv_name_map";
 
+// Headers that code written for nvcc includes but NVRTC does not ship. printf
+// and assert are built into NVRTC, so <cstdio> and <cassert> only need to
+// exist; the fixed-width integer types come from CCCL's <cuda/std/cstdint>.
+struct BuiltinHeader {
+    const char* name;
+    const char* text;
+};
+
+constexpr const char* kStdintShim =
+    "#pragma once\n"
+    "#include <cuda/std/cstdint>\n"
+    "using cuda::std::int8_t; using cuda::std::int16_t; using cuda::std::int32_t; using cuda::std::int64_t;\n"
+    "using cuda::std::uint8_t; using cuda::std::uint16_t; using cuda::std::uint32_t; using cuda::std::uint64_t;\n"
+    "using cuda::std::intptr_t; using cuda::std::uintptr_t;\n";
+
+const std::vector<BuiltinHeader>& builtin_headers() {
+    static const std::vector<BuiltinHeader> headers = {
+        {"cstdio", "#pragma once\n// printf is built into NVRTC.\n"},
+        {"stdio.h", "#pragma once\n// printf is built into NVRTC.\n"},
+        {"cassert", "#pragma once\n// assert is built into NVRTC.\n"},
+        {"assert.h", "#pragma once\n// assert is built into NVRTC.\n"},
+        {"cstdint", kStdintShim},
+        {"stdint.h", kStdintShim},
+    };
+    return headers;
+}
+
 [[noreturn]] void throw_nvrtc(nvrtcResult rc, const std::string& what, const std::string& log = {}) {
     std::string message = what + " failed: " + nvrtcGetErrorString(rc);
     if (!log.empty()) message += "\n" + log;
@@ -44,7 +73,13 @@ void check(nvrtcResult rc, const char* what) {
 class Program {
 public:
     Program(const std::string& text, const std::string& name) {
-        check(nvrtcCreateProgram(&prog_, text.c_str(), name.c_str(), 0, nullptr, nullptr), "nvrtcCreateProgram");
+        std::vector<const char*> contents, names;
+        for (const auto& h : builtin_headers()) {
+            names.push_back(h.name);
+            contents.push_back(h.text);
+        }
+        check(nvrtcCreateProgram(&prog_, text.c_str(), name.c_str(), int(names.size()), contents.data(), names.data()),
+              "nvrtcCreateProgram");
     }
     ~Program() {
         if (prog_) nvrtcDestroyProgram(&prog_);
@@ -299,6 +334,15 @@ CompileResult compile_cuda(const SourceText& source, const CompileOptions& optio
 
 CompileResult compile_cuda(const SourceText& source, const CompileOptions& options) {
     return compile_cuda(source, options, CompileCache::global());
+}
+
+std::string nvrtc_builtin_headers_digest() {
+    Sha256 h;
+    for (const auto& b : builtin_headers()) {
+        h.update_field(b.name);
+        h.update_field(b.text);
+    }
+    return h.finish_hex();
 }
 
 std::string nvrtc_version() {

@@ -52,6 +52,10 @@ struct CompileResult {
 // source's own line numbers.
 CompileResult compile_cuda(const SourceText& source, const CompileOptions& options);
 
+// A digest of the headers the wrapper provides to every program (<cstdio>,
+// <cassert>, <cstdint>...), which NVRTC lacks; part of the compile cache key.
+std::string nvrtc_builtin_headers_digest();
+
 // "13.0" — from nvrtcVersion.
 std::string nvrtc_version();
 

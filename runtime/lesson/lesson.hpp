@@ -110,10 +110,15 @@ struct CompareSpec {
     std::string json_path;
 };
 
+// Seconds a whole run (compile, reference, launches, timing) may take before
+// it is stopped. Generous: a cold NVRTC compile of cub can take a few seconds.
+constexpr double kDefaultRunTimeout = 30.0;
+
 struct TestCase {
     std::string name;
     std::map<std::string, double> params;  // overrides of param defaults
     bool timing = false;                   // the large case used for timing
+    double timeout_s = 0;                  // > 0: this case's run deadline, over Checks::timeout_s
     std::string json_path;
 };
 
@@ -122,6 +127,7 @@ struct Checks {
     std::vector<TestCase> cases;
     int warmup = 2;
     int repeat = 10;
+    double timeout_s = kDefaultRunTimeout;  // a run past this is stopped (the worker is replaced)
     std::string json_path;
 };
 

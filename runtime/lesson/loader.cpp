@@ -1054,7 +1054,7 @@ void Loader::parse_checks(const Section& s, Step& step) {
     }
     if (!want_object(*s.value, s.path, "a checks object")) return;
     const Json& j = *s.value;
-    check_keys(j, s.path, {"compare", "cases", "warmup", "repeat"});
+    check_keys(j, s.path, {"compare", "cases", "warmup", "repeat", "timeout_s"});
 
     auto tolerance = [&](const Json& cj, const char* key, const std::string& p, double fallback) {
         auto v = get_number(cj, key, p, false);
@@ -1126,7 +1126,7 @@ void Loader::parse_checks(const Section& s, Step& step) {
             const Json& tj = (*cases)[i];
             const std::string p = index_path(cpath, i);
             if (!want_object(tj, p, "a case object ({\"name\": ..., \"params\": {...}})")) continue;
-            check_keys(tj, p, {"name", "params", "timing"});
+            check_keys(tj, p, {"name", "params", "timing", "timeout_s"});
             TestCase tc;
             tc.json_path = p;
             if (auto name = get_string(tj, "name", p, true)) {
@@ -1134,6 +1134,12 @@ void Loader::parse_checks(const Section& s, Step& step) {
                 if (name->empty()) issue(p + ".name", "the case name is empty");
                 else if (step.find_case(*name))
                     issue(p + ".name", "duplicate case name '" + *name + "'");
+            }
+            if (const Json* t = field(tj, "timeout_s")) {
+                if (!t->is_number() || t->get<double>() <= 0 || t->get<double>() > 3600)
+                    issue(p + ".timeout_s", "timeout_s must be a number of seconds above 0 and at most 3600");
+                else
+                    tc.timeout_s = t->get<double>();
             }
             if (const Json* t = field(tj, "timing")) {
                 if (!t->is_boolean()) issue(p + ".timing", "expected true or false, got " + type_name(*t));
@@ -1166,6 +1172,12 @@ void Loader::parse_checks(const Section& s, Step& step) {
     };
     count("warmup", 0, c.warmup);
     count("repeat", 1, c.repeat);
+    if (const Json* t = field(j, "timeout_s")) {
+        if (!t->is_number() || t->get<double>() <= 0 || t->get<double>() > 3600)
+            issue(s.path + ".timeout_s", "timeout_s must be a number of seconds above 0 and at most 3600");
+        else
+            c.timeout_s = t->get<double>();
+    }
 }
 
 void Loader::parse_metrics(const Section& s, Step& step) {

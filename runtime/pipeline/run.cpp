@@ -35,6 +35,9 @@ const char* run_status_name(RunStatus s) {
     case RunStatus::CudaError: return "cuda-error";
     case RunStatus::InputError: return "input-error";
     case RunStatus::CompileOnly: return "compile-only";
+    case RunStatus::TimedOut: return "timed-out";
+    case RunStatus::Crashed: return "crashed";
+    case RunStatus::Stopped: return "stopped";
     }
     return "unknown";
 }
@@ -169,12 +172,17 @@ class LocalBackend final : public RunBackend {
 public:
     explicit LocalBackend(int ordinal) : ordinal_(ordinal) {}
 
+    // Also makes the GPU's context, so a fresh worker is ready before its first run.
     BackendInfo info() override {
+        std::lock_guard<std::mutex> lock(mutex_);
         BackendInfo bi;
         bi.name = "local";
         try {
             bi.devices = query_devices();
             bi.has_gpu = !bi.devices.empty();
+            RunResult ignored;
+            if (bi.has_gpu && !context_lost_ && context(ignored))
+                bi.devices[std::size_t(ordinal_) < bi.devices.size() ? ordinal_ : 0].free_memory = ctx_->info().free_memory;
         } catch (const Error& e) {
             bi.no_gpu_reason = e.message();
         }
@@ -262,7 +270,11 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
     if (ctx) r.device = ctx->info();
     r.arch = !req.arch.empty() ? req.arch : ctx ? ctx->info().arch() : default_arch();
 
+    auto phase = [&](const char* name) {
+        if (req.on_phase) req.on_phase(name);
+    };
     // 2. compile
+    phase("compile");
     SourceText source = req.source == SourceChoice::Starter    ? step->starter
                         : req.source == SourceChoice::Solution ? step->solution
                                                                : SourceText{req.custom_source, req.custom_origin, ""};
@@ -303,6 +315,7 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
     };
 
     // 3. the CPU reference
+    phase("reference");
     r.reference = build_reference(step->reference);
     if (!r.reference.ok) {
         r.status = RunStatus::ReferenceError;
@@ -350,6 +363,7 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
                 if (h.role != BufferRole::Input) r.cpu_outputs.push_back(std::move(h));
         return;
     }
+    phase("gpu");
     run_on_gpu(req, *step, r, host, reference_out);
 }
 
@@ -408,7 +422,7 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, RunResult
     auto synchronize = [&](const char* what) {
         CUresult res = cu.cuCtxSynchronize();
         if (res == CUDA_SUCCESS) return;
-        if (cuda_error_is_sticky(res)) context_lost_ = true;
+        if (cuda_error_is_sticky(res)) context_lost_ = r.context_lost = true;
         throw Error(ErrorKind::Cuda, std::string("the kernel failed while ") + what + ": " + d.error_string(res), {},
                     cuda_error_hint(res), d.error_name(res));
     };
@@ -471,6 +485,7 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, RunResult
 
     // 8. timing, only for a kernel that is right
     if (all_passed && req.timing) {
+        if (req.on_phase) req.on_phase("timing");
         Timing t;
         t.warmup = req.warmup >= 0 ? req.warmup : step.checks.warmup;
         int repeat = std::max(1, req.repeat >= 0 ? req.repeat : step.checks.repeat);
@@ -509,5 +524,16 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, RunResult
 }  // namespace
 
 std::unique_ptr<RunBackend> make_local_backend(int ordinal) { return std::make_unique<LocalBackend>(ordinal); }
+
+double run_timeout(const RunRequest& req) {
+    if (req.timeout_s > 0) return req.timeout_s;
+    if (!req.lesson) return kDefaultRunTimeout;
+    const Step* step = req.lesson->find_step(req.step.empty() ? "0" : req.step);
+    if (!step) return kDefaultRunTimeout;
+    const TestCase* tc = req.test_case.empty() ? (step->checks.cases.empty() ? nullptr : &step->checks.cases[0])
+                                               : step->find_case(req.test_case);
+    if (tc && tc->timeout_s > 0) return tc->timeout_s;
+    return step->checks.timeout_s;
+}
 
 }  // namespace wb

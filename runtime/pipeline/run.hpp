@@ -16,6 +16,7 @@
 #include "reference/reference.hpp"
 
 #include <array>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -49,6 +50,10 @@ struct RunRequest {
     bool timing = true;                      // time the kernel after it passes
     int warmup = -1, repeat = -1;            // -1 = the lesson's checks
     bool keep_buffers = true;                // return inputs and outputs (the GUI draws them)
+    double timeout_s = 0;                    // > 0: deadline for the whole run; 0 = the case's or lesson's
+    // Called as the run enters each phase: "compile", "reference", "gpu", "timing".
+    // Not carried across processes; the worker uses it to report where it is.
+    std::function<void(const char* phase)> on_phase;
 };
 
 enum class RunStatus {
@@ -60,6 +65,9 @@ enum class RunStatus {
     CudaError,       // the driver reported an error during the run
     InputError,      // bad params, shapes or overrides
     CompileOnly,     // no GPU: compiled and checked what can be checked
+    TimedOut,        // the run passed its deadline and was stopped (the worker was replaced)
+    Crashed,         // the process running it died (a crashing CPU reference, say); it was replaced
+    Stopped,         // the user stopped it
 };
 
 const char* run_status_name(RunStatus s);
@@ -84,6 +92,8 @@ struct RunResult {
     std::string message;     // one sentence: what happened
     std::string hint;        // what to do about it, when there is something
     std::string error_code;  // e.g. CUDA_ERROR_ILLEGAL_ADDRESS
+    std::string output;      // what the kernel printed (device printf, assert messages) and other stdout/stderr
+    bool context_lost = false;  // a sticky fault: the process's CUDA context is unusable from now on
 
     std::string lesson_id, step_id, case_name;
     std::map<std::string, double> params;  // the values used
@@ -134,6 +144,11 @@ public:
 };
 
 // Runs in this process, on GPU `ordinal` when there is one, compile-only when not.
+// A kernel fault or a crashing reference takes this process with it: front ends
+// use the worker backend (worker.hpp); this one is what the worker runs.
 std::unique_ptr<RunBackend> make_local_backend(int ordinal = 0);
+
+// The deadline for a request: its own, else its case's, else its lesson's checks.
+double run_timeout(const RunRequest& request);
 
 }  // namespace wb

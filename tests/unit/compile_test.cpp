@@ -369,3 +369,22 @@ TEST_F(CompileTest, CacheIsSafeToShareBetweenThreads) {
         EXPECT_TRUE(r.from_cache);
     }
 }
+
+// Students write code for nvcc: <cstdio> for printf, <cassert>, <cstdint>. NVRTC
+// ships none of them; the wrapper provides them so such code compiles unchanged.
+TEST_F(CompileTest, HeadersWrittenForNvccCompile) {
+    SourceText s;
+    s.origin = "kernel.cu";
+    s.text = "#include <cstdio>\n#include <cassert>\n#include <cstdint>\n#include <stdint.h>\n"
+             "extern \"C\" __global__ void k(uint8_t* out, int64_t n)\n"
+             "{\n"
+             "    int32_t i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    assert(i >= 0);\n"
+             "    if (i == 0) printf(\"n = %lld\\n\", (long long)n);\n"
+             "    if (i < n) out[i] = uint8_t(i);\n"
+             "}\n";
+    CompileOptions o;
+    o.entries = {"k"};
+    CompileResult r = compile_cuda(s, o);
+    EXPECT_TRUE(r.ok) << r.log;
+}

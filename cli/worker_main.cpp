@@ -1,0 +1,30 @@
+// cli/worker_main.cpp — cuda-workbook-worker: runs lesson steps for a supervisor.
+//
+// Started by WorkerBackend (runtime/pipeline/worker.hpp) with requests on fd 3
+// and results on fd 4; stdout and stderr (device printf, assert messages) go
+// to the supervisor too. Not meant to be run by hand.
+#include "pipeline/worker.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+
+int main(int argc, char** argv) {
+    int ordinal = 0;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--ordinal") == 0 && i + 1 < argc) ordinal = std::atoi(argv[++i]);
+        else if (std::strcmp(argv[i], "--help") == 0) {
+            std::puts("cuda-workbook-worker: started by cuda-workbook and cuda-workbook-cli to run kernels in a\n"
+                      "process of their own. Requests arrive on fd 3, results leave on fd 4.");
+            return 0;
+        }
+    }
+    if (fcntl(3, F_GETFD) < 0 || fcntl(4, F_GETFD) < 0) {
+        std::fputs("cuda-workbook-worker: no request pipes (fd 3 and 4); it is started by cuda-workbook\n", stderr);
+        return 2;
+    }
+    // Line-buffer stdout so device printf output reaches the supervisor promptly.
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
+    return wb::worker_main(3, 4, ordinal);
+}

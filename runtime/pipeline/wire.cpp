@@ -1,0 +1,414 @@
+// runtime/pipeline/wire.cpp — frames and the loss-free JSON of runs (see wire.hpp).
+#include "pipeline/wire.hpp"
+
+#include "core/error.hpp"
+#include "lesson/loader.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <poll.h>
+#include <unistd.h>
+
+namespace wb {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr char kMagic[4] = {'W', 'B', 'W', '1'};
+constexpr uint64_t kMaxJson = 256ull << 20;
+constexpr uint64_t kMaxBlob = 16ull << 30;
+
+bool write_all(int fd, const char* p, std::size_t n) {
+    while (n > 0) {
+        ssize_t w = ::write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return false;
+        }
+        p += w;
+        n -= std::size_t(w);
+    }
+    return true;
+}
+
+ReadStatus read_all(int fd, char* p, std::size_t n, std::chrono::steady_clock::time_point deadline) {
+    while (n > 0) {
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+        if (left <= 0) return ReadStatus::TimedOut;
+        pollfd pfd{fd, POLLIN, 0};
+        int pr = ::poll(&pfd, 1, int(std::min<long long>(left, 1000)));
+        if (pr < 0 && errno != EINTR) return ReadStatus::Closed;
+        if (pr <= 0) continue;
+        ssize_t r = ::read(fd, p, n);
+        if (r < 0) {
+            if (errno == EINTR || errno == EAGAIN) continue;
+            return ReadStatus::Closed;
+        }
+        if (r == 0) return ReadStatus::Closed;
+        p += r;
+        n -= std::size_t(r);
+    }
+    return ReadStatus::Ok;
+}
+
+json num(double v) {
+    if (std::isnan(v)) return "nan";
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    return v;
+}
+
+double get_num(const json& j) {
+    if (j.is_number()) return j.get<double>();
+    if (j.is_string()) {
+        const auto& s = j.get_ref<const std::string&>();
+        if (s == "nan") return std::nan("");
+        if (s == "inf") return INFINITY;
+        if (s == "-inf") return -INFINITY;
+    }
+    throw Error(ErrorKind::Internal, "malformed number in a worker message");
+}
+
+template <class T>
+T get_or(const json& j, const char* key, T fallback) {
+    auto it = j.find(key);
+    return it == j.end() || it->is_null() ? fallback : it->get<T>();
+}
+
+json diags_json(const std::vector<Diagnostic>& ds) {
+    json a = json::array();
+    for (const auto& d : ds)
+        a.push_back({{"file", d.file}, {"line", d.line}, {"column", d.column}, {"severity", int(d.severity)},
+                     {"message", d.message}, {"code", d.code}});
+    return a;
+}
+
+std::vector<Diagnostic> diags_from(const json& a) {
+    std::vector<Diagnostic> out;
+    for (const auto& j : a) {
+        Diagnostic d;
+        d.file = j.at("file");
+        d.line = j.at("line");
+        d.column = j.at("column");
+        d.severity = Severity(j.at("severity").get<int>());
+        d.message = j.at("message");
+        d.code = j.at("code");
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
+json device_json(const DeviceInfo& d) {
+    const auto& l = d.limits;
+    return {{"ordinal", d.ordinal}, {"name", d.name}, {"cc", {d.cc_major, d.cc_minor}}, {"sm_count", d.sm_count},
+            {"total_memory", d.total_memory}, {"free_memory", d.free_memory}, {"clock_khz", d.clock_khz},
+            {"memory_clock_khz", d.memory_clock_khz}, {"memory_bus_bits", d.memory_bus_bits}, {"l2_bytes", d.l2_bytes},
+            {"driver_version", d.driver_version},
+            {"limits", {l.max_threads_per_block, l.max_block, l.max_grid, l.shared_per_block, l.shared_per_block_optin,
+                        l.shared_per_sm, l.regs_per_block, l.regs_per_sm, l.max_threads_per_sm, l.warp_size}}};
+}
+
+DeviceInfo device_from(const json& j) {
+    DeviceInfo d;
+    d.ordinal = j.at("ordinal");
+    d.name = j.at("name");
+    d.cc_major = j.at("cc")[0];
+    d.cc_minor = j.at("cc")[1];
+    d.sm_count = j.at("sm_count");
+    d.total_memory = j.at("total_memory");
+    d.free_memory = j.at("free_memory");
+    d.clock_khz = j.at("clock_khz");
+    d.memory_clock_khz = j.at("memory_clock_khz");
+    d.memory_bus_bits = j.at("memory_bus_bits");
+    d.l2_bytes = j.at("l2_bytes");
+    d.driver_version = j.at("driver_version");
+    const json& l = j.at("limits");
+    d.limits.max_threads_per_block = l[0];
+    d.limits.max_block = l[1].get<std::array<long long, 3>>();
+    d.limits.max_grid = l[2].get<std::array<long long, 3>>();
+    d.limits.shared_per_block = l[3];
+    d.limits.shared_per_block_optin = l[4];
+    d.limits.shared_per_sm = l[5];
+    d.limits.regs_per_block = l[6];
+    d.limits.regs_per_sm = l[7];
+    d.limits.max_threads_per_sm = l[8];
+    d.limits.warp_size = l[9];
+    return d;
+}
+
+void add_buffers(json& list, std::string& blob, const char* set, const std::vector<HostBuffer>& bufs) {
+    for (const auto& b : bufs) {
+        list.push_back({{"set", set}, {"name", b.name}, {"type", int(b.type)}, {"role", int(b.role)},
+                        {"shape", b.shape}, {"offset", blob.size()}, {"bytes", b.bytes.size()}});
+        blob.append(reinterpret_cast<const char*>(b.bytes.data()), b.bytes.size());
+    }
+}
+
+}  // namespace
+
+bool write_frame(int fd, const Frame& f) {
+    std::string text = f.json.dump();
+    char header[24];
+    std::memcpy(header, kMagic, 4);
+    uint32_t kind = uint32_t(f.kind);
+    uint64_t jl = text.size(), bl = f.blob.size();
+    std::memcpy(header + 4, &kind, 4);
+    std::memcpy(header + 8, &jl, 8);
+    std::memcpy(header + 16, &bl, 8);
+    return write_all(fd, header, sizeof header) && write_all(fd, text.data(), text.size()) &&
+           write_all(fd, f.blob.data(), f.blob.size());
+}
+
+ReadStatus read_frame(int fd, Frame& out, std::chrono::steady_clock::time_point deadline) {
+    char header[24];
+    ReadStatus st = read_all(fd, header, sizeof header, deadline);
+    if (st != ReadStatus::Ok) return st;
+    if (std::memcmp(header, kMagic, 4) != 0) return ReadStatus::Corrupt;
+    uint32_t kind;
+    uint64_t jl, bl;
+    std::memcpy(&kind, header + 4, 4);
+    std::memcpy(&jl, header + 8, 8);
+    std::memcpy(&bl, header + 16, 8);
+    if (kind < 1 || kind > 4 || jl > kMaxJson || bl > kMaxBlob) return ReadStatus::Corrupt;
+    std::string text(jl, '\0');
+    if ((st = read_all(fd, text.data(), jl, deadline)) != ReadStatus::Ok) return st;
+    out.blob.assign(bl, '\0');
+    if ((st = read_all(fd, out.blob.data(), bl, deadline)) != ReadStatus::Ok) return st;
+    out.kind = FrameKind(kind);
+    out.json = json::parse(text, nullptr, false);
+    return out.json.is_discarded() ? ReadStatus::Corrupt : ReadStatus::Ok;
+}
+
+Frame encode_request(const RunRequest& r) {
+    Frame f;
+    f.kind = FrameKind::Request;
+    json launches = json::array();
+    for (const auto& l : r.launches) {
+        json lj = json::object();
+        if (l.block) lj["block"] = *l.block;
+        if (l.grid) lj["grid"] = *l.grid;
+        if (l.shared_bytes) lj["shared_bytes"] = *l.shared_bytes;
+        launches.push_back(lj);
+    }
+    f.json = {{"lesson_file", r.lesson ? r.lesson->file.string() : std::string()},
+              {"step", r.step},
+              {"case", r.test_case},
+              {"source", int(r.source)},
+              {"custom_source", r.custom_source},
+              {"custom_origin", r.custom_origin},
+              {"params", r.params},
+              {"launches", launches},
+              {"arch", r.arch},
+              {"compile_only", r.compile_only},
+              {"timing", r.timing},
+              {"warmup", r.warmup},
+              {"repeat", r.repeat},
+              {"keep_buffers", r.keep_buffers},
+              {"timeout_s", r.timeout_s}};
+    return f;
+}
+
+RunRequest decode_request(const Frame& f) {
+    const json& j = f.json;
+    RunRequest r;
+    std::string file = j.at("lesson_file");
+    LoadResult lr = load_lesson(file);
+    if (!lr.ok()) {
+        std::string msg = "the lesson does not load";
+        if (!lr.issues.empty()) msg += ": " + lr.issues[0].to_string();
+        throw Error(ErrorKind::Usage, msg);
+    }
+    r.lesson = std::make_shared<const Lesson>(std::move(*lr.lesson));
+    r.step = j.at("step");
+    r.test_case = j.at("case");
+    r.source = SourceChoice(j.at("source").get<int>());
+    r.custom_source = j.at("custom_source");
+    r.custom_origin = j.at("custom_origin");
+    r.params = j.at("params").get<std::map<std::string, double>>();
+    for (const auto& lj : j.at("launches")) {
+        LaunchOverride o;
+        if (lj.contains("block")) o.block = lj["block"].get<std::array<long long, 3>>();
+        if (lj.contains("grid")) o.grid = lj["grid"].get<std::array<long long, 3>>();
+        if (lj.contains("shared_bytes")) o.shared_bytes = lj["shared_bytes"].get<long long>();
+        r.launches.push_back(o);
+    }
+    r.arch = j.at("arch");
+    r.compile_only = j.at("compile_only");
+    r.timing = j.at("timing");
+    r.warmup = j.at("warmup");
+    r.repeat = j.at("repeat");
+    r.keep_buffers = j.at("keep_buffers");
+    r.timeout_s = j.at("timeout_s");
+    return r;
+}
+
+Frame encode_result(const RunResult& r) {
+    Frame f;
+    f.kind = FrameKind::Result;
+    json j = {{"status", int(r.status)}, {"message", r.message}, {"hint", r.hint}, {"error_code", r.error_code},
+              {"output", r.output}, {"context_lost", r.context_lost}, {"lesson_id", r.lesson_id},
+              {"step_id", r.step_id}, {"case_name", r.case_name}, {"arch", r.arch}, {"device_note", r.device_note},
+              {"cpu_ms", num(r.cpu_ms)}, {"bytes", num(r.bytes)}, {"flops", num(r.flops)}};
+    json params = json::object();
+    for (const auto& [k, v] : r.params) params[k] = num(v);
+    j["params"] = params;
+    if (r.device) j["device"] = device_json(*r.device);
+    const auto& c = r.compile;
+    j["compile"] = {{"ok", c.ok}, {"diagnostics", diags_json(c.diagnostics)}, {"log", c.log}, {"arch", c.arch},
+                    {"is_cubin", c.is_cubin}, {"image_bytes", c.image.size()}, {"lowered_names", c.lowered_names},
+                    {"options", c.options}, {"seconds", c.seconds}, {"from_cache", c.from_cache},
+                    {"cache_source", c.cache_source}, {"cache_key", c.cache_key}};
+    const auto& rb = r.reference;
+    j["reference"] = {{"ok", rb.ok}, {"diagnostics", diags_json(rb.diagnostics)}, {"log", rb.log},
+                      {"seconds", rb.seconds}, {"from_cache", rb.from_cache}, {"command", rb.command}};
+    json launches = json::array();
+    for (const auto& l : r.launches) {
+        json lj = {{"entry", l.entry}, {"grid", l.dims.grid}, {"block", l.dims.block}, {"shared_bytes", l.dims.shared_bytes},
+                   {"resources", {l.resources.registers, l.resources.static_shared, l.resources.local_bytes,
+                                  l.resources.max_threads_per_block}},
+                   {"shared_optin", l.shared_optin}};
+        if (l.refusal) lj["refusal"] = {l.refusal->limit, l.refusal->message};
+        launches.push_back(lj);
+    }
+    j["launches"] = launches;
+    json comps = json::array();
+    for (const auto& cr : r.comparisons) {
+        json first = json::array();
+        for (const auto& m : cr.first)
+            first.push_back({{"flat", m.flat}, {"index", m.index}, {"got", num(m.got)}, {"want", num(m.want)},
+                             {"reason", int(m.reason)}});
+        comps.push_back({{"buffer", cr.buffer}, {"passed", cr.passed}, {"count", cr.count}, {"mismatches", cr.mismatches},
+                         {"unwritten", cr.unwritten}, {"nondeterministic", cr.nondeterministic},
+                         {"max_abs_error", num(cr.max_abs_error)}, {"max_rel_error", num(cr.max_rel_error)},
+                         {"max_abs_at", cr.max_abs_at}, {"atol", cr.atol}, {"rtol", cr.rtol}, {"first", first},
+                         {"note", cr.note}});
+    }
+    j["comparisons"] = comps;
+    if (r.gpu_time) {
+        json samples = json::array();
+        for (double s : r.gpu_time->samples_ms) samples.push_back(num(s));
+        j["gpu_time"] = {{"warmup", r.gpu_time->warmup}, {"samples_ms", samples}, {"median_ms", num(r.gpu_time->median_ms)},
+                         {"min_ms", num(r.gpu_time->min_ms)}, {"max_ms", num(r.gpu_time->max_ms)},
+                         {"near_resolution", r.gpu_time->near_resolution}};
+    }
+    json bufs = json::array();
+    add_buffers(bufs, f.blob, "inputs", r.inputs);
+    add_buffers(bufs, f.blob, "gpu", r.gpu_outputs);
+    add_buffers(bufs, f.blob, "cpu", r.cpu_outputs);
+    j["buffers"] = bufs;
+    f.json = std::move(j);
+    return f;
+}
+
+RunResult decode_result(const Frame& f) {
+    try {
+        const json& j = f.json;
+        RunResult r;
+        r.status = RunStatus(j.at("status").get<int>());
+        r.message = j.at("message");
+        r.hint = j.at("hint");
+        r.error_code = j.at("error_code");
+        r.output = j.at("output");
+        r.context_lost = j.at("context_lost");
+        r.lesson_id = j.at("lesson_id");
+        r.step_id = j.at("step_id");
+        r.case_name = j.at("case_name");
+        r.arch = j.at("arch");
+        r.device_note = j.at("device_note");
+        r.cpu_ms = get_num(j.at("cpu_ms"));
+        r.bytes = get_num(j.at("bytes"));
+        r.flops = get_num(j.at("flops"));
+        for (const auto& [k, v] : j.at("params").items()) r.params[k] = get_num(v);
+        if (j.contains("device")) r.device = device_from(j["device"]);
+        const json& c = j.at("compile");
+        r.compile.ok = c.at("ok");
+        r.compile.diagnostics = diags_from(c.at("diagnostics"));
+        r.compile.log = c.at("log");
+        r.compile.arch = c.at("arch");
+        r.compile.is_cubin = c.at("is_cubin");
+        r.compile.lowered_names = c.at("lowered_names").get<std::map<std::string, std::string>>();
+        r.compile.options = c.at("options").get<std::vector<std::string>>();
+        r.compile.seconds = c.at("seconds");
+        r.compile.from_cache = c.at("from_cache");
+        r.compile.cache_source = c.at("cache_source");
+        r.compile.cache_key = c.at("cache_key");
+        const json& rb = j.at("reference");
+        r.reference.ok = rb.at("ok");
+        r.reference.diagnostics = diags_from(rb.at("diagnostics"));
+        r.reference.log = rb.at("log");
+        r.reference.seconds = rb.at("seconds");
+        r.reference.from_cache = rb.at("from_cache");
+        r.reference.command = rb.at("command").get<std::vector<std::string>>();
+        for (const auto& lj : j.at("launches")) {
+            LaunchReport l;
+            l.entry = lj.at("entry");
+            l.dims.grid = lj.at("grid").get<std::array<long long, 3>>();
+            l.dims.block = lj.at("block").get<std::array<long long, 3>>();
+            l.dims.shared_bytes = lj.at("shared_bytes");
+            const json& res = lj.at("resources");
+            l.resources.registers = res[0];
+            l.resources.static_shared = res[1];
+            l.resources.local_bytes = res[2];
+            l.resources.max_threads_per_block = res[3];
+            l.shared_optin = lj.at("shared_optin");
+            if (lj.contains("refusal")) l.refusal = LaunchRefusal{lj["refusal"][0], lj["refusal"][1]};
+            r.launches.push_back(std::move(l));
+        }
+        for (const auto& cj : j.at("comparisons")) {
+            CompareResult cr;
+            cr.buffer = cj.at("buffer");
+            cr.passed = cj.at("passed");
+            cr.count = cj.at("count");
+            cr.mismatches = cj.at("mismatches");
+            cr.unwritten = cj.at("unwritten");
+            cr.nondeterministic = cj.at("nondeterministic");
+            cr.max_abs_error = get_num(cj.at("max_abs_error"));
+            cr.max_rel_error = get_num(cj.at("max_rel_error"));
+            cr.max_abs_at = cj.at("max_abs_at");
+            cr.atol = cj.at("atol");
+            cr.rtol = cj.at("rtol");
+            cr.note = cj.at("note");
+            for (const auto& mj : cj.at("first")) {
+                Mismatch m;
+                m.flat = mj.at("flat");
+                m.index = mj.at("index").get<std::vector<std::size_t>>();
+                m.got = get_num(mj.at("got"));
+                m.want = get_num(mj.at("want"));
+                m.reason = MismatchReason(mj.at("reason").get<int>());
+                cr.first.push_back(std::move(m));
+            }
+            r.comparisons.push_back(std::move(cr));
+        }
+        if (j.contains("gpu_time")) {
+            const json& t = j["gpu_time"];
+            Timing tm;
+            tm.warmup = t.at("warmup");
+            for (const auto& s : t.at("samples_ms")) tm.samples_ms.push_back(get_num(s));
+            tm.median_ms = get_num(t.at("median_ms"));
+            tm.min_ms = get_num(t.at("min_ms"));
+            tm.max_ms = get_num(t.at("max_ms"));
+            tm.near_resolution = t.at("near_resolution");
+            r.gpu_time = tm;
+        }
+        for (const auto& bj : j.at("buffers")) {
+            HostBuffer b;
+            b.name = bj.at("name");
+            b.type = DType(bj.at("type").get<int>());
+            b.role = BufferRole(bj.at("role").get<int>());
+            b.shape = bj.at("shape").get<std::vector<std::size_t>>();
+            std::size_t off = bj.at("offset"), n = bj.at("bytes");
+            if (off > f.blob.size() || n > f.blob.size() - off)
+                throw Error(ErrorKind::Internal, "a worker message's buffer lies outside its data");
+            b.bytes.resize(n);
+            std::memcpy(b.bytes.data(), f.blob.data() + off, n);
+            std::string set = bj.at("set");
+            (set == "inputs" ? r.inputs : set == "gpu" ? r.gpu_outputs : r.cpu_outputs).push_back(std::move(b));
+        }
+        return r;
+    } catch (const nlohmann::json::exception& e) {
+        throw Error(ErrorKind::Internal, std::string("malformed result from the worker: ") + e.what());
+    }
+}
+
+}  // namespace wb

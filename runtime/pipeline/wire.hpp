@@ -1,0 +1,45 @@
+// runtime/pipeline/wire.hpp — RunRequest and RunResult across a process boundary.
+//
+// The worker process (worker.hpp) and its supervisor talk over two pipes in
+// frames: a 24-byte header ("WBW1", kind, JSON length, blob length), a JSON
+// document, then a binary blob that holds buffer contents (the JSON gives each
+// buffer's offset and size). Doubles that are not finite are written as the
+// strings "nan", "inf", "-inf", since JSON has no such numbers and a NaN in an
+// output is exactly what a student needs to see.
+#pragma once
+
+#include "pipeline/run.hpp"
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+namespace wb {
+
+enum class FrameKind : uint32_t { Request = 1, Result = 2, Progress = 3, Quit = 4 };
+
+struct Frame {
+    FrameKind kind = FrameKind::Request;
+    nlohmann::json json;
+    std::string blob;
+};
+
+// Writes a whole frame; false when the other end is gone.
+bool write_frame(int fd, const Frame& frame);
+
+enum class ReadStatus { Ok, Closed, TimedOut, Corrupt };
+
+// Reads one frame, waiting at most until `deadline` (poll). A frame that does
+// not parse is Corrupt, never a crash.
+ReadStatus read_frame(int fd, Frame& out, std::chrono::steady_clock::time_point deadline);
+
+// The request names the lesson by file: the worker loads it itself.
+Frame encode_request(const RunRequest& request);
+// Throws wb::Error (Usage) when the lesson file does not load.
+RunRequest decode_request(const Frame& frame);
+
+Frame encode_result(const RunResult& result);
+RunResult decode_result(const Frame& frame);  // throws wb::Error (Internal) when malformed
+
+}  // namespace wb

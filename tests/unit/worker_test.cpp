@@ -1,0 +1,206 @@
+// tests/unit/worker_test.cpp — the worker process: results cross the pipe intact,
+// and a CPU reference that crashes or hangs is reported and changes nothing else.
+// (Kernel faults need a GPU: tests/gpu/fault_gpu_test.cpp.)
+#include "lesson/loader.hpp"
+#include "pipeline/wire.hpp"
+#include "pipeline/worker.hpp"
+#include "scoped_cache_dir.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <dirent.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace wb;
+
+namespace {
+
+std::shared_ptr<const Lesson> load(const std::string& rel) {
+    auto r = load_lesson(std::string(WB_SOURCE_DIR) + "/" + rel);
+    EXPECT_TRUE(r.ok()) << (r.issues.empty() ? "" : r.issues[0].to_string());
+    return r.ok() ? std::make_shared<const Lesson>(std::move(*r.lesson)) : nullptr;
+}
+
+RunRequest request(std::shared_ptr<const Lesson> lesson) {
+    RunRequest q;
+    q.lesson = std::move(lesson);
+    q.source = SourceChoice::Solution;
+    return q;
+}
+
+int open_fds() {
+    int n = 0;
+    if (DIR* d = opendir("/proc/self/fd")) {
+        while (readdir(d)) ++n;
+        closedir(d);
+    }
+    return n;
+}
+
+bool has_zombie_children() {
+    int status;
+    return waitpid(-1, &status, WNOHANG) > 0;
+}
+
+class Worker : public ScopedCacheDirTest {
+protected:
+    void SetUp() override {
+        ScopedCacheDirTest::SetUp();
+        setenv("WB_DISABLE_CUDA_DRIVER", "1", 1);  // the same here and on a GPU machine
+    }
+    void TearDown() override {
+        unsetenv("WB_DISABLE_CUDA_DRIVER");
+        ScopedCacheDirTest::TearDown();
+    }
+};
+
+}  // namespace
+
+TEST(Wire, ResultsCrossThePipeWithNaNsInfinitiesAndBuffersIntact) {
+    RunResult r;
+    r.status = RunStatus::Mismatch;
+    r.message = "output 'c' differs";
+    r.output = "printf from the kernel\n";
+    r.params = {{"N", 1000}};
+    r.cpu_ms = 1.5;
+    CompareResult c;
+    c.buffer = "c";
+    c.max_abs_error = INFINITY;
+    Mismatch m;
+    m.index = {3, 4};
+    m.got = std::nan("");
+    m.want = -2.5;
+    m.reason = MismatchReason::Unwritten;
+    c.first.push_back(m);
+    r.comparisons.push_back(c);
+    HostBuffer b;
+    b.name = "c";
+    b.shape = {2, 3};
+    b.type = DType::F32;
+    b.role = BufferRole::Output;
+    b.bytes.resize(24, std::byte{7});
+    r.gpu_outputs.push_back(b);
+    r.compile.diagnostics.push_back({"kernel.cu", 4, 9, Severity::Warning, "unused", "177"});
+    Timing t;
+    t.samples_ms = {0.5, 0.25};
+    t.median_ms = 0.375;
+    r.gpu_time = t;
+
+    Frame f = encode_result(r);
+    int fds[2];
+    ASSERT_EQ(pipe(fds), 0);
+    std::thread writer([&] { write_frame(fds[1], f); close(fds[1]); });
+    Frame back;
+    ASSERT_EQ(read_frame(fds[0], back, std::chrono::steady_clock::now() + std::chrono::seconds(10)), ReadStatus::Ok);
+    writer.join();
+    close(fds[0]);
+    RunResult d = decode_result(back);
+    EXPECT_EQ(d.status, RunStatus::Mismatch);
+    EXPECT_EQ(d.output, r.output);
+    EXPECT_EQ(d.params.at("N"), 1000);
+    ASSERT_EQ(d.comparisons.size(), 1u);
+    EXPECT_TRUE(std::isinf(d.comparisons[0].max_abs_error));
+    EXPECT_TRUE(std::isnan(d.comparisons[0].first[0].got));
+    EXPECT_EQ(d.comparisons[0].first[0].index, (std::vector<std::size_t>{3, 4}));
+    EXPECT_EQ(d.comparisons[0].first[0].reason, MismatchReason::Unwritten);
+    ASSERT_EQ(d.gpu_outputs.size(), 1u);
+    EXPECT_EQ(d.gpu_outputs[0].bytes, b.bytes);
+    EXPECT_EQ(d.gpu_outputs[0].shape, b.shape);
+    EXPECT_EQ(d.compile.diagnostics[0].line, 4);
+    ASSERT_TRUE(d.gpu_time);
+    EXPECT_EQ(d.gpu_time->samples_ms, t.samples_ms);
+}
+
+TEST(Wire, AGarbledFrameIsReportedNotTrusted) {
+    int fds[2];
+    ASSERT_EQ(pipe(fds), 0);
+    const char junk[] = "this is not a frame at all, just bytes";
+    ASSERT_EQ(write(fds[1], junk, sizeof junk), ssize_t(sizeof junk));
+    close(fds[1]);
+    Frame f;
+    EXPECT_EQ(read_frame(fds[0], f, std::chrono::steady_clock::now() + std::chrono::seconds(5)), ReadStatus::Corrupt);
+    close(fds[0]);
+}
+
+TEST_F(Worker, ARunThroughTheWorkerMatchesTheInProcessRun) {
+    auto lesson = load("lessons/01_vector_add.json");
+    ASSERT_TRUE(lesson);
+    WorkerBackend worker;
+    RunRequest q = request(lesson);
+    q.test_case = "ragged";
+    RunResult w = worker.run(q);
+    RunResult l = make_local_backend()->run(q);
+    EXPECT_EQ(w.status, RunStatus::CompileOnly) << w.message;
+    EXPECT_EQ(w.status, l.status);
+    EXPECT_EQ(w.message, l.message);
+    EXPECT_EQ(w.launches[0].dims.grid, l.launches[0].dims.grid);
+    ASSERT_EQ(w.cpu_outputs.size(), 1u);
+    EXPECT_EQ(w.cpu_outputs[0].bytes, l.cpu_outputs[0].bytes);  // the reference's output came back whole
+    EXPECT_EQ(worker.workers_started(), 1);
+}
+
+TEST_F(Worker, ACrashingReferenceIsReportedAndTheNextRunWorks) {
+    auto crash = load("tests/data/lessons_fault/crash_reference.json");
+    auto good = load("tests/data/lessons_good/minimal.json");
+    ASSERT_TRUE(crash && good);
+    WorkerBackend worker;
+    RunResult r = worker.run(request(crash));
+    EXPECT_EQ(r.status, RunStatus::Crashed);
+    EXPECT_NE(r.message.find("Segmentation fault"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.find("CPU reference"), std::string::npos) << r.message;
+    RunResult next = worker.run(request(good));
+    EXPECT_EQ(next.status, RunStatus::CompileOnly) << next.message;
+    EXPECT_EQ(worker.workers_started(), 2);
+}
+
+TEST_F(Worker, AHangingReferenceTimesOutAtTheLessonsDeadline) {
+    auto hang = load("tests/data/lessons_fault/hang_reference.json");
+    auto good = load("tests/data/lessons_good/minimal.json");
+    ASSERT_TRUE(hang && good);
+    WorkerBackend worker;
+    auto t0 = std::chrono::steady_clock::now();
+    RunResult r = worker.run(request(hang));
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(r.status, RunStatus::TimedOut);
+    EXPECT_NE(r.message.find("timed out after 3 s"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.find("CPU reference"), std::string::npos) << r.message;
+    EXPECT_LT(s, 8.0);
+    EXPECT_EQ(worker.run(request(good)).status, RunStatus::CompileOnly);
+}
+
+TEST_F(Worker, StopEndsARunAtOnce) {
+    auto hang = load("tests/data/lessons_fault/hang_reference.json");
+    ASSERT_TRUE(hang);
+    WorkerBackend worker;
+    RunRequest q = request(hang);
+    q.timeout_s = 60;
+    std::thread stopper([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+        worker.cancel();
+    });
+    auto t0 = std::chrono::steady_clock::now();
+    RunResult r = worker.run(q);
+    stopper.join();
+    EXPECT_EQ(r.status, RunStatus::Stopped) << r.message;
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10.0);
+}
+
+TEST_F(Worker, TwentyCrashesInARowLeakNoProcessesOrFileDescriptors) {
+    auto crash = load("tests/data/lessons_fault/crash_reference.json");
+    auto good = load("tests/data/lessons_good/minimal.json");
+    ASSERT_TRUE(crash && good);
+    int fds_before = open_fds();
+    {
+        WorkerBackend worker;
+        for (int i = 0; i < 20; ++i) {
+            RunResult r = worker.run(request(i % 2 ? good : crash));
+            EXPECT_EQ(r.status, i % 2 ? RunStatus::CompileOnly : RunStatus::Crashed) << i << ": " << r.message;
+        }
+    }
+    EXPECT_EQ(open_fds(), fds_before);
+    EXPECT_FALSE(has_zombie_children());
+}
