@@ -22,6 +22,7 @@
 #include "screenshot.hpp"
 #include "script.hpp"
 #include "student_work.hpp"
+#include "trust.hpp"
 
 #include "compile/nvrtc.hpp"
 #include "core/error.hpp"
@@ -172,6 +173,7 @@ void draw_frame(AppState& state, const Fonts& fonts) {
     draw_results_panel(state, {ImVec2(x2, y0 + instructions_h + launch_h), ImVec2(right, body - instructions_h - launch_h)});
 
     draw_status_bar(state, {ImVec2(origin.x, origin.y + body), ImVec2(size.x, status_height)});
+    draw_trust_prompt(state);
 }
 
 // Applies one finished job (or, with id 0, the backend's device report) on the UI thread.
@@ -260,12 +262,33 @@ void act_on_requests(AppState& state, JobRunner& jobs) {
 
     if (rq.stop) {
         if (jobs.stop())
-            log_line(state, "Stop: a job inside the compiler or on the GPU cannot be interrupted yet (the worker "
-                            "process comes with issue 4); its result will be discarded");
+            log_line(state, "Stop: the running job's worker process was stopped; a fresh one serves the next job");
         else
             log_line(state, "Stop: nothing is running");
     }
-    if (rq.run) {
+    // An untrusted lesson is neither compiled nor run, whoever asks (a
+    // script's run too): its CPU reference would run natively (trust.hpp).
+    const std::string untrusted = untrusted_reason(state);
+    if (rq.sanitize != SanitizerTool::None && !rq.run) {
+        // Check memory / Check races: a full run under compute-sanitizer.
+        const std::string blocked = run_blocked_reason(state);
+        if (!untrusted.empty()) {
+            log_line(state, "Check is unavailable: " + untrusted, true);
+        } else if (!blocked.empty() && !rq.run_even_without_gpu) {
+            log_line(state, "Check is unavailable: " + blocked, true);
+        } else if (state.lesson && selected_step(state)) {
+            RunRequest req = make_request(state, false);
+            req.sanitizer = rq.sanitize;
+            state.last_submitted_job = jobs.submit(JobKind::Run, std::move(req), ed.revision);
+            ed.compile_submitted_revision = ed.revision;
+            log_line(state, std::string("compute-sanitizer ") +
+                                (rq.sanitize == SanitizerTool::Memcheck ? "memcheck" : "racecheck") +
+                                " submitted (case " + state.launch.test_case + "); this takes a few seconds");
+        }
+    }
+    if (rq.run && !untrusted.empty()) {
+        log_line(state, "Run is unavailable: " + untrusted, true);
+    } else if (rq.run) {
         const std::string blocked = run_blocked_reason(state);
         // Scripts may run without a GPU so tests exercise the pipeline (status compile-only).
         const bool allowed = blocked.empty() || (rq.run_even_without_gpu && state.lesson && selected_step(state));
@@ -278,7 +301,11 @@ void act_on_requests(AppState& state, JobRunner& jobs) {
         }
     }
     const bool due = ed.revision != ed.compile_submitted_revision && state.now - ed.last_edit_time >= kCompileDebounce;
-    if (state.lesson && selected_step(state) && (rq.compile || due)) {
+    if (!untrusted.empty() && (rq.compile || due)) {
+        // Nothing to wait for: this text is not compiled until the folder is trusted.
+        ed.compile_submitted_revision = ed.revision;
+        if (rq.compile) log_line(state, "Compile is unavailable: " + untrusted, true);
+    } else if (state.lesson && selected_step(state) && (rq.compile || due)) {
         state.last_submitted_job = jobs.submit(JobKind::Compile, make_request(state, true), ed.revision);
         ed.compile_submitted_revision = ed.revision;
     }
@@ -471,6 +498,7 @@ int run_app(const AppOptions& options) {
             if (glfwGetTime() - start < timeout) busy_frames = kFramesAfterEvent;
         }
         state.now = glfwGetTime();
+        update_trust(state);  // before the script and the panels look at it
         jobs.drain(state);
         state.job_text = jobs.running_text();
         if (script) {

@@ -108,6 +108,8 @@ void reset_launch(AppState& state, const std::string& test_case) {
         return;
     }
     if (s.test_case.empty() && !step->checks.cases.empty()) s.test_case = step->checks.cases.front().name;
+    s.timeout_s = static_cast<float>(step->checks.timeout_s);
+    if (const TestCase* c = step->find_case(s.test_case); c && c->timeout_s > 0) s.timeout_s = static_cast<float>(c->timeout_s);
     try {
         s.params = resolve_params(*step, step->find_case(s.test_case), {});
         if (!step->launches.empty()) {
@@ -175,6 +177,7 @@ RunRequest make_request(const AppState& state, bool compile_only) {
     if (!s.auto_grid) ov.grid = std::array<long long, 3>{s.grid[0], s.grid[1], s.grid[2]};
     ov.shared_bytes = s.shared_bytes;
     r.launches.push_back(ov);
+    r.timeout_s = s.timeout_s;
     return r;
 }
 

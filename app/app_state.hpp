@@ -29,6 +29,7 @@ struct LaunchSettings {
     std::array<int, 3> block{1, 1, 1};
     std::array<int, 3> grid{1, 1, 1};
     int shared_bytes = 0;
+    float timeout_s = 30;   // the run's deadline: the case's or lesson's, editable
     bool auto_grid = true;  // grid from the lesson's expression with this block
     std::string test_case;  // name; "" = the first case
     std::map<std::string, double> params;
@@ -50,6 +51,7 @@ struct Requests {
     bool compile = false;        // now, not debounced
     bool run = false;            // full run (the Run button, Ctrl+Enter)
     bool run_even_without_gpu = false;  // scripts: exercise the pipeline in compile-only mode
+    SanitizerTool sanitize = SanitizerTool::None;  // a full run under compute-sanitizer (Check memory / races)
     bool stop = false;
     bool save = false;           // Ctrl+S
     bool open_external = false;
@@ -76,6 +78,17 @@ struct RunRecord {
     double gpu_ms = -1;  // median kernel time; -1 when the kernel was not timed
     double cpu_ms = -1;  // the reference's time; -1 when it did not run
     bool passed() const { return status == RunStatus::Passed || status == RunStatus::CompileOnly; }
+};
+
+// Trust in the open lesson's folder (app/trust.hpp). A lesson from outside
+// the shipped lessons folder is neither compiled nor run until its folder is
+// trusted: its CPU reference is C++ that would run natively here.
+struct TrustState {
+    std::filesystem::path lesson_file;      // the lesson `trusted` was worked out for
+    std::filesystem::path folder;           // its resolved folder; empty for a shipped lesson
+    bool trusted = true;
+    bool prompt_open = false;               // the "Trust lessons in ...?" modal is showing
+    std::set<std::filesystem::path> asked;  // folders asked about this session (asked once each)
 };
 
 // The results panel's pictures, plots and tables, built from `last_run`
@@ -129,6 +142,7 @@ struct AppState {
 
     std::set<std::string> done_steps;        // "lesson_id/step_id" that passed a run
     Requests requests;
+    TrustState trust;
     ExternalEdit external;
     bool show_solution_confirm = false;
     bool show_diff = false;

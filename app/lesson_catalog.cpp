@@ -5,13 +5,6 @@
 #include <exception>
 #include <system_error>
 
-#ifndef WB_APP_SOURCE_DIR
-#define WB_APP_SOURCE_DIR ""
-#endif
-#ifndef WB_APP_INSTALL_DATA_DIR
-#define WB_APP_INSTALL_DATA_DIR ""
-#endif
-
 namespace fs = std::filesystem;
 
 namespace wb::app {
@@ -22,12 +15,6 @@ bool is_dir(const fs::path& p) {
     return !p.empty() && fs::is_directory(p, ec);
 }
 
-fs::path executable_dir() {
-    std::error_code ec;
-    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    return ec ? fs::path() : exe.parent_path();
-}
-
 }  // namespace
 
 std::string LessonEntry::id() const {
@@ -35,43 +22,11 @@ std::string LessonEntry::id() const {
     return file.stem().string();
 }
 
-std::vector<DataCandidate> data_folder_candidates(const std::string& name) {
-    std::vector<DataCandidate> out;
-    const fs::path exe_dir = executable_dir();
-    // <build>/app/cuda-workbook and <build>/cli/cuda-workbook-cli: CMakeCache.txt
-    // marks <build> as a build tree, whose data is the source tree it was built from.
-    std::error_code ec;
-    const bool in_build_tree = !exe_dir.empty() && fs::exists(exe_dir.parent_path() / "CMakeCache.txt", ec);
-    const fs::path source = std::string(WB_APP_SOURCE_DIR).empty() ? fs::path() : fs::path(WB_APP_SOURCE_DIR) / name;
-    const fs::path beside_exe =
-        exe_dir.empty() ? fs::path() : (exe_dir / ".." / "share" / "cuda-workbook" / name).lexically_normal();
-    const fs::path installed =
-        std::string(WB_APP_INSTALL_DATA_DIR).empty() ? fs::path() : fs::path(WB_APP_INSTALL_DATA_DIR) / name;
-    if (in_build_tree) {
-        out.push_back({source, "source tree"});
-        out.push_back({(exe_dir / ".." / ".." / name).lexically_normal(), "build tree"});
-    }
-    // Installed (or an install moved elsewhere): <prefix>/bin beside <prefix>/share.
-    // This comes before the compiled-in source folder, so an installed binary
-    // never reads the tree it was built from, even while that tree still exists.
-    out.push_back({beside_exe, "install"});
-    out.push_back({installed, "install"});
-    if (!in_build_tree) out.push_back({source, "source tree"});
-    return out;
-}
-
 FolderSearch find_data_folder(const std::string& name) {
     FolderSearch result;
     std::string tried;
-    for (const DataCandidate& c : data_folder_candidates(name)) {
-        if (c.dir.empty()) continue;
-        if (is_dir(c.dir)) {
-            result.folder = LessonsFolder{c.dir.lexically_normal(), c.found_by};
-            return result;
-        }
-        tried += " " + c.dir.string();
-    }
-    result.error = "no " + name + " folder found; tried" + tried;
+    if (auto found = wb::find_data_folder(name, &tried)) result.folder = LessonsFolder{found->dir, found->found_by};
+    else result.error = "no " + name + " folder found; tried " + tried;
     return result;
 }
 

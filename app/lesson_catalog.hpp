@@ -6,6 +6,7 @@
 // mistake.
 #pragma once
 
+#include "core/data_dirs.hpp"
 #include "lesson/loader.hpp"
 
 #include <filesystem>
@@ -35,21 +36,9 @@ struct FolderSearch {
     std::string error;  // set when nothing was found: which places were tried
 };
 
-// One place where shipped data (lessons/, shaders/, assets/) may live, and
-// what to call it in messages.
-struct DataCandidate {
-    std::filesystem::path dir;
-    std::string found_by;
-};
-
-// Where shipped data folder `name` is looked for, in order. From a build tree
-// (the executable's parent folder holds CMakeCache.txt): the source tree it was
-// built from, then <exe>/../../name. Otherwise: <exe>/../share/cuda-workbook/name
-// (an install, also one moved to another prefix), the compiled-in install
-// folder, and last the source tree. The runtime's assets lookup follows the
-// same rule (runtime/lesson/loader.cpp), so the app, the CLI and the lessons
-// they load always agree on one data folder.
-std::vector<DataCandidate> data_folder_candidates(const std::string& name);
+// Where shipped data folder `name` is looked for, and which lessons are the
+// shipped ones, is one rule for the app and the CLI: runtime/core/data_dirs.hpp
+// (wb::data_folder_candidates). The runtime's assets lookup follows it too.
 // The first of data_folder_candidates(name) that exists, or an error naming them all.
 FolderSearch find_data_folder(const std::string& name);
 // The shaders/ folder for GL views (buffer views, heat maps), found once:

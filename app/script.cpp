@@ -2,6 +2,8 @@
 #include "script.hpp"
 
 #include "app_state.hpp"
+#include "trust.hpp"
+#include "panels/panels.hpp"
 #include "panels/results_views.hpp"
 
 #include "core/error.hpp"
@@ -233,6 +235,27 @@ Script::Tick Script::run_command(AppState& state, const std::string& line, bool 
         }
         return Tick::Continue;
     }
+    if (cmd == "check-memory" || cmd == "check-races") {
+        if (!state.lesson) return fail("no lesson is open");
+        state.requests.sanitize = cmd == "check-memory" ? SanitizerTool::Memcheck : SanitizerTool::Racecheck;
+        state.requests.run_even_without_gpu = true;
+        return Tick::Continue;
+    }
+    if (cmd == "expect-sanitizer-finding") {
+        long long n = 0;
+        if (!to_int(rest, n)) return fail("expect-sanitizer-finding wants a line number");
+        if (!state.last_run) return fail("no run has finished");
+        std::string seen;
+        for (const SanitizerFinding& f : state.last_run->sanitizer_findings) {
+            if (f.line == n) {
+                std::printf("script: line %zu: finding: %s\n", current_, f.to_string().c_str());
+                return Tick::Continue;
+            }
+            seen += (seen.empty() ? "" : ", ") + std::to_string(f.line);
+        }
+        return fail("no compute-sanitizer finding on line " + std::to_string(n) + " (findings on lines: " +
+                    (seen.empty() ? "none" : seen) + "; status " + run_status_name(state.last_run->status) + ")");
+    }
     if (cmd == "compile" || cmd == "run") {
         if (!state.lesson) return fail("no lesson is open");
         if (cmd == "compile") state.requests.compile = true;
@@ -384,6 +407,29 @@ Script::Tick Script::run_command(AppState& state, const std::string& line, bool 
         if (got_w != w || got_h != h)
             return fail("the window is " + std::to_string(got_w) + "x" + std::to_string(got_h) + ", wanted " +
                         std::to_string(w) + "x" + std::to_string(h));
+        return Tick::Continue;
+    }
+    if (cmd == "expect-trust-prompt") {
+        // The "Trust lessons in <folder>?" modal is showing (app/trust.hpp).
+        if (!state.trust.prompt_open)
+            return fail(state.trust.trusted ? "no trust prompt: the open lesson is trusted"
+                                            : "no trust prompt is showing (this folder was asked about already)");
+        std::printf("script: line %zu: trust prompt for %s\n", current_, state.trust.folder.string().c_str());
+        return Tick::Continue;
+    }
+    if (cmd == "answer-trust") {
+        if (rest != "yes" && rest != "no") return fail("answer-trust wants yes or no");
+        if (!state.trust.prompt_open) return fail("no trust prompt is showing");
+        answer_trust(state, rest == "yes");
+        return Tick::Continue;
+    }
+    if (cmd == "expect-run-disabled") {
+        const std::string want = unquote(rest);
+        check_launch_settings(state);
+        const std::string why = run_blocked_reason(state);
+        if (why.empty()) return fail("Run is enabled (wanted it disabled with a reason containing '" + want + "')");
+        if (why.find(want) == std::string::npos) return fail("Run is disabled because '" + why + "', which does not contain '" + want + "'");
+        std::printf("script: line %zu: run disabled: %s\n", current_, why.c_str());
         return Tick::Continue;
     }
     if (cmd == "quit") return Tick::Quit;

@@ -19,6 +19,9 @@
 //   expect-shaders loaded|fallback  (the heat maps drawn so far were coloured by
 //                              shaders/, or on the CPU after one log line saying why)
 //   expect-window-size W H (screen coordinates)
+//   expect-trust-prompt        ("Trust lessons in <folder>?" is showing)
+//   answer-trust yes|no        (the student's answer to it)
+//   expect-run-disabled SUBSTRING  (Run is off, with a reason containing SUBSTRING)
 //   quit
 // Blank lines and lines starting with '#' are skipped. Each command is echoed
 // as "script: line K: COMMAND"; a failure prints "script: line K: <what

@@ -9,7 +9,9 @@
 // Exit codes (also in `--help` and docs/cli.md):
 //   0 success · 1 a kernel or lesson check failed · 2 bad command line · 3 a lesson file is invalid
 //   4 no GPU (compile-only: everything that could be checked without one passed) · 5 internal error
+//   6 the lesson is outside the shipped lessons folder and --trust was not given
 #include "compile/nvrtc.hpp"
+#include "core/data_dirs.hpp"
 #include "core/fs.hpp"
 #include "core/error.hpp"
 #include "driver/cuda_driver.hpp"
@@ -36,7 +38,7 @@ using nlohmann::json;
 
 namespace {
 
-enum Exit { kOk = 0, kFailed = 1, kUsage = 2, kInvalidLesson = 3, kNoGpu = 4, kInternal = 5 };
+enum Exit { kOk = 0, kFailed = 1, kUsage = 2, kInvalidLesson = 3, kNoGpu = 4, kInternal = 5, kUntrusted = 6 };
 
 constexpr const char* kExitCodes =
     "Exit codes:\n"
@@ -45,7 +47,9 @@ constexpr const char* kExitCodes =
     "  2  bad command line (unknown option, step or case)\n"
     "  3  a lesson file is invalid\n"
     "  4  no GPU: what could be checked without one passed, but nothing ran\n"
-    "  5  internal error\n";
+    "  5  internal error\n"
+    "  6  the lesson is not one of the shipped lessons and --trust was not given\n"
+    "     (its CPU reference is C++ that would be compiled and run on this computer)\n";
 
 constexpr const char* kMainHelp =
     "cuda-workbook-cli — check, compile and run CUDA Workbook lessons without the GUI.\n"
@@ -59,7 +63,9 @@ constexpr const char* kMainHelp =
     "  check    <lesson or folder>  every solution passes every case, every starter compiles\n"
     "  device                       show the GPU, or why there is none\n"
     "\n"
-    "Every command takes --help and --json.\n";
+    "Every command takes --help and --json. compile, run and check need --trust for a\n"
+    "lesson outside the shipped lessons folder: its CPU reference is C++ that would be\n"
+    "compiled and run on this computer.\n";
 
 struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -131,6 +137,28 @@ std::array<long long, 3> parse_dim3(const std::string& s, const char* what) {
     return d;
 }
 
+// Lessons from outside the shipped lessons folder carry C++ (the CPU
+// reference) that is compiled and run natively, and kernels that run: run,
+// check and compile refuse them unless --trust says the user trusts the
+// author. `validate` runs nothing and needs no trust. Returns true when every
+// file may be used; otherwise prints why, once per folder, and returns false.
+bool trusted_or_explain(const std::vector<std::string>& files, bool trust_given, const std::string& command) {
+    if (trust_given) return true;
+    std::vector<fs::path> folders;
+    for (const auto& f : files) {
+        if (wb::is_shipped_lesson(f)) continue;
+        fs::path folder = wb::lesson_trust_folder(f);
+        if (std::find(folders.begin(), folders.end(), folder) != folders.end()) continue;
+        folders.push_back(folder);
+        const auto shipped = wb::shipped_lessons_folder();
+        std::cerr << "cuda-workbook-cli " << command << ": " << f << " is in " << folder.string()
+                  << ", which is not the shipped lessons folder ("
+                  << (shipped ? shipped->string() : std::string("none was found")) << "): "
+                  << wb::untrusted_lesson_explanation() << ". If you trust its author, add --trust.\n";
+    }
+    return folders.empty();
+}
+
 void print_issues(const std::vector<wb::LessonIssue>& issues) {
     for (const auto& i : issues) std::cerr << i.to_string() << "\n";
 }
@@ -180,6 +208,23 @@ std::string params_str(const std::map<std::string, double>& p) {
 
 void print_diagnostics(const std::vector<wb::Diagnostic>& diags) {
     for (const auto& d : diags) std::cout << "  " << d.to_string() << "\n";
+}
+
+// Under compute-sanitizer: no time, then each finding as  file:line: what, by thread (x,y,z) in block (x,y,z).
+// The raw report (r.output) is printed only when no finding could be read from it.
+void print_sanitizer(const wb::RunResult& r) {
+    const char* tool = wb::sanitizer_tool_name(r.sanitizer);
+    if (!r.gpu_time && r.status != wb::RunStatus::CompileOnly) std::cout << "time    not timed under compute-sanitizer\n";
+    if (r.sanitizer_errors >= 0)
+        std::cout << "sanitizer " << tool << ": " << r.sanitizer_errors << (r.sanitizer_errors == 1 ? " error" : " errors")
+                  << ", " << r.sanitizer_findings.size() << " distinct finding" << (r.sanitizer_findings.size() == 1 ? "" : "s")
+                  << "\n";
+    for (const auto& f : r.sanitizer_findings) std::cout << f.to_string() << "\n";
+    if (r.sanitizer_findings.empty() && r.status != wb::RunStatus::Passed && !r.output.empty()) {
+        std::cout << "output  (the worker and compute-sanitizer)\n";
+        std::istringstream lines(r.output);
+        for (std::string line; std::getline(lines, line);) std::cout << "        " << line << "\n";
+    }
 }
 
 void print_run_text(const wb::RunResult& r) {
@@ -234,7 +279,8 @@ void print_run_text(const wb::RunResult& r) {
         std::cout << "\n";
         if (t.near_resolution) std::cout << "        (under 10 us: near the resolution of event timing, about 1-2 us)\n";
     }
-    if (!r.output.empty()) {
+    if (r.sanitizer != wb::SanitizerTool::None) print_sanitizer(r);
+    else if (!r.output.empty()) {
         std::cout << "output  (what the kernel printed)\n";
         std::istringstream lines(r.output);
         for (std::string line; std::getline(lines, line);) std::cout << "        " << line << "\n";
@@ -294,11 +340,12 @@ int cmd_validate(int argc, char** argv) {
 // ---- compile -----------------------------------------------------------------
 
 int cmd_compile(int argc, char** argv) {
-    Args a = parse_args(argc, argv, 2, {"--step", "--arch"}, {"--json", "--help"}, "compile");
+    Args a = parse_args(argc, argv, 2, {"--step", "--arch"}, {"--json", "--help", "--trust"}, "compile");
     if (a.flag("--help")) {
-        std::cout << "Usage: cuda-workbook-cli compile <lesson.json> [--step S] [--arch sm_XX|compute_XX] [--json]\n\n"
+        std::cout << "Usage: cuda-workbook-cli compile <lesson.json> [--step S] [--arch sm_XX|compute_XX] [--trust] [--json]\n\n"
                      "Compiles the starter and the solution of step S (default: every step) with NVRTC.\n"
-                     "Needs no GPU. --arch defaults to the GPU's own, or " << wb::default_arch() << " without one.\n\n"
+                     "Needs no GPU. --arch defaults to the GPU's own, or " << wb::default_arch() << " without one.\n"
+                     "--trust: the lesson is outside the shipped lessons folder and you trust its author.\n\n"
                   << kExitCodes;
         return kOk;
     }
@@ -310,6 +357,7 @@ int cmd_compile(int argc, char** argv) {
         if (as_json) std::cout << out.dump(2) << "\n";
         return kInvalidLesson;
     }
+    if (!trusted_or_explain(a.positional, a.flag("--trust"), "compile")) return kUntrusted;
     std::string arch = a.value("--arch").value_or("");
     if (arch.empty()) {
         try {
@@ -365,7 +413,9 @@ int cmd_compile(int argc, char** argv) {
 int cmd_run(int argc, char** argv) {
     Args a = parse_args(argc, argv, 2, {"--step", "--case", "--block", "--grid", "--shared", "--param", "--source", "--arch",
                                         "--repeat", "--warmup", "--timeout"},
-                        {"--solution", "--compile-only", "--no-timing", "--json", "--help", "--in-process"}, "run");
+                        {"--solution", "--compile-only", "--no-timing", "--json", "--help", "--in-process", "--trust",
+                         "--memcheck", "--racecheck"},
+                        "run");
     if (a.flag("--help")) {
         std::cout << "Usage: cuda-workbook-cli run <lesson.json> [options]\n\n"
                      "Compiles a step's kernel, runs it on the GPU for one test case, and checks its\n"
@@ -386,6 +436,16 @@ int cmd_run(int argc, char** argv) {
                      "  --timeout S       stop the run after S seconds (default: the lesson's, else 30)\n"
                      "  --in-process      run in this process, not a worker (debugging; a fault ends the CLI)\n"
                      "  --compile-only    stop before the GPU\n"
+                     "  --memcheck        run under compute-sanitizer memcheck: every out-of-bounds or\n"
+                     "                    misaligned access is reported with its line, thread and block\n"
+                     "                    (slow: not timed; the deadline is 10x the lesson's, at least 120 s)\n"
+                     "  --racecheck       run under compute-sanitizer racecheck: shared-memory races\n"
+                     "                    between threads of a block (a missing __syncthreads())\n"
+                     "                    Either way, a report with errors is 'sanitizer-errors' (exit 1)\n"
+                     "                    even when the outputs match; without a GPU nothing runs under\n"
+                     "                    the tool, the run is compile-only (exit 4)\n"
+                     "  --trust           the lesson is outside the shipped lessons folder and you trust\n"
+                     "                    its author (its CPU reference is compiled and run here)\n"
                      "  --json            print the result as JSON\n\n"
                   << kExitCodes;
         return kOk;
@@ -398,6 +458,7 @@ int cmd_run(int argc, char** argv) {
         if (as_json) std::cout << out.dump(2) << "\n";
         return kInvalidLesson;
     }
+    if (!trusted_or_explain(a.positional, a.flag("--trust"), "run")) return kUntrusted;
     wb::RunRequest req;
     req.lesson = lesson;
     req.step = a.value("--step").value_or("");
@@ -446,6 +507,13 @@ int cmd_run(int argc, char** argv) {
         if (*end || !(req.timeout_s > 0)) throw UsageError("--timeout takes a number of seconds above 0");
     }
 
+    if (a.flag("--memcheck") && a.flag("--racecheck"))
+        throw UsageError("--memcheck and --racecheck cannot be used together: run one, then the other");
+    if (a.flag("--memcheck")) req.sanitizer = wb::SanitizerTool::Memcheck;
+    if (a.flag("--racecheck")) req.sanitizer = wb::SanitizerTool::Racecheck;
+    if (req.sanitizer != wb::SanitizerTool::None && a.flag("--in-process"))
+        throw UsageError("--in-process cannot be used with --memcheck or --racecheck: the tool runs a worker process");
+
     auto backend = make_backend(a);
     wb::RunResult r = backend->run(req);
     if (as_json) std::cout << wb::to_json(r).dump(2) << "\n";
@@ -456,13 +524,14 @@ int cmd_run(int argc, char** argv) {
 // ---- check -------------------------------------------------------------------
 
 int cmd_check(int argc, char** argv) {
-    Args a = parse_args(argc, argv, 2, {"--arch"}, {"--compile-only", "--json", "--help", "--in-process"}, "check");
+    Args a = parse_args(argc, argv, 2, {"--arch"}, {"--compile-only", "--json", "--help", "--in-process", "--trust"}, "check");
     if (a.flag("--help")) {
-        std::cout << "Usage: cuda-workbook-cli check <lesson.json or folder...> [--compile-only] [--json]\n\n"
+        std::cout << "Usage: cuda-workbook-cli check <lesson.json or folder...> [--compile-only] [--trust] [--json]\n\n"
                      "The instructor's check: every lesson validates, every starter compiles, and every\n"
                      "solution passes every test case on the GPU. Without a GPU (or with --compile-only)\n"
                      "it checks everything up to the launch: solutions compile, references build and run,\n"
-                     "and launches fit the target's limits.\n\n"
+                     "and launches fit the target's limits. Lessons outside the shipped lessons folder\n"
+                     "need --trust: their CPU references are compiled and run on this computer.\n\n"
                   << kExitCodes;
         return kOk;
     }
@@ -477,6 +546,8 @@ int cmd_check(int argc, char** argv) {
         }
     }
     if (files.empty()) throw UsageError("no lesson files found in the given folders");
+    // Before anything is compiled: one untrusted lesson stops the whole check.
+    if (!trusted_or_explain(files, a.flag("--trust"), "check")) return kUntrusted;
 
     auto backend = make_backend(a);
     wb::BackendInfo bi = backend->info();

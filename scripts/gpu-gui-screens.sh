@@ -22,10 +22,14 @@ xpid=$!
 sleep 2
 export DISPLAY=:77 WB_LESSONS_DIR="$ROOT/lessons"
 export XDG_CONFIG_HOME="$(mktemp -d)" XDG_DATA_HOME="$(mktemp -d)" XDG_CACHE_HOME="$(mktemp -d)"
+# The bundle's app does not know this checkout's lessons/ as its shipped
+# folder, so it would ask "Trust lessons in ...?": answer yes up front.
+mkdir -p "$XDG_CONFIG_HOME/cuda-workbook"
+printf '{"trusted": ["%s"]}\n' "$(realpath "$ROOT/lessons")" >"$XDG_CONFIG_HOME/cuda-workbook/trusted_folders.json"
 status=0
 for s in "$@"; do
   echo "== $s"
-  sed -e "s|@OUT@|${OUT:-/tmp}|g" -e "s|@LESSONS@|$ROOT/lessons|g" "$s" > /tmp/wb-gui.script
+  sed -e "s|@OUT@|${OUT:-/tmp}|g" -e "s|@LESSONS@|$ROOT/lessons|g" -e "s|@ROOT@|$ROOT|g" "$s" > /tmp/wb-gui.script
   "$ROOT/devbundle/bin/cuda-workbook" --size 1400x900 --script /tmp/wb-gui.script || status=1
 done
 kill $xpid 2>/dev/null

@@ -22,6 +22,7 @@ PACKAGES=(
   libimgui-dev libglfw3-dev python3-glad libgl-dev libgl1-mesa-dri
   googletest libgtest-dev python3-jsonschema
   xvfb xauth desktop-file-utils
+  clang libclang-rt-14-dev
   fonts-wqy-microhei fonts-jetbrains-mono fonts-dejavu-core
 )
 

@@ -36,6 +36,19 @@ void draw_diagnostics_panel(AppState& state, const PanelRect& rect) {
                     ImGui::PopStyleColor();
                 }
             }
+            // The latest run's compute-sanitizer findings, on the same terms.
+            if (state.last_run && !state.last_run->sanitizer_findings.empty()) {
+                ImGui::Separator();
+                ImGui::TextDisabled("compute-sanitizer (%d errors)", state.last_run->sanitizer_errors);
+                int k = 0;
+                for (const SanitizerFinding& f : state.last_run->sanitizer_findings) {
+                    ImGui::PushStyleColor(ImGuiCol_Text, f.is_error ? ImVec4(1.0f, 0.40f, 0.40f, 1.0f)
+                                                                    : ImVec4(0.95f, 0.75f, 0.30f, 1.0f));
+                    const std::string label = f.to_string() + "##s" + std::to_string(k++);
+                    if (ImGui::Selectable(label.c_str()) && f.line > 0) state.editor.goto_line = f.line;
+                    ImGui::PopStyleColor();
+                }
+            }
         }
         ImGui::EndChild();
         ImGui::EndTabItem();

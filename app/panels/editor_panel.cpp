@@ -10,6 +10,7 @@
 #include "panels/panels.hpp"
 
 #include "app_state.hpp"
+#include "trust.hpp"
 #include "fonts.hpp"
 #include "ui_text.hpp"
 
@@ -74,6 +75,7 @@ struct EditorWidget {
     std::uint64_t widget_revision = 0;  // CodeEditor::revision() at that moment
     const CompileResult* markers_from = nullptr;
     std::uint64_t markers_revision = ~0ull;
+    std::uint64_t markers_run = ~0ull;
 };
 
 EditorWidget& editor_widget() {
@@ -83,6 +85,22 @@ EditorWidget& editor_widget() {
 
 EditorMarker::Severity marker_severity(Severity s) {
     return s == Severity::Error ? EditorMarker::Error : s == Severity::Warning ? EditorMarker::Warning : EditorMarker::Note;
+}
+
+// Racecheck only makes sense when threads share memory.
+bool uses_shared_memory(const AppState& state) {
+    return state.editor.text.find("__shared__") != std::string::npos || state.launch.shared_bytes > 0;
+}
+
+// "Invalid __global__ write of size 4 bytes by thread (232,0,0) in block (3,0,0)"
+std::string finding_text(const SanitizerFinding& f) {
+    std::string s = f.kind;
+    if (f.has_thread)
+        s += " by thread (" + std::to_string(f.thread[0]) + "," + std::to_string(f.thread[1]) + "," +
+             std::to_string(f.thread[2]) + ") in block (" + std::to_string(f.block[0]) + "," +
+             std::to_string(f.block[1]) + "," + std::to_string(f.block[2]) + ")";
+    if (f.other_line > 0) s += " (and line " + std::to_string(f.other_line) + ")";
+    return s;
 }
 
 void draw_code(AppState& state, const Fonts& fonts) {
@@ -95,14 +113,21 @@ void draw_code(AppState& state, const Fonts& fonts) {
     }
     // Markers follow the latest finished compile (a new result or a new step).
     const CompileResult* compile = state.compile ? &*state.compile : nullptr;
-    if (compile != w.markers_from || state.compile_revision != w.markers_revision) {
+    // Sanitizer findings of the latest run are marked too, with thread and block.
+    if (compile != w.markers_from || state.compile_revision != w.markers_revision || state.run_serial != w.markers_run) {
         std::vector<EditorMarker> markers;
         if (compile)
             for (const Diagnostic& d : compile->diagnostics)
                 if (d.line > 0) markers.push_back({d.line, d.column, marker_severity(d.severity), d.message});
+        if (state.last_run)
+            for (const SanitizerFinding& f : state.last_run->sanitizer_findings)
+                if (f.line > 0)
+                    markers.push_back({f.line, 0, f.is_error ? EditorMarker::Error : EditorMarker::Warning,
+                                       "compute-sanitizer: " + finding_text(f)});
         w.editor.set_markers(std::move(markers));
         w.markers_from = compile;
         w.markers_revision = state.compile_revision;
+        w.markers_run = state.run_serial;
     }
     if (ed.goto_line > 0) {
         w.editor.goto_line(ed.goto_line);
@@ -172,6 +197,7 @@ void next_button(const char* label) {
 
 std::string run_blocked_reason(const AppState& state) {
     if (!state.lesson || selected_step(state) == nullptr) return "no lesson step is open";
+    if (std::string why = untrusted_reason(state); !why.empty()) return why;
     if (!state.backend_known) return "the device check has not finished yet";
     if (!state.device) return "compile only: " + state.no_gpu_reason;
     if (!state.launch_refusal.empty()) return state.launch_refusal;
@@ -192,6 +218,16 @@ void draw_editor_panel(AppState& state, const Fonts& fonts, const PanelRect& rec
     ImGui::EndDisabled();
     if (!blocked.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("%s", blocked.c_str());
+    // compute-sanitizer: memcheck catches the access one past the end that a normal
+    // run lets through; racecheck, for kernels that share memory, the missing barrier.
+    next_button(tr(UiText::CheckMemory, lang));
+    ImGui::BeginDisabled(!blocked.empty());
+    if (ImGui::Button(tr(UiText::CheckMemory, lang))) state.requests.sanitize = SanitizerTool::Memcheck;
+    if (uses_shared_memory(state)) {
+        next_button(tr(UiText::CheckRaces, lang));
+        if (ImGui::Button(tr(UiText::CheckRaces, lang))) state.requests.sanitize = SanitizerTool::Racecheck;
+    }
+    ImGui::EndDisabled();
     next_button(tr(UiText::Stop, lang));
     ImGui::BeginDisabled(state.job_text.empty());
     if (ImGui::Button(tr(UiText::Stop, lang))) state.requests.stop = true;

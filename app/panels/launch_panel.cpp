@@ -9,6 +9,7 @@
 #include "app_state.hpp"
 #include "ui_text.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -78,6 +79,10 @@ void draw_launch_panel(AppState& state, const PanelRect& rect) {
         ImGui::InputInt3(tr(UiText::Grid, lang), s.grid.data());
     }
     ImGui::InputInt(tr(UiText::SharedBytes, lang), &s.shared_bytes, 1024, 4096);
+    // Past this the run is stopped and its worker replaced: an endless kernel
+    // costs the student this many seconds, not the app.
+    ImGui::InputFloat(tr(UiText::TimeoutSeconds, lang), &s.timeout_s, 1.0f, 10.0f, "%.0f");
+    s.timeout_s = std::clamp(s.timeout_s, 1.0f, 3600.0f);
 
     if (!step->params.empty()) {
         ImGui::Separator();

@@ -28,8 +28,12 @@ void draw_results_panel(AppState& state, const PanelRect& rect);
 void draw_diagnostics_panel(AppState& state, const PanelRect& rect);
 // The GPU, or "compile only" and why.
 void draw_device_panel(const AppState& state, const PanelRect& rect);
-// One line along the bottom: job progress, saved state, lessons folder.
-void draw_status_bar(const AppState& state, const PanelRect& rect);
+// One line along the bottom: job progress, trust, saved state, lessons folder.
+void draw_status_bar(AppState& state, const PanelRect& rect);
+
+// "Trust lessons in <folder>?" while state.trust.prompt_open (a modal over
+// everything; app/trust.hpp). Drawn last, outside the panels.
+void draw_trust_prompt(AppState& state);
 
 // Why Run is unavailable now, or "" when it may be pressed. Shared by the
 // editor panel's button and the Ctrl+Enter shortcut.

@@ -4,11 +4,12 @@
 #include "panels/panels.hpp"
 
 #include "app_state.hpp"
+#include "trust.hpp"
 #include "ui_text.hpp"
 
 namespace wb::app {
 
-void draw_status_bar(const AppState& state, const PanelRect& rect) {
+void draw_status_bar(AppState& state, const PanelRect& rect) {
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding,
                         ImVec2(ImGui::GetStyle().WindowPadding.x, ImGui::GetStyle().FramePadding.y));
     PanelWindow window("###status_bar", rect, ImGuiWindowFlags_NoScrollbar);
@@ -28,6 +29,16 @@ void draw_status_bar(const AppState& state, const PanelRect& rect) {
     ImGui::SameLine();
     ImGui::TextDisabled("|");
     ImGui::SameLine();
+    // An untrusted lesson: say so where it is always visible, with the way to trust it.
+    if (!state.trust.trusted) {
+        ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.3f, 1.0f), "%s", lang == "zh" ? "未信任：不编译、不运行" : "not trusted: nothing is compiled or run");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", untrusted_reason(state).c_str());
+        ImGui::SameLine();
+        if (ImGui::SmallButton(lang == "zh" ? "信任...###trust_again" : "Trust...###trust_again")) state.trust.prompt_open = true;
+        ImGui::SameLine();
+        ImGui::TextDisabled("|");
+        ImGui::SameLine();
+    }
     int broken = 0;
     for (const LessonEntry& entry : state.lessons) broken += entry.ok() ? 0 : 1;
     ImGui::Text("%s: %s (%s)", tr(UiText::LessonsFolder, lang), state.folder.dir.string().c_str(),

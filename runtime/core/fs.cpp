@@ -76,6 +76,14 @@ void write_file_atomic(const fs::path& path, std::string_view bytes) {
         ::unlink(tmp.c_str());
         throw Error(ErrorKind::Io, std::string("rename failed: ") + std::strerror(e), {path.string()});
     }
+    // The rename is an entry in the folder: fsync the folder too, so a power
+    // cut right after a save cannot bring back the old file (or none). Best
+    // effort: the new file is already whole either way.
+    const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
+    if (int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dfd >= 0) {
+        ::fsync(dfd);
+        ::close(dfd);
+    }
 }
 
 static fs::path xdg_dir(const char* var, const char* fallback_under_home) {

@@ -14,7 +14,8 @@ namespace wb {
 std::string read_file(const std::filesystem::path& path, std::size_t max_bytes = 64u << 20);
 
 // Writes to a temporary file beside `path`, fsyncs it, then renames it into
-// place, so a reader sees the old file or the new one and never half of one.
+// place and fsyncs the folder, so a reader (or a restart after a crash or a
+// power cut) sees the old file or the new one and never half of one.
 void write_file_atomic(const std::filesystem::path& path, std::string_view bytes);
 
 // $XDG_CACHE_HOME/cuda-workbook (default ~/.cache/cuda-workbook), and so on.

@@ -18,6 +18,7 @@
 // step; identical issues are reported once.
 #include "lesson/loader.hpp"
 
+#include "core/data_dirs.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "lesson/expr.hpp"
@@ -35,9 +36,6 @@
 
 #ifndef WB_INSTALL_DATA_DIR
 #define WB_INSTALL_DATA_DIR "/usr/share/cuda-workbook"
-#endif
-#ifndef WB_SOURCE_DATA_DIR
-#define WB_SOURCE_DATA_DIR ""
 #endif
 
 namespace fs = std::filesystem;
@@ -578,25 +576,15 @@ std::optional<DType> Loader::dtype(const Json& obj, const std::string& path, boo
 }
 
 // Beside the lessons folder first (lessons/ and assets/ ship side by side, in
-// the source tree and installed alike). Otherwise the same rule as the app's
-// data folders (app/lesson_catalog.hpp): a binary in a build tree (CMakeCache.txt
-// in its parent folder) uses the source tree; any other binary uses
-// <exe>/../share/cuda-workbook, then the compiled-in install folder, so an
-// installed CLI never reads the tree it was built from.
+// the source tree and installed alike), then the shipped assets folder by the
+// one data-folder rule the app and the CLI share (core/data_dirs.hpp), last
+// the compiled-in install folder (named in the "does not exist" message).
 fs::path Loader::assets_dir() const {
     if (!options_.assets_dir.empty()) return options_.assets_dir;
     std::error_code ec;
     const fs::path beside = (dir_ / ".." / "assets").lexically_normal();
     if (fs::is_directory(beside, ec)) return beside;
-    const fs::path exe_dir = fs::read_symlink("/proc/self/exe", ec).parent_path();
-    const bool in_build_tree = !ec && fs::exists(exe_dir.parent_path() / "CMakeCache.txt", ec);
-    const std::string source_root = WB_SOURCE_DATA_DIR;
-    if (in_build_tree && !source_root.empty() && fs::is_directory(fs::path(source_root) / "assets", ec))
-        return fs::path(source_root) / "assets";
-    if (!exe_dir.empty()) {
-        const fs::path installed = (exe_dir / ".." / "share" / "cuda-workbook" / "assets").lexically_normal();
-        if (fs::is_directory(installed, ec)) return installed;
-    }
+    if (auto shipped = find_data_folder("assets")) return shipped->dir;
     return fs::path(WB_INSTALL_DATA_DIR) / "assets";
 }
 

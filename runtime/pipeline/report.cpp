@@ -122,6 +122,16 @@ json to_json(const RunResult& r) {
         j["gpu_time"] = {{"median_ms", t.median_ms}, {"min_ms", t.min_ms}, {"max_ms", t.max_ms},
                          {"warmup", t.warmup}, {"samples_ms", t.samples_ms}, {"near_resolution", t.near_resolution}};
     }
+    if (r.sanitizer != SanitizerTool::None) {
+        json fs = json::array();
+        for (const auto& f : r.sanitizer_findings)
+            fs.push_back({{"kind", f.kind}, {"file", f.file}, {"line", f.line}, {"other_line", f.other_line},
+                          {"function", f.function}, {"block", f.has_thread ? json(f.block) : json()},
+                          {"thread", f.has_thread ? json(f.thread) : json()}, {"address", f.address},
+                          {"error", f.is_error}, {"count", f.count}, {"text", f.to_string()}});
+        j["sanitizer"] = {{"tool", sanitizer_tool_name(r.sanitizer)}, {"errors", r.sanitizer_errors}, {"findings", fs},
+                          {"report", r.output}};  // the tool's own text, for what the parser did not read
+    }
     j["metrics"] = {{"bytes", r.bytes}, {"flops", r.flops}, {"gb_per_s", r.gbs()}, {"gflop_per_s", r.gflops()}};
     if (r.gpu_time && r.cpu_ms > 0) j["metrics"]["speedup_vs_cpu"] = r.cpu_ms / r.gpu_time->median_ms;
     return j;

@@ -38,6 +38,7 @@ const char* run_status_name(RunStatus s) {
     case RunStatus::TimedOut: return "timed-out";
     case RunStatus::Crashed: return "crashed";
     case RunStatus::Stopped: return "stopped";
+    case RunStatus::SanitizerErrors: return "sanitizer-errors";
     }
     return "unknown";
 }
@@ -484,7 +485,8 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, RunResult
     }
 
     // 8. timing, only for a kernel that is right
-    if (all_passed && req.timing) {
+    // Under compute-sanitizer a kernel runs 10-100x slower: a time would mislead.
+    if (all_passed && req.timing && req.sanitizer == SanitizerTool::None) {
         if (req.on_phase) req.on_phase("timing");
         Timing t;
         t.warmup = req.warmup >= 0 ? req.warmup : step.checks.warmup;
@@ -534,6 +536,37 @@ double run_timeout(const RunRequest& req) {
                                                : step->find_case(req.test_case);
     if (tc && tc->timeout_s > 0) return tc->timeout_s;
     return step->checks.timeout_s;
+}
+
+double sanitized_timeout(const RunRequest& req) { return std::max(120.0, 10 * run_timeout(req)); }
+
+void apply_sanitizer_report(RunResult& r, SanitizerTool tool, const SanitizerReport& rep) {
+    r.sanitizer = tool;
+    r.sanitizer_findings = rep.findings;
+    r.sanitizer_errors = rep.errors;
+    const std::string name = std::string("compute-sanitizer ") + sanitizer_tool_name(tool);
+    int errors = rep.errors;
+    if (errors < 0) {  // no summary: the worker died or was stopped before the tool could write one
+        errors = 0;
+        for (const auto& f : rep.findings) errors += f.is_error ? f.count : 0;
+    }
+    if (errors == 0) {
+        if (r.status == RunStatus::Passed) r.message += "; " + name + " found no errors";
+        return;
+    }
+    const std::string before = std::string(run_status_name(r.status)) + ": " + r.message;
+    r.status = RunStatus::SanitizerErrors;
+    r.message = name + " found " + std::to_string(errors) + (errors == 1 ? " error" : " errors");
+    for (const auto& f : rep.findings)
+        if (f.is_error) {
+            r.message += ", first: " + f.to_string();
+            break;
+        }
+    r.message += " (the run itself: " + before + ")";
+    r.hint = tool == SanitizerTool::Racecheck
+                 ? "threads of a block read and write the same shared memory without a __syncthreads() between them"
+                 : "an access outside its buffer: check the bounds test (i < n, not i <= n) and the index arithmetic";
+    r.context_lost = false;  // the sanitized worker was one-shot; nothing is lost
 }
 
 }  // namespace wb

@@ -14,6 +14,7 @@
 #include "driver/device.hpp"
 #include "lesson/lesson.hpp"
 #include "reference/reference.hpp"
+#include "sanitizer/sanitizer.hpp"
 
 #include <array>
 #include <functional>
@@ -51,6 +52,9 @@ struct RunRequest {
     int warmup = -1, repeat = -1;            // -1 = the lesson's checks
     bool keep_buffers = true;                // return inputs and outputs (the GUI draws them)
     double timeout_s = 0;                    // > 0: deadline for the whole run; 0 = the case's or lesson's
+    // Run under compute-sanitizer (WorkerBackend only: a one-shot worker under the
+    // wrapper). Timing is skipped, and the deadline is sanitized_timeout().
+    SanitizerTool sanitizer = SanitizerTool::None;
     // Called as the run enters each phase: "compile", "reference", "gpu", "timing".
     // Not carried across processes; the worker uses it to report where it is.
     std::function<void(const char* phase)> on_phase;
@@ -68,6 +72,11 @@ enum class RunStatus {
     TimedOut,        // the run passed its deadline and was stopped (the worker was replaced)
     Crashed,         // the process running it died (a crashing CPU reference, say); it was replaced
     Stopped,         // the user stopped it
+    // Under compute-sanitizer, the sanitizer reported errors. This overrides
+    // Passed (an off-by-one write passes the comparison yet is a bug) and the
+    // CudaError memcheck causes by stopping the kernel at the bad access; the
+    // message says what the run itself did.
+    SanitizerErrors,
 };
 
 const char* run_status_name(RunStatus s);
@@ -112,6 +121,12 @@ struct RunResult {
     double gbs() const { return gpu_time && gpu_time->median_ms > 0 ? bytes / gpu_time->median_ms / 1e6 : 0; }
     double gflops() const { return gpu_time && gpu_time->median_ms > 0 ? flops / gpu_time->median_ms / 1e6 : 0; }
 
+    // Under compute-sanitizer: the tool, its findings, and its "ERROR SUMMARY"
+    // count (-1 when there was no sanitizer or its report had no summary).
+    SanitizerTool sanitizer = SanitizerTool::None;
+    std::vector<SanitizerFinding> sanitizer_findings;
+    int sanitizer_errors = -1;
+
     std::vector<HostBuffer> inputs;        // as given to the kernel (when keep_buffers)
     std::vector<HostBuffer> gpu_outputs;   // outputs and inouts after the kernel
     std::vector<HostBuffer> cpu_outputs;   // the same, after the reference
@@ -150,5 +165,14 @@ std::unique_ptr<RunBackend> make_local_backend(int ordinal = 0);
 
 // The deadline for a request: its own, else its case's, else its lesson's checks.
 double run_timeout(const RunRequest& request);
+
+// The deadline under compute-sanitizer, which slows kernels by 10-100x:
+// ten times run_timeout(), and at least 120 s.
+double sanitized_timeout(const RunRequest& request);
+
+// Folds a parsed sanitizer report into a result: findings, the error count,
+// and the status (SanitizerErrors when the report has errors). `status_before`
+// is what the run reported by itself; it stays in the message.
+void apply_sanitizer_report(RunResult& result, SanitizerTool tool, const SanitizerReport& report);
 
 }  // namespace wb

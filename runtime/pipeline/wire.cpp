@@ -137,6 +137,36 @@ DeviceInfo device_from(const json& j) {
     return d;
 }
 
+json findings_json(const std::vector<SanitizerFinding>& fs) {
+    json a = json::array();
+    for (const auto& f : fs)
+        a.push_back({{"kind", f.kind}, {"file", f.file}, {"line", f.line}, {"other_line", f.other_line},
+                     {"function", f.function}, {"has_thread", f.has_thread}, {"block", f.block}, {"thread", f.thread},
+                     {"address", f.address}, {"message", f.message}, {"is_error", f.is_error}, {"count", f.count}});
+    return a;
+}
+
+std::vector<SanitizerFinding> findings_from(const json& a) {
+    std::vector<SanitizerFinding> out;
+    for (const auto& j : a) {
+        SanitizerFinding f;
+        f.kind = j.at("kind");
+        f.file = j.at("file");
+        f.line = j.at("line");
+        f.other_line = j.at("other_line");
+        f.function = j.at("function");
+        f.has_thread = j.at("has_thread");
+        f.block = j.at("block").get<std::array<int, 3>>();
+        f.thread = j.at("thread").get<std::array<int, 3>>();
+        f.address = j.at("address");
+        f.message = j.at("message");
+        f.is_error = j.at("is_error");
+        f.count = j.at("count");
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
 void add_buffers(json& list, std::string& blob, const char* set, const std::vector<HostBuffer>& bufs) {
     for (const auto& b : bufs) {
         list.push_back({{"set", set}, {"name", b.name}, {"type", int(b.type)}, {"role", int(b.role)},
@@ -205,7 +235,8 @@ Frame encode_request(const RunRequest& r) {
               {"warmup", r.warmup},
               {"repeat", r.repeat},
               {"keep_buffers", r.keep_buffers},
-              {"timeout_s", r.timeout_s}};
+              {"timeout_s", r.timeout_s},
+              {"sanitizer", int(r.sanitizer)}};
     return f;
 }
 
@@ -240,6 +271,7 @@ RunRequest decode_request(const Frame& f) {
     r.repeat = j.at("repeat");
     r.keep_buffers = j.at("keep_buffers");
     r.timeout_s = j.at("timeout_s");
+    r.sanitizer = SanitizerTool(get_or<int>(j, "sanitizer", 0));
     return r;
 }
 
@@ -292,6 +324,9 @@ Frame encode_result(const RunResult& r) {
                          {"min_ms", num(r.gpu_time->min_ms)}, {"max_ms", num(r.gpu_time->max_ms)},
                          {"near_resolution", r.gpu_time->near_resolution}};
     }
+    j["sanitizer"] = int(r.sanitizer);
+    j["sanitizer_errors"] = r.sanitizer_errors;
+    j["sanitizer_findings"] = findings_json(r.sanitizer_findings);
     json bufs = json::array();
     add_buffers(bufs, f.blob, "inputs", r.inputs);
     add_buffers(bufs, f.blob, "gpu", r.gpu_outputs);
@@ -391,6 +426,9 @@ RunResult decode_result(const Frame& f) {
             tm.near_resolution = t.at("near_resolution");
             r.gpu_time = tm;
         }
+        r.sanitizer = SanitizerTool(get_or<int>(j, "sanitizer", 0));
+        r.sanitizer_errors = get_or<int>(j, "sanitizer_errors", -1);
+        if (j.contains("sanitizer_findings")) r.sanitizer_findings = findings_from(j["sanitizer_findings"]);
         for (const auto& bj : j.at("buffers")) {
             HostBuffer b;
             b.name = bj.at("name");

@@ -2,7 +2,9 @@
 #include "pipeline/worker.hpp"
 
 #include "core/error.hpp"
+#include "compile/nvrtc.hpp"
 #include "pipeline/wire.hpp"
+#include "sanitizer/sanitizer.hpp"
 
 #include <cerrno>
 #include <csignal>
@@ -48,6 +50,27 @@ std::string phase_text(const std::string& phase) {
     return "";
 }
 
+// What is known of a run before the worker answers, for the failures.
+RunResult initial_result(const RunRequest& req) {
+    RunResult r;
+    r.step_id = req.step;
+    r.case_name = req.test_case;
+    if (req.lesson) {
+        r.lesson_id = req.lesson->id;
+        if (const Step* s = req.lesson->find_step(req.step.empty() ? "0" : req.step)) {
+            r.step_id = s->id;
+            if (r.case_name.empty() && !s->checks.cases.empty()) r.case_name = s->checks.cases[0].name;
+        }
+    }
+    return r;
+}
+
+std::string seconds_text(double s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", s);
+    return buf;
+}
+
 }  // namespace
 
 fs::path find_worker_executable() {
@@ -71,6 +94,7 @@ struct WorkerBackend::Process {
     std::mutex output_mutex;
     std::string output;
     bool output_truncated = false;
+    std::atomic<bool> reader_done{false};  // the reader saw EOF: every writer of the output pipe is gone
 
     ~Process() {
         if (to_worker >= 0) ::close(to_worker);
@@ -107,21 +131,29 @@ void WorkerBackend::stop_worker() {
 
 bool WorkerBackend::ensure_worker(std::string& why) {
     if (proc_) return true;
+    proc_ = spawn(options_.wrapper, why);
+    if (!proc_) return false;
+    pid_ = proc_->pid;
+    ++started_;
+    return true;
+}
+
+std::unique_ptr<WorkerBackend::Process> WorkerBackend::spawn(const std::vector<std::string>& wrapper, std::string& why) {
     if (options_.executable.empty()) {
         why = "the worker program cuda-workbook-worker was not found (set WB_WORKER to its path)";
-        return false;
+        return nullptr;
     }
     int req[2], resp[2], out[2];
-    if (::pipe2(req, O_CLOEXEC) != 0) { why = std::string("pipe: ") + std::strerror(errno); return false; }
+    if (::pipe2(req, O_CLOEXEC) != 0) { why = std::string("pipe: ") + std::strerror(errno); return nullptr; }
     if (::pipe2(resp, O_CLOEXEC) != 0) {
         why = std::string("pipe: ") + std::strerror(errno);
         ::close(req[0]); ::close(req[1]);
-        return false;
+        return nullptr;
     }
     if (::pipe2(out, O_CLOEXEC) != 0) {
         why = std::string("pipe: ") + std::strerror(errno);
         for (int fd : {req[0], req[1], resp[0], resp[1]}) ::close(fd);
-        return false;
+        return nullptr;
     }
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
@@ -129,7 +161,7 @@ bool WorkerBackend::ensure_worker(std::string& why) {
     posix_spawn_file_actions_adddup2(&fa, resp[1], kWorkerOut);
     posix_spawn_file_actions_adddup2(&fa, out[1], STDOUT_FILENO);
     posix_spawn_file_actions_adddup2(&fa, out[1], STDERR_FILENO);
-    std::vector<std::string> args = options_.wrapper;
+    std::vector<std::string> args = wrapper;
     args.push_back(options_.executable.string());
     args.push_back("--ordinal");
     args.push_back(std::to_string(options_.ordinal));
@@ -143,7 +175,7 @@ bool WorkerBackend::ensure_worker(std::string& why) {
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
     posix_spawnattr_setpgroup(&attr, 0);
     pid_t pid = -1;
-    int rc = options_.wrapper.empty() ? posix_spawn(&pid, argv[0], &fa, &attr, argv.data(), environ)
+    int rc = wrapper.empty() ? posix_spawn(&pid, argv[0], &fa, &attr, argv.data(), environ)
                                       : posix_spawnp(&pid, argv[0], &fa, &attr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&attr);
@@ -153,7 +185,7 @@ bool WorkerBackend::ensure_worker(std::string& why) {
     if (rc != 0) {
         why = "could not start " + std::string(argv[0]) + ": " + std::strerror(rc);
         for (int fd : {req[1], resp[0], out[0]}) ::close(fd);
-        return false;
+        return nullptr;
     }
     auto p = std::make_unique<Process>();
     p->pid = pid;
@@ -172,11 +204,9 @@ bool WorkerBackend::ensure_worker(std::string& why) {
             raw->output.append(buf, std::min<std::size_t>(room, std::size_t(n)));
             if (std::size_t(n) > room) raw->output_truncated = true;
         }
+        raw->reader_done = true;
     });
-    proc_ = std::move(p);
-    pid_ = pid;
-    ++started_;
-    return true;
+    return p;
 }
 
 void WorkerBackend::cancel() {
@@ -187,6 +217,10 @@ void WorkerBackend::cancel() {
 
 BackendInfo WorkerBackend::info() {
     std::lock_guard<std::mutex> lock(run_mutex_);
+    return info_locked();
+}
+
+BackendInfo WorkerBackend::info_locked() {
     BackendInfo bi;
     bi.name = "worker";
     std::string why;
@@ -219,16 +253,12 @@ BackendInfo WorkerBackend::info() {
 RunResult WorkerBackend::run(const RunRequest& req) {
     std::lock_guard<std::mutex> lock(run_mutex_);
     cancelled_ = false;
-    RunResult r;  // what is known before the worker answers, for the failures below
-    r.step_id = req.step;
-    r.case_name = req.test_case;
-    if (req.lesson) {
-        r.lesson_id = req.lesson->id;
-        if (const Step* s = req.lesson->find_step(req.step.empty() ? "0" : req.step)) {
-            r.step_id = s->id;
-            if (r.case_name.empty() && !s->checks.cases.empty()) r.case_name = s->checks.cases[0].name;
-        }
-    }
+    if (req.sanitizer != SanitizerTool::None) return run_sanitized(req);
+    return run_locked(req);
+}
+
+RunResult WorkerBackend::run_locked(const RunRequest& req) {
+    RunResult r = initial_result(req);  // what is known before the worker answers, for the failures below
     std::string why;
     if (!ensure_worker(why)) {
         r.status = RunStatus::Crashed;
@@ -308,6 +338,124 @@ RunResult WorkerBackend::run(const RunRequest& req) {
         ensure_worker(ignored);
         return r;
     }
+}
+
+// A run under compute-sanitizer, in a worker of its own that lives for this one
+// run: the tool writes its ERROR SUMMARY only when its target exits, and an
+// instrumented context should not serve later, normal runs. The warm worker
+// stays as it is and answers whether there is a GPU at all.
+RunResult WorkerBackend::run_sanitized(const RunRequest& request) {
+    RunRequest req = request;
+    req.timing = false;  // a sanitized kernel's time says nothing about the kernel
+    RunResult r = initial_result(req);
+    r.sanitizer = req.sanitizer;
+    const std::string tool = std::string("compute-sanitizer ") + sanitizer_tool_name(req.sanitizer);
+
+    // Without a GPU there is nothing for the tool to watch: check what can be
+    // checked (compile, reference, limits) and say so.
+    BackendInfo bi = info_locked();
+    if (!bi.has_gpu) {
+        RunRequest plain = req;
+        plain.sanitizer = SanitizerTool::None;
+        RunResult c = run_locked(plain);
+        c.sanitizer = req.sanitizer;
+        if (c.status == RunStatus::CompileOnly)
+            c.message = tool + " needs a GPU, so nothing ran under it; " + c.message;
+        return c;
+    }
+
+    std::vector<std::string> wrapper;
+    try {
+        fs::path home = options_.cuda_home;
+        if (home.empty()) {
+            try { home = cuda_home(); } catch (const Error&) {}  // PATH may still have it
+        }
+        wrapper = sanitizer_wrapper(req.sanitizer, home);
+    } catch (const Error& e) {
+        r.status = RunStatus::InputError;
+        r.message = e.message();
+        r.hint = e.hint();
+        return r;
+    }
+    std::string why;
+    std::unique_ptr<Process> sp = spawn(wrapper, why);
+    if (!sp) {
+        r.status = RunStatus::Crashed;
+        r.message = why;
+        return r;
+    }
+    pid_ = sp->pid;  // cancel() reaches the sanitized run
+    const double timeout = sanitized_timeout(req);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(long(timeout * 1000));
+    std::string phase = "start";
+    bool answered = false;
+    ReadStatus st = ReadStatus::Closed;
+    if (write_frame(sp->to_worker, encode_request(req))) {
+        for (;;) {
+            Frame f;
+            st = read_frame(sp->from_worker, f, deadline);
+            if (st == ReadStatus::Ok && f.kind == FrameKind::Progress) {
+                phase = f.json.value("phase", phase);
+                if (req.on_phase) req.on_phase(phase.c_str());
+                continue;
+            }
+            if (st == ReadStatus::Ok && f.kind == FrameKind::Result) {
+                try {
+                    r = decode_result(f);
+                    answered = true;
+                } catch (const Error& e) {
+                    st = ReadStatus::Corrupt;
+                }
+            }
+            break;
+        }
+    }
+    // Closing its requests ends the worker; the tool then writes its summary and exits.
+    ::close(sp->to_worker);
+    sp->to_worker = -1;
+    const pid_t pid = sp->pid;
+    int status = 0;
+    bool exited = false;
+    const auto wait_until = answered ? std::min(deadline, std::chrono::steady_clock::now() + std::chrono::seconds(60)) : std::chrono::steady_clock::now();
+    while (!cancelled_) {
+        pid_t w = ::waitpid(pid, &status, WNOHANG);
+        if (w == pid) { exited = true; break; }
+        if (w < 0 && errno != EINTR) break;
+        if (std::chrono::steady_clock::now() >= wait_until) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    ::kill(-pid, SIGKILL);  // the worker under the tool, and anything either left behind
+    if (!exited)
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    sp->pid = -1;
+    pid_ = proc_ ? proc_->pid : 0;
+    for (int i = 0; i < 200 && !sp->reader_done; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::string output = sp->take_output();
+
+    if (answered) {
+        r.output = output + r.output;
+    } else {
+        r.output = output;
+        if (cancelled_) {
+            r.status = RunStatus::Stopped;
+            r.message = "stopped " + phase_text(phase);
+        } else if (st == ReadStatus::TimedOut) {
+            r.status = RunStatus::TimedOut;
+            r.message = "timed out after " + seconds_text(timeout) + " s under " + tool + " " + phase_text(phase);
+            r.hint = "kernels run 10-100x slower under compute-sanitizer: try a smaller case";
+        } else if (WIFSIGNALED(status)) {
+            r.status = RunStatus::Crashed;
+            r.message = "the worker under " + tool + " died of " + signal_text(WTERMSIG(status)) + " " + phase_text(phase);
+        } else {
+            r.status = RunStatus::Crashed;
+            r.message = "the worker under " + tool + " exited unexpectedly (status " +
+                        std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ") " + phase_text(phase);
+            if (st == ReadStatus::Corrupt) r.message += "; its last message was garbled";
+        }
+    }
+    r.context_lost = false;  // that worker was for this run only; the warm one is untouched
+    apply_sanitizer_report(r, req.sanitizer, parse_sanitizer_report(output));
+    return r;
 }
 
 int worker_main(int in_fd, int out_fd, int ordinal) {

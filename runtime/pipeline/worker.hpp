@@ -38,6 +38,7 @@ struct WorkerOptions {
     std::filesystem::path executable;   // empty: find_worker_executable()
     std::vector<std::string> wrapper;   // run the worker under this, e.g. {"compute-sanitizer", "--tool", "memcheck"}
     int ordinal = 0;                    // GPU
+    std::filesystem::path cuda_home;    // where to look for compute-sanitizer; empty: cuda_home(), then PATH
 };
 
 class WorkerBackend final : public RunBackend {
@@ -48,6 +49,10 @@ public:
     WorkerBackend& operator=(const WorkerBackend&) = delete;
 
     BackendInfo info() override;
+    // A request with `sanitizer` set runs in a one-shot worker under
+    // compute-sanitizer (sanitizer_wrapper()), with sanitized_timeout() as its
+    // deadline and no timing; the report is parsed into the result's
+    // sanitizer_findings. Without a GPU it is a compile-only run that says so.
     RunResult run(const RunRequest& request) override;
 
     // Stops the run in progress, if any, from any thread: the worker is killed
@@ -60,6 +65,10 @@ public:
 private:
     struct Process;
     bool ensure_worker(std::string& why);
+    std::unique_ptr<Process> spawn(const std::vector<std::string>& wrapper, std::string& why);
+    BackendInfo info_locked();
+    RunResult run_locked(const RunRequest& request);
+    RunResult run_sanitized(const RunRequest& request);
     void stop_worker();
 
     WorkerOptions options_;

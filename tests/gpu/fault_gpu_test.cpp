@@ -211,5 +211,7 @@ TEST(Faults, TwoHundredRunsAlternatingGoodAndFaultingLeakNothing) {
     EXPECT_LE(waitpid(-1, &status, WNOHANG), 0) << "a worker was left unreaped";
     long mem_after = gpu_memory_used_mib();
     std::printf("[ figures  ] GPU memory used: %ld MiB before, %ld MiB after\n", mem_before, mem_after);
-    if (mem_before >= 0 && mem_after >= 0) EXPECT_LE(mem_after, mem_before + 16) << "GPU memory leaked";
+    if (mem_before >= 0 && mem_after >= 0) {
+        EXPECT_LE(mem_after, mem_before + 16) << "GPU memory leaked";
+    }
 }

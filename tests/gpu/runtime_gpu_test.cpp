@@ -136,7 +136,8 @@ TEST(GpuRun, IllegalAddressIsReportedWithAHintAndTheProgramSurvives) {
                           "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
                           "    c[i + (1 << 30)] = a[i] + b[i];\n"
                           "}\n";
-    std::string cmd = "'" + cli_path() + "' run '" + source_dir() + "/lessons/01_vector_add.json' --source '" +
+    // --trust: from a device bundle, this checkout's lessons/ is not the CLI's shipped folder.
+    std::string cmd = "'" + cli_path() + "' run '" + source_dir() + "/lessons/01_vector_add.json' --trust --source '" +
                       src.string() + "' 2>&1";
     FILE* p = popen(cmd.c_str(), "r");
     ASSERT_TRUE(p);

@@ -204,3 +204,18 @@ TEST_F(Worker, TwentyCrashesInARowLeakNoProcessesOrFileDescriptors) {
     EXPECT_EQ(open_fds(), fds_before);
     EXPECT_FALSE(has_zombie_children());
 }
+
+TEST_F(Worker, ARefusedLaunchIsAnsweredWithoutReplacingTheWorker) {
+    auto lesson = load("lessons/01_vector_add.json");
+    ASSERT_TRUE(lesson);
+    WorkerBackend worker;
+    RunRequest q = request(lesson);
+    LaunchOverride ov;
+    ov.block = std::array<long long, 3>{2048, 1, 1};
+    q.launches.push_back(ov);
+    RunResult r = worker.run(q);
+    EXPECT_EQ(r.status, RunStatus::Refused) << r.message;
+    EXPECT_NE(r.message.find("1024"), std::string::npos) << r.message;
+    EXPECT_EQ(worker.run(request(lesson)).status, RunStatus::CompileOnly);
+    EXPECT_EQ(worker.workers_started(), 1) << "a refusal must not cost a new worker";
+}

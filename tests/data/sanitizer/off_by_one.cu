@@ -1,0 +1,6 @@
+// vector_add with the classic off-by-one bound: thread n writes c[n], one past the end.
+extern "C" __global__ void vector_add(const float* a, const float* b, float* c, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i <= n) c[i] = a[i] + b[i];
+}
