@@ -91,6 +91,26 @@ TEST(Sanitizer, OffByOneWritePassesANormalRunButMemcheckReportsItsLineThreadAndB
                 memcheck_s, memcheck_s / normal_s);
 }
 
+// The issue's own case: only the write goes one element past the end.
+TEST(Sanitizer, AWriteOnePastTheEndIsReportedAsAWriteOnItsLine) {
+    WB_REQUIRE_SANITIZER();
+    wb::WorkerBackend worker;
+    auto normal_req = request("01_vector_add.json", "0", "ragged", data("write_past_end.cu"), wb::SanitizerTool::None);
+    normal_req.timing = false;
+    ASSERT_EQ(worker.run(normal_req).status, wb::RunStatus::Passed) << "a normal run lets the write through";
+    wb::RunResult r =
+        worker.run(request("01_vector_add.json", "0", "ragged", data("write_past_end.cu"), wb::SanitizerTool::Memcheck));
+    ASSERT_EQ(r.status, wb::RunStatus::SanitizerErrors) << r.message << "\n" << r.output;
+    ASSERT_FALSE(r.sanitizer_findings.empty()) << r.output;
+    const wb::SanitizerFinding& f = r.sanitizer_findings[0];
+    EXPECT_NE(f.kind.find("write"), std::string::npos) << f.to_string();
+    EXPECT_EQ(f.line, 5);
+    ASSERT_TRUE(f.has_thread);
+    EXPECT_EQ(f.block, (std::array<int, 3>{3, 0, 0}));
+    EXPECT_EQ(f.thread, (std::array<int, 3>{232, 0, 0}));
+    std::printf("[ finding  ] %s\n", f.to_string().c_str());
+}
+
 TEST(Sanitizer, TiledMatmulWithoutTheSecondSyncthreadsIsCaughtByRacecheck) {
     WB_REQUIRE_SANITIZER();
     wb::WorkerBackend worker;
