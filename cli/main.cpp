@@ -298,6 +298,25 @@ int exit_for(const wb::RunResult& r) {
     }
 }
 
+// The one lesson `compile` and `run` take: loaded (or its issues printed, exit 3)
+// and trusted (or explained, exit 6). `exit_code` is set when it returns null.
+std::shared_ptr<const wb::Lesson> open_one_lesson(const Args& a, const std::string& command, int& exit_code) {
+    if (a.positional.size() != 1) throw UsageError(command + " needs exactly one lesson file");
+    const bool as_json = a.flag("--json");
+    json out = json::object();
+    auto lesson = load_or_report(a.positional[0], as_json, &out);
+    if (!lesson) {
+        if (as_json) std::cout << out.dump(2) << "\n";
+        exit_code = kInvalidLesson;
+        return nullptr;
+    }
+    if (!trusted_or_explain(a.positional, a.flag("--trust"), command)) {
+        exit_code = kUntrusted;
+        return nullptr;
+    }
+    return lesson;
+}
+
 // GPU work runs in a worker process (a faulting kernel cannot take the CLI
 // down, and a hung one is killed at its deadline); --in-process is for debugging.
 std::unique_ptr<wb::RunBackend> make_backend(const Args& a) {
@@ -349,15 +368,10 @@ int cmd_compile(int argc, char** argv) {
                   << kExitCodes;
         return kOk;
     }
-    if (a.positional.size() != 1) throw UsageError("compile needs exactly one lesson file");
+    int refused = kOk;
+    auto lesson = open_one_lesson(a, "compile", refused);
+    if (!lesson) return refused;
     bool as_json = a.flag("--json");
-    json out = json::object();
-    auto lesson = load_or_report(a.positional[0], as_json, &out);
-    if (!lesson) {
-        if (as_json) std::cout << out.dump(2) << "\n";
-        return kInvalidLesson;
-    }
-    if (!trusted_or_explain(a.positional, a.flag("--trust"), "compile")) return kUntrusted;
     std::string arch = a.value("--arch").value_or("");
     if (arch.empty()) {
         try {
@@ -400,11 +414,7 @@ int cmd_compile(int argc, char** argv) {
             }
         }
     }
-    if (as_json) {
-        out["arch"] = arch;
-        out["results"] = results;
-        std::cout << out.dump(2) << "\n";
-    }
+    if (as_json) std::cout << json{{"arch", arch}, {"results", results}}.dump(2) << "\n";
     return all_ok ? kOk : kFailed;
 }
 
@@ -450,15 +460,10 @@ int cmd_run(int argc, char** argv) {
                   << kExitCodes;
         return kOk;
     }
-    if (a.positional.size() != 1) throw UsageError("run needs exactly one lesson file");
+    int refused = kOk;
+    auto lesson = open_one_lesson(a, "run", refused);
+    if (!lesson) return refused;
     bool as_json = a.flag("--json");
-    json out = json::object();
-    auto lesson = load_or_report(a.positional[0], as_json, &out);
-    if (!lesson) {
-        if (as_json) std::cout << out.dump(2) << "\n";
-        return kInvalidLesson;
-    }
-    if (!trusted_or_explain(a.positional, a.flag("--trust"), "run")) return kUntrusted;
     wb::RunRequest req;
     req.lesson = lesson;
     req.step = a.value("--step").value_or("");
