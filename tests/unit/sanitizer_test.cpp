@@ -11,6 +11,8 @@
 #include "pipeline/wire.hpp"
 #include "sanitizer/sanitizer.hpp"
 
+#include "cli_runner.hpp"
+
 #include <gtest/gtest.h>
 
 #include <array>
@@ -216,29 +218,17 @@ TEST(Wire, SanitizerFindingsAndTheRequestsToolCrossThePipe) {
 
 TEST(Cli, MemcheckWithoutAGpuIsCompileOnlyAndExits4) {
     TempDir cache;
-    std::string cmd = "cd '" WB_SOURCE_DIR "' && XDG_CACHE_HOME='" + cache.path.string() +
-                      "' WB_DISABLE_CUDA_DRIVER=1 '" WB_CLI_PATH
-                      "' run lessons/01_vector_add.json --case small --source tests/data/sanitizer/off_by_one.cu --memcheck 2>&1";
-    FILE* p = popen(cmd.c_str(), "r");
-    ASSERT_NE(p, nullptr);
-    std::string out;
-    std::array<char, 4096> buf;
-    for (std::size_t n; (n = fread(buf.data(), 1, buf.size(), p)) > 0;) out.append(buf.data(), n);
-    int status = pclose(p);
-    EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 4) << out;
+    CliResult r = run_cli("run lessons/01_vector_add.json --case small --source tests/data/sanitizer/off_by_one.cu --memcheck",
+                          "XDG_CACHE_HOME='" + cache.path.string() + "'");
+    const std::string& out = r.out;
+    EXPECT_EQ(r.code, 4) << out;
     EXPECT_NE(out.find("compute-sanitizer memcheck needs a GPU"), std::string::npos) << out;
     EXPECT_NE(out.find("compile-only"), std::string::npos) << out;
 }
 
 TEST(Cli, MemcheckAndRacecheckTogetherAreRefused) {
-    std::string cmd = "cd '" WB_SOURCE_DIR "' && WB_DISABLE_CUDA_DRIVER=1 '" WB_CLI_PATH
-                      "' run lessons/01_vector_add.json --memcheck --racecheck 2>&1";
-    FILE* p = popen(cmd.c_str(), "r");
-    ASSERT_NE(p, nullptr);
-    std::string out;
-    std::array<char, 4096> buf;
-    for (std::size_t n; (n = fread(buf.data(), 1, buf.size(), p)) > 0;) out.append(buf.data(), n);
-    int status = pclose(p);
-    EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 2) << out;
+    CliResult r = run_cli("run lessons/01_vector_add.json --memcheck --racecheck");
+    const std::string& out = r.out;
+    EXPECT_EQ(r.code, 2) << out;
     EXPECT_NE(out.find("cannot be used together"), std::string::npos) << out;
 }

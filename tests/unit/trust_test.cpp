@@ -11,6 +11,8 @@
 #include "core/data_dirs.hpp"
 #include "core/trust.hpp"
 
+#include "cli_runner.hpp"
+
 #include <gtest/gtest.h>
 
 #include <array>
@@ -26,25 +28,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct CliResult {
-    int code = -1;
-    std::string out;  // stdout and stderr together
-};
-
-CliResult cli(const std::string& args) {
-    std::string cmd = "cd '" WB_SOURCE_DIR "' && WB_DISABLE_CUDA_DRIVER=1 '" WB_CLI_PATH "' " + args + " 2>&1";
-    CliResult r;
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return r;
-    std::array<char, 4096> buf;
-    std::size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-    int status = pclose(p);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
-}
-
-bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+CliResult cli(const std::string& args) { return run_cli(args); }
 
 class TempDir {
 public:
