@@ -93,7 +93,10 @@ void draw_history(const AppState& state, const RunResult& latest) {
         passed.push_back(run.passed());
     }
     ImGui::TextDisabled("%zu run%s of case %s (%zu of this step this session)%s", ms.size(), ms.size() == 1 ? "" : "s",
-                        latest.case_name.c_str(), runs.size(), any_gpu ? "" : ", CPU reference time: no GPU ran");
+                        latest.case_name.c_str(), runs.size(),
+                        any_gpu ? ""
+                        : latest.device ? ", CPU reference time: no run of this case was timed (only right kernels are)"
+                                        : ", CPU reference time: no GPU ran");
     draw_history_plot("history", ms, {0.0f, 110.0f}, &passed, any_gpu ? "GPU time" : "CPU reference");
 }
 
