@@ -92,17 +92,6 @@ bool uses_shared_memory(const AppState& state) {
     return state.editor.text.find("__shared__") != std::string::npos || state.launch.shared_bytes > 0;
 }
 
-// "Invalid __global__ write of size 4 bytes by thread (232,0,0) in block (3,0,0)"
-std::string finding_text(const SanitizerFinding& f) {
-    std::string s = f.kind;
-    if (f.has_thread)
-        s += " by thread (" + std::to_string(f.thread[0]) + "," + std::to_string(f.thread[1]) + "," +
-             std::to_string(f.thread[2]) + ") in block (" + std::to_string(f.block[0]) + "," +
-             std::to_string(f.block[1]) + "," + std::to_string(f.block[2]) + ")";
-    if (f.other_line > 0) s += " (and line " + std::to_string(f.other_line) + ")";
-    return s;
-}
-
 void draw_code(AppState& state, const Fonts& fonts) {
     EditorWidget& w = editor_widget();
     EditorState& ed = state.editor;
@@ -123,7 +112,7 @@ void draw_code(AppState& state, const Fonts& fonts) {
             for (const SanitizerFinding& f : state.last_run->sanitizer_findings)
                 if (f.line > 0)
                     markers.push_back({f.line, 0, f.is_error ? EditorMarker::Error : EditorMarker::Warning,
-                                       "compute-sanitizer: " + finding_text(f)});
+                                       "compute-sanitizer: " + f.description()});
         w.editor.set_markers(std::move(markers));
         w.markers_from = compile;
         w.markers_revision = state.compile_revision;

@@ -95,9 +95,12 @@ const char* sanitizer_tool_name(SanitizerTool t) {
 }
 
 std::string SanitizerFinding::to_string() const {
-    std::string s;
-    if (!file.empty() && line > 0) s = file + ":" + std::to_string(line) + ": ";
-    s += kind;
+    if (!file.empty() && line > 0) return file + ":" + std::to_string(line) + ": " + description();
+    return description();
+}
+
+std::string SanitizerFinding::description() const {
+    std::string s = kind;
     auto triple = [](const std::array<int, 3>& t) {
         return "(" + std::to_string(t[0]) + "," + std::to_string(t[1]) + "," + std::to_string(t[2]) + ")";
     };

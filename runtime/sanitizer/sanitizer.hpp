@@ -38,6 +38,8 @@ struct SanitizerFinding {
 
     // "student.cu:12: Invalid __global__ write of size 4 bytes by thread (232,0,0) in block (3,0,0)"
     std::string to_string() const;
+    // The same without the "file:line: " prefix, for a marker already on its line.
+    std::string description() const;
 };
 
 struct SanitizerReport {
