@@ -157,6 +157,14 @@ ArgPack pack_args(const std::vector<Arg>& args, const std::map<std::string, doub
     return pack;
 }
 
+// The result for a launch that broke a limit; checked before it ran, and again
+// with the compiled kernel's registers and static shared memory.
+void set_refused(RunResult& r, const LaunchReport& lr) {
+    r.status = RunStatus::Refused;
+    r.message = "launch of '" + lr.entry + "' refused: " + lr.refusal->message;
+    r.hint = "change the block or grid size (launch panel, or --block/--grid on the command line)";
+}
+
 double median_of(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     std::size_t n = v.size();
@@ -343,9 +351,7 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
         lr.refusal = check_launch(lr.dims, limits, {}, &lr.shared_optin);
         r.launches.push_back(lr);
         if (lr.refusal) {
-            r.status = RunStatus::Refused;
-            r.message = "launch of '" + lr.entry + "' refused: " + lr.refusal->message;
-            r.hint = "change the block or grid size (launch panel, or --block/--grid on the command line)";
+            set_refused(r, lr);
             return;
         }
     }
@@ -380,9 +386,7 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, RunResult
         lr.resources = module.resources(f);
         lr.refusal = check_launch(lr.dims, ctx_->info().limits, lr.resources, &lr.shared_optin);
         if (lr.refusal) {
-            r.status = RunStatus::Refused;
-            r.message = "launch of '" + lr.entry + "' refused: " + lr.refusal->message;
-            r.hint = "change the block or grid size (launch panel, or --block/--grid on the command line)";
+            set_refused(r, lr);
             return;
         }
         if (lr.shared_optin)
