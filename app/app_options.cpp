@@ -44,7 +44,12 @@ std::string usage_text(const char* program) {
            "                      (needs --frames)\n"
            "  --script FILE       run the commands in FILE, one per frame, then exit\n"
            "                      (for tests; status 3 when a command fails)\n"
-           "  --help              show this text\n";
+           "  --help              show this text\n"
+           "\n"
+           "Your edits are saved a second after typing, and at every orderly exit: the\n"
+           "window closed, SIGTERM or SIGINT (Ctrl+C). Exit status: 0 closed, 1 could not\n"
+           "start, 2 bad command line, 3 a script command failed, 143 or 130 ended by\n"
+           "SIGTERM or SIGINT (128 + the signal's number; the edit was saved first).\n";
 }
 
 std::string language_from_environment() {

@@ -10,6 +10,11 @@
 // instructions, launch settings and results on the right. The window's size
 // and place are remembered in <config dir>/state.json, ImGui's own settings in
 // <config dir>/imgui.ini.
+//
+// Every orderly exit saves the unsaved edit first, not only the autosave a
+// second after typing: the window closed, a script's quit or end, SIGTERM and
+// SIGINT (quit_signals.hpp; exit status 128 + the signal's number). A job
+// that ends in an error saves it at once too (jobs.hpp, ended_in_error).
 #include "app_run.hpp"
 
 #include "app_state.hpp"
@@ -19,6 +24,7 @@
 #include "jobs.hpp"
 #include "lesson_catalog.hpp"
 #include "panels/panels.hpp"
+#include "quit_signals.hpp"
 #include "screenshot.hpp"
 #include "script.hpp"
 #include "student_work.hpp"
@@ -36,7 +42,10 @@
 #include <imgui_impl_opengl3.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
+#include <filesystem>
+#include <optional>
 #include <string>
 
 namespace wb::app {
@@ -143,6 +152,8 @@ int find_lesson(const std::vector<LessonEntry>& lessons, const std::string& id) 
 }
 
 void draw_frame(AppState& state, const Fonts& fonts) {
+    // A fresh record of what this frame draws; the panels fill it in.
+    state.drawn = DrawnFrame{state.drawn.frame + 1};
     // Before any panel draws: the editor's Run button reads the verdict.
     check_launch_settings(state);
     const float menu_height = draw_main_menu(state);
@@ -176,8 +187,29 @@ void draw_frame(AppState& state, const Fonts& fonts) {
     draw_trust_prompt(state);
 }
 
-// Applies one finished job (or, with id 0, the backend's device report) on the UI thread.
-void apply_outcome(AppState& state, JobOutcome& outcome) {
+// Saves the editor text as the current step's work. Returns the file written,
+// or nothing when there is no step or the write failed (said in the log).
+std::optional<std::filesystem::path> save_current_work(AppState& state, bool say_so) {
+    const LessonEntry* entry = selected_entry(state);
+    const Step* step = selected_step(state);
+    if (!entry || !step) return std::nullopt;
+    try {
+        save_work(entry->id(), step->id, state.editor.text);
+        state.editor.saved_revision = state.editor.revision;
+        if (say_so) log_line(state, "saved " + work_file(entry->id(), step->id).string());
+        // Our own write must not look like an external edit.
+        std::error_code ec;
+        if (state.external.pid && state.external.file == work_file(entry->id(), step->id))
+            state.external.mtime = std::filesystem::last_write_time(state.external.file, ec);
+        return work_file(entry->id(), step->id);
+    } catch (const Error& e) {
+        log_line(state, "could not save: " + e.describe(), true);
+        return std::nullopt;
+    }
+}
+
+// Applies one finished job (or, with id 0, the backend's device report) to the state.
+void apply_result(AppState& state, JobOutcome& outcome) {
     if (outcome.id > state.last_finished_job) state.last_finished_job = outcome.id;
     RunResult& r = outcome.result;
     if (outcome.id == 0) {
@@ -226,6 +258,16 @@ void apply_outcome(AppState& state, JobOutcome& outcome) {
     record_run(state, std::move(r));  // last_run + this step's history (app_state.cpp)
 }
 
+// Applies one finished job on the UI thread (JobRunner's on_done).
+void apply_outcome(AppState& state, JobOutcome& outcome) {
+    // Whatever went wrong may take more down with it: the unsaved edit goes to
+    // disk now, not a second from now.
+    if (ended_in_error(outcome) && state.editor.saved_revision != state.editor.revision &&
+        save_current_work(state, false))
+        log_line(state, "saved the unsaved edit after the job that went wrong");
+    apply_result(state, outcome);
+}
+
 SessionState session_of(const AppState& state) {
     SessionState s;
     if (const LessonEntry* entry = selected_entry(state)) s.lesson = entry->id();
@@ -233,23 +275,6 @@ SessionState session_of(const AppState& state) {
     s.dark_theme = state.dark_theme;
     s.done = state.done_steps;
     return s;
-}
-
-void save_current_work(AppState& state, bool say_so) {
-    const LessonEntry* entry = selected_entry(state);
-    const Step* step = selected_step(state);
-    if (!entry || !step) return;
-    try {
-        save_work(entry->id(), step->id, state.editor.text);
-        state.editor.saved_revision = state.editor.revision;
-        if (say_so) log_line(state, "saved " + work_file(entry->id(), step->id).string());
-        // Our own write must not look like an external edit.
-        std::error_code ec;
-        if (state.external.pid && state.external.file == work_file(entry->id(), step->id))
-            state.external.mtime = std::filesystem::last_write_time(state.external.file, ec);
-    } catch (const Error& e) {
-        log_line(state, "could not save: " + e.describe(), true);
-    }
 }
 
 // Everything the panels asked for this frame, plus the timers: compile-as-
@@ -422,6 +447,10 @@ int run_app(const AppOptions& options) {
                 select_step(state, static_cast<int>(step - entry.lesson->steps.data()));
     }
 
+    // Before the slow start-up (window, fonts, the worker): a SIGTERM that comes
+    // meanwhile is noticed at the first frame, and nothing is lost.
+    install_quit_signals();
+
     WindowSpec spec;
     spec.width = options.width;
     spec.height = options.height;
@@ -497,10 +526,12 @@ int run_app(const AppOptions& options) {
             glfwWaitEventsTimeout(timeout);
             if (glfwGetTime() - start < timeout) busy_frames = kFramesAfterEvent;
         }
+        if (quit_signal()) break;  // SIGTERM or SIGINT: leave as if the window closed
         state.now = glfwGetTime();
         update_trust(state);  // before the script and the panels look at it
         jobs.drain(state);
         state.job_text = jobs.running_text();
+        state.worker_pid = jobs.worker_pid();
         if (script) {
             const Script::Tick tick = script->tick(state, jobs.idle());
             if (tick == Script::Tick::Failed) {
@@ -567,8 +598,18 @@ int run_app(const AppOptions& options) {
         }
         window->swap_buffers();
     }
-    // Closing must not lose the last second of typing.
-    if (state.editor.saved_revision != state.editor.revision) save_current_work(state, false);
+    // No exit may lose the last second of typing: said on stdout, since the
+    // log goes with the window.
+    const int quit_by = quit_signal();
+    const char* why = quit_by == SIGTERM ? "SIGTERM" : quit_by == SIGINT ? "SIGINT" : "exit";
+    if (state.editor.saved_revision != state.editor.revision) {
+        if (const auto file = save_current_work(state, false))
+            std::printf("saved the unsaved edit to %s on %s\n", file->string().c_str(), why);
+        else if (!state.log.empty() && state.log.back().text.rfind("could not save", 0) == 0)
+            std::fprintf(stderr, "cuda-workbook: %s\n", state.log.back().text.c_str());
+        std::fflush(stdout);
+    }
+    if (quit_by != 0 && status == 0) status = quit_signal_status(quit_by);
     // ...nor the window's size and place.
     SessionState last = session_of(state);
     last.window = window_geometry(window->handle(), saved_session.window);

@@ -164,9 +164,13 @@ RunRequest make_request(const AppState& state, bool compile_only) {
     r.custom_source = state.editor.text;
     r.custom_origin = state.editor.origin;
     r.compile_only = compile_only;
-    // Compile-as-you-type wants diagnostics quickly: the lesson's first (small)
-    // case and its own launch, so the CPU reference it also checks runs fast.
+    // The front end's trust decision goes with the request; the worker
+    // refuses an outside lesson without it (core/trust.hpp).
+    r.trusted = state.trust.trusted;
+    // Compile-as-you-type wants diagnostics quickly: the lesson's first case
+    // and its own launch, and no CPU reference (built and run on Run only).
     // A run uses what the launch panel says and keeps buffers for the views.
+    r.reference = !compile_only;
     r.keep_buffers = !compile_only;
     if (compile_only) return r;
     r.test_case = state.launch.test_case;

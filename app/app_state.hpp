@@ -99,6 +99,19 @@ struct ResultsViews;
 // loaded once per run of the app by the results views; declared only, as above.
 class ColormapRenderer;
 
+// What the panels drew in the latest frame, recorded at the draw calls, and
+// only for items ImGui did not clip away. Scripted tests check this as well
+// as the state behind it: a marker that is computed but never painted, or a
+// refusal that is set but not shown, passes a state check and fails these
+// (script.hpp: expect-drawn-*). draw_frame starts a fresh record every frame.
+struct DrawnFrame {
+    std::uint64_t frame = 0;          // 1 for the first frame drawn; 0: nothing drawn yet
+    std::vector<int> marker_lines;    // 1-based editor lines whose marker the editor painted
+    bool run_button = false;          // the Run button was drawn...
+    bool run_disabled = false;        // ...disabled (what ImGui::BeginDisabled was given)
+    std::vector<std::string> texts;   // messages drawn: the launch refusal, diagnostics, the device note
+};
+
 struct AppState {
     LessonsFolder folder;
     std::vector<LessonEntry> lessons;
@@ -138,6 +151,7 @@ struct AppState {
     std::uint64_t last_finished_job = 0;
     std::uint64_t last_submitted_job = 0;
     std::string job_text;                    // "compiling" / "running" / ""
+    int worker_pid = 0;                      // this app's cuda-workbook-worker, as its supervisor knows it; 0 before one starts
     std::vector<LogLine> log;
 
     std::set<std::string> done_steps;        // "lesson_id/step_id" that passed a run
@@ -147,6 +161,7 @@ struct AppState {
     bool show_solution_confirm = false;
     bool show_diff = false;
     std::string diff_solution;               // the solution the diff compares against
+    DrawnFrame drawn;                        // what the latest frame drew (for scripted tests)
 };
 
 const LessonEntry* selected_entry(const AppState& state);

@@ -9,6 +9,21 @@
 
 namespace wb::app {
 
+bool ended_in_error(const JobOutcome& outcome) {
+    if (outcome.id == 0 || outcome.discarded) return false;  // the device report; a Stop
+    if (!outcome.failure.empty()) return true;
+    if (outcome.kind != JobKind::Run) return false;
+    switch (outcome.result.status) {
+    case RunStatus::Passed:
+    case RunStatus::Mismatch:
+    case RunStatus::CompileOnly:
+    case RunStatus::Stopped:
+        return false;
+    default:
+        return true;
+    }
+}
+
 JobRunner::JobRunner(std::function<void(AppState&, JobOutcome&)> on_done, std::function<void()> wake)
     : on_done_(std::move(on_done)), wake_(std::move(wake)) {
     thread_ = std::thread([this] { worker_loop(); });
@@ -19,7 +34,7 @@ JobRunner::~JobRunner() {
         std::lock_guard<std::mutex> lock(mutex_);
         quit_ = true;
         queue_.clear();
-        if (worker_) worker_->cancel();  // closing the window never waits for a kernel
+        if (worker_) worker_->cancel_running();  // closing the window never waits for a kernel
     }
     cv_.notify_all();
     if (thread_.joinable()) thread_.join();
@@ -33,6 +48,7 @@ std::uint64_t JobRunner::submit(JobKind kind, RunRequest request, std::uint64_t 
         if (kind == JobKind::Compile)
             for (auto it = queue_.begin(); it != queue_.end();)
                 it = it->kind == JobKind::Compile ? queue_.erase(it) : it + 1;
+        request.cancel_token = id;
         queue_.push_back(Job{id, kind, std::move(request), revision});
     }
     cv_.notify_one();
@@ -44,7 +60,9 @@ bool JobRunner::stop() {
     queue_.clear();
     if (!running_) return false;
     discard_running_ = true;
-    if (worker_) worker_->cancel();  // kills the worker process; a fresh one serves the next job
+    // Names the job: a Stop that comes before its run starts still stops it,
+    // and one that comes after never touches the idle worker or the next job.
+    if (worker_) worker_->cancel(running_id_);
     return true;
 }
 
@@ -74,6 +92,11 @@ bool JobRunner::idle() const {
 std::optional<JobKind> JobRunner::running_kind() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return running_;
+}
+
+int JobRunner::worker_pid() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return worker_ ? worker_->worker_pid() : 0;
 }
 
 std::string JobRunner::running_text() const {

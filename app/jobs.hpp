@@ -42,6 +42,11 @@ struct JobOutcome {
     double seconds = 0;          // wall time of the job
 };
 
+// A job that went wrong: an exception escaped the backend, or a run ended in
+// anything but a verdict on the kernel (passed, mismatch, compile-only) or a
+// Stop. The frame loop then saves the unsaved edit at once (app_run.cpp).
+bool ended_in_error(const JobOutcome& outcome);
+
 class JobRunner {
 public:
     using Apply = std::function<void(AppState&)>;
@@ -66,6 +71,10 @@ public:
     // "compiling" / "running" while a job runs; empty when none does.
     std::string running_text() const;
     std::optional<JobKind> running_kind() const;
+    // The pid of this runner's warm cuda-workbook-worker, as the backend knows
+    // it (WorkerBackend::worker_pid); 0 when there is none. For tests that must
+    // kill this app's worker and no other (script command worker-pid).
+    int worker_pid() const;
 
     // Backend info, queried once on the worker (it may dlopen the driver).
     // Posted as a closure; also available here once known.

@@ -1,4 +1,13 @@
 // app/script.cpp — the --script command interpreter (script.hpp).
+//
+// [SECTION] helpers
+// [SECTION] Script::Call, what a handler sees
+// [SECTION] handlers: acting as the student
+// [SECTION] handlers: waiting
+// [SECTION] handlers: looking at the state
+// [SECTION] handlers: looking at what was drawn
+// [SECTION] the command table
+// [SECTION] Script: reading the file, ticking, waiting
 #include "script.hpp"
 
 #include "app_state.hpp"
@@ -12,11 +21,17 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdio>
+#include <filesystem>
 #include <sstream>
+#include <string_view>
 
 namespace wb::app {
+
+// [SECTION] helpers ---------------------------------------------------------------------------
 namespace {
 
 constexpr double kDefaultTimeout = 120.0;  // seconds; a cold NVRTC + g++ can take a while on CI
@@ -40,12 +55,30 @@ bool to_int(const std::string& s, long long& out) {
     return ec == std::errc{} && p == s.data() + s.size();
 }
 
+bool to_seconds(const std::string& s, double& out) {
+    try {
+        std::size_t used = 0;
+        out = std::stod(s, &used);
+        return used == s.size() && out >= 0;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
 std::vector<std::string> split_lines(const std::string& text) {
     std::vector<std::string> lines;
     std::string line;
     std::istringstream in(text);
     while (std::getline(in, line)) lines.push_back(line);
     return lines;
+}
+
+std::vector<std::string> split_words(const std::string& text) {
+    std::vector<std::string> words;
+    std::istringstream in(text);
+    std::string word;
+    while (in >> word) words.push_back(word);
+    return words;
 }
 
 std::string join_lines(const std::vector<std::string>& lines, bool trailing_newline) {
@@ -57,7 +90,567 @@ std::string join_lines(const std::vector<std::string>& lines, bool trailing_newl
     return out;
 }
 
+std::string join(const std::vector<std::string>& items, const char* separator) {
+    std::string out;
+    for (const std::string& item : items) out += (out.empty() ? "" : separator) + item;
+    return out.empty() ? "none" : out;
+}
+
 }  // namespace
+
+// [SECTION] Script::Call, what a handler sees -------------------------------------------------
+
+class Script::Call {
+public:
+    Call(Script& script, AppState& state, const std::string& rest, bool jobs_idle)
+        : state(state), rest(rest), words(split_words(rest)), jobs_idle(jobs_idle), script_(script) {}
+
+    AppState& state;
+    const std::string rest;               // everything after the command's name, trimmed
+    const std::vector<std::string> words; // `rest` split at blanks
+    const bool jobs_idle;
+
+    Tick fail(const std::string& what) { return script_.fail(what); }
+    void say(const std::string& what) const { script_.say(what); }
+
+    // The command spans frames: tick() checks `what` before the next command,
+    // and fails when `timeout_s` passes first.
+    void wait(Waiting what, double timeout_s) {
+        script_.waiting_ = what;
+        script_.wait_until_ = state.now + timeout_s;
+    }
+    void wait_frames(int n) {
+        script_.waiting_ = Waiting::Frames;
+        script_.frames_left_ = n;
+    }
+    void wait_for_file(std::string path, double timeout_s) {
+        script_.wait_file_ = std::move(path);
+        wait(Waiting::File, timeout_s);
+    }
+    // Waits for the compile asked for now, counting the frames drawn meanwhile.
+    void wait_for_compile(int frames_wanted) {
+        script_.frames_wanted_ = frames_wanted;
+        script_.job_before_ = state.last_submitted_job;
+        wait(Waiting::CompileStart, kDefaultTimeout);
+    }
+    void screenshot(std::string path) { script_.screenshot_ = std::move(path); }
+    void run_command_started() {
+        script_.run_pressed_ = false;
+        script_.run_refused_.clear();
+    }
+    // Whether a `run` has pressed Run, and the reason it found it disabled.
+    bool run_pressed() const { return script_.run_pressed_; }
+    const std::string& run_refused() const { return script_.run_refused_; }
+
+private:
+    Script& script_;
+};
+
+namespace {
+
+using Tick = Script::Tick;
+using Call = Script::Call;
+using Waiting = Script::Waiting;
+
+// [SECTION] handlers: acting as the student ---------------------------------------------------
+
+Tick open_lesson(Call& c) {
+    if (c.words.empty() || c.words.size() > 2) return c.fail("open wants LESSON_ID [STEP]");
+    int found = -1;
+    for (int i = 0; i < static_cast<int>(c.state.lessons.size()); ++i)
+        if (c.state.lessons[static_cast<std::size_t>(i)].id() == c.words[0]) found = i;
+    if (found < 0) return c.fail("no lesson '" + c.words[0] + "'");
+    select_lesson(c.state, found);
+    if (c.words.size() == 2) {
+        const Lesson* lesson = c.state.lesson.get();
+        const Step* step = lesson ? lesson->find_step(c.words[1]) : nullptr;
+        if (!step) return c.fail("lesson '" + c.words[0] + "' has no step '" + c.words[1] + "'");
+        select_step(c.state, static_cast<int>(step - lesson->steps.data()));
+    }
+    return Tick::Continue;
+}
+
+bool three_ints(const std::vector<std::string>& words, std::array<int, 3>& out) {
+    if (words.empty() || words.size() > 3) return false;
+    std::array<int, 3> v{1, 1, 1};
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        long long n = 0;
+        if (!to_int(words[i], n) || n < -2147483647LL || n > 2147483647LL) return false;
+        v[i] = static_cast<int>(n);
+    }
+    out = v;
+    return true;
+}
+
+Tick set_block(Call& c) {
+    if (!three_ints(c.words, c.state.launch.block)) return c.fail("set-block wants 1 to 3 integers");
+    return Tick::Continue;
+}
+
+Tick set_grid(Call& c) {
+    if (!three_ints(c.words, c.state.launch.grid)) return c.fail("set-grid wants 1 to 3 integers");
+    c.state.launch.auto_grid = false;
+    return Tick::Continue;
+}
+
+Tick auto_grid(Call& c) {
+    if (c.rest != "on" && c.rest != "off") return c.fail("auto-grid wants on or off");
+    c.state.launch.auto_grid = c.rest == "on";
+    return Tick::Continue;
+}
+
+Tick set_param(Call& c) {
+    if (c.words.size() != 2) return c.fail("set-param wants NAME VALUE");
+    const Step* step = selected_step(c.state);
+    if (!step || !step->find_param(c.words[0])) return c.fail("no param '" + c.words[0] + "' in this step");
+    try {
+        c.state.launch.params[c.words[0]] = std::stod(c.words[1]);
+    } catch (const std::exception&) {
+        return c.fail("'" + c.words[1] + "' is not a number");
+    }
+    return Tick::Continue;
+}
+
+Tick choose_case(Call& c) {
+    const Step* step = selected_step(c.state);
+    if (!step || !step->find_case(c.rest)) return c.fail("no case '" + c.rest + "' in this step");
+    reset_launch(c.state, c.rest);
+    return Tick::Continue;
+}
+
+Tick edit_line(Call& c) {
+    std::istringstream e(c.rest);
+    std::string number;
+    e >> number;
+    std::string text;
+    std::getline(e, text);
+    if (!text.empty() && text.front() == ' ') text.erase(0, 1);
+    const std::string& current = c.state.editor.text;
+    std::vector<std::string> lines = split_lines(current);
+    long long n = 0;
+    if (!to_int(number, n) || n < 1 || n > static_cast<long long>(lines.size()) + 1)
+        return c.fail("edit-line wants a line number from 1 to " + std::to_string(lines.size() + 1));
+    if (n == static_cast<long long>(lines.size()) + 1) lines.push_back(text);
+    else lines[static_cast<std::size_t>(n - 1)] = text;
+    const bool trailing = current.empty() || current.back() == '\n';
+    set_editor_text(c.state, join_lines(lines, trailing));
+    return Tick::Continue;
+}
+
+Tick set_source(Call& c) {
+    try {
+        set_editor_text(c.state, read_file(c.rest));
+    } catch (const Error& e) {
+        return c.fail(e.describe());
+    }
+    return Tick::Continue;
+}
+
+Tick compile(Call& c) {
+    if (!c.state.lesson) return c.fail("no lesson is open");
+    c.state.requests.compile = true;
+    return Tick::Continue;
+}
+
+// Run as a student presses it: not before the device check says whether
+// there is a GPU (the button is disabled until then), and not at all while
+// it is disabled (Script::press_run).
+Tick run(Call& c) {
+    c.run_command_started();
+    c.wait(Waiting::DeviceCheck, kDefaultTimeout);
+    return Tick::Continue;
+}
+
+// Scripts may run without a GPU, so tests exercise the pipeline (it ends
+// compile-only); the frame loop still refuses an untrusted lesson.
+Tick run_anyway(Call& c) {
+    if (!c.state.lesson) return c.fail("no lesson is open");
+    c.state.requests.run = c.state.requests.run_even_without_gpu = true;
+    return Tick::Continue;
+}
+
+Tick check_with_sanitizer(Call& c, SanitizerTool tool) {
+    if (!c.state.lesson) return c.fail("no lesson is open");
+    c.state.requests.sanitize = tool;
+    c.state.requests.run_even_without_gpu = true;
+    return Tick::Continue;
+}
+Tick check_memory(Call& c) { return check_with_sanitizer(c, SanitizerTool::Memcheck); }
+Tick check_races(Call& c) { return check_with_sanitizer(c, SanitizerTool::Racecheck); }
+
+Tick expand_results(Call& c) {
+    if (c.rest != "on" && c.rest != "off") return c.fail("expand-results wants on or off");
+    c.state.results_expanded = c.rest == "on";
+    return Tick::Continue;
+}
+
+Tick open_external(Call& c) {
+    c.state.requests.open_external = true;
+    return Tick::Continue;
+}
+
+Tick answer_trust_prompt(Call& c) {
+    if (c.rest != "yes" && c.rest != "no") return c.fail("answer-trust wants yes or no");
+    if (!c.state.trust.prompt_open) return c.fail("no trust prompt is showing");
+    answer_trust(c.state, c.rest == "yes");
+    return Tick::Continue;
+}
+
+// The flag GLFW sets when the window manager's close button is pressed; the
+// frame loop ends on it as it does then.
+Tick close_window(Call& c) {
+    GLFWwindow* window = glfwGetCurrentContext();
+    if (!window) return c.fail("there is no window to close");
+    glfwSetWindowShouldClose(window, GLFW_TRUE);
+    return Tick::Continue;
+}
+
+Tick screenshot(Call& c) {
+    if (c.rest.empty()) return c.fail("screenshot wants FILE");
+    c.screenshot(c.rest);
+    return Tick::Continue;
+}
+
+Tick quit(Call&) { return Tick::Quit; }
+
+// [SECTION] handlers: waiting -----------------------------------------------------------------
+
+Tick wait(Call& c) {
+    double seconds = kDefaultTimeout;
+    if (!c.words.empty() && !to_seconds(c.words[0], seconds)) return c.fail("wait wants SECONDS");
+    c.wait(Waiting::Idle, seconds);
+    return Tick::Continue;
+}
+
+// Frames keep coming while it sleeps: timers (autosave, debounce) run as for a student.
+Tick sleep(Call& c) {
+    double seconds = 0;
+    if (!to_seconds(c.rest, seconds)) return c.fail("sleep wants SECONDS");
+    c.wait(Waiting::Sleep, seconds);
+    return Tick::Continue;
+}
+
+Tick frames(Call& c) {
+    long long n = 0;
+    if (!to_int(c.rest, n) || n < 1) return c.fail("frames wants a positive number");
+    c.wait_frames(static_cast<int>(n));
+    return Tick::Continue;
+}
+
+Tick wait_for_file(Call& c) {
+    double seconds = kDefaultTimeout;
+    if (c.words.empty() || c.words.size() > 2 || (c.words.size() == 2 && !to_seconds(c.words[1], seconds)))
+        return c.fail("wait-for-file wants FILE [SECONDS]");
+    c.wait_for_file(c.words[0], seconds);
+    return Tick::Continue;
+}
+
+Tick expect_frames_during_compile(Call& c) {
+    long long n = 0;
+    if (!to_int(c.rest, n) || n < 0) return c.fail("expect-frames-during-compile wants a number");
+    if (!c.state.lesson) return c.fail("no lesson is open");
+    c.state.requests.compile = true;
+    c.wait_for_compile(static_cast<int>(n));
+    return Tick::Continue;
+}
+
+// [SECTION] handlers: looking at the state ----------------------------------------------------
+
+Tick expect_marker(Call& c) {
+    long long n = 0;
+    if (!to_int(c.rest, n)) return c.fail("expect-marker wants a line number");
+    if (!c.state.compile) return c.fail("no compile has finished, so there are no markers");
+    std::vector<std::string> seen;
+    for (const Diagnostic& d : c.state.compile->diagnostics) {
+        if (d.line == n) return Tick::Continue;
+        seen.push_back(std::to_string(d.line));
+    }
+    return c.fail("no diagnostic on line " + std::to_string(n) + " (diagnostics on lines: " + join(seen, ", ") + ")");
+}
+
+Tick expect_refused(Call& c) {
+    const std::string want = unquote(c.rest);
+    check_launch_settings(c.state);
+    const std::string& refusal = c.state.launch_refusal;
+    if (refusal.empty()) return c.fail("the launch is not refused (wanted a refusal containing '" + want + "')");
+    if (refusal.find(want) == std::string::npos)
+        return c.fail("the refusal '" + refusal + "' does not contain '" + want + "'");
+    c.say("refused: " + refusal);
+    return Tick::Continue;
+}
+
+Tick expect_status(Call& c) {
+    if (!c.state.last_run) return c.fail("no run has finished");
+    const std::string got = run_status_name(c.state.last_run->status);
+    if (got != c.rest) return c.fail("run status is " + got + " (" + c.state.last_run->message + "), wanted " + c.rest);
+    return Tick::Continue;
+}
+
+Tick expect_compiled(Call& c) {
+    const AppState& s = c.state;
+    if (!s.compile) return c.fail("no compile has finished");
+    if (s.compile_revision != s.editor.revision)
+        return c.fail("the latest compile is of revision " + std::to_string(s.compile_revision) +
+                      " of the text, which is now at " + std::to_string(s.editor.revision));
+    if (!s.compile->ok) {
+        const std::string first = s.compile->diagnostics.empty() ? s.compile->log : s.compile->diagnostics.front().to_string();
+        return c.fail("the compile failed: " + first);
+    }
+    c.say("compiled for " + s.compile->arch + ", " + std::to_string(s.compile->warning_count()) + " warnings");
+    return Tick::Continue;
+}
+
+Tick expect_source_contains(Call& c) {
+    const std::string want = unquote(c.rest);
+    if (c.state.editor.text.find(want) == std::string::npos)
+        return c.fail("the editor text does not contain '" + want + "'");
+    return Tick::Continue;
+}
+
+Tick expect_saved(Call& c) {
+    if (c.state.editor.saved_revision != c.state.editor.revision) return c.fail("the editor text is not saved yet");
+    return Tick::Continue;
+}
+
+// KIND BUFFER [SOURCE]: the results panel built a view of that kind for that
+// buffer, with data to draw (SOURCE: gpu+cpu, cpu, input, ...).
+Tick expect_view(Call& c) {
+    const auto& w = c.words;
+    if (w.size() < 2 || w.size() > 3) return c.fail("expect-view wants KIND BUFFER [SOURCE]");
+    if (!c.state.last_run) return c.fail("no run has finished, so there are no views");
+    std::vector<std::string> seen;
+    for (const std::string& line : describe_results_views(c.state)) {
+        std::istringstream v(line);
+        std::string kind, buffer, source, size;
+        v >> kind >> buffer >> source >> size;
+        const bool drawn = source != "missing" && !size.empty() && size != "0" && size != "0x0";
+        if (kind == w[0] && buffer == w[1] && (w.size() < 3 || source == w[2]) && drawn) {
+            c.say("view: " + line);
+            return Tick::Continue;
+        }
+        seen.push_back(line);
+    }
+    return c.fail("no " + w[0] + " view of '" + w[1] + "'" + (w.size() == 3 ? " from " + w[2] : "") +
+                  " was built (views: " + join(seen, "; ") + ")");
+}
+
+// loaded | fallback: how the results views coloured their heat maps (draw a
+// few frames after the run first). Either way the shaders were tried once
+// and, when they failed, said so once in the log.
+Tick expect_shaders(Call& c) {
+    if (c.rest != "loaded" && c.rest != "fallback") return c.fail("expect-shaders wants loaded or fallback");
+    const ShaderUse use = shader_use(c.state);
+    std::vector<std::string> logged;
+    for (const LogLine& l : c.state.log)
+        if (l.text.rfind("shaders", 0) == 0) logged.push_back(l.text);
+    const std::string counts =
+        std::to_string(use.shaded) + " pictures by the shaders, " + std::to_string(use.cpu) + " on the CPU";
+    if (use.shaded + use.cpu == 0) return c.fail("no heat map or gray picture has been drawn yet");
+    if (c.rest == "loaded" && (!use.loaded || use.cpu > 0 || !logged.empty()))
+        return c.fail("the shaders were not used: " + counts + (logged.empty() ? "" : "; log: " + logged.front()));
+    if (c.rest == "fallback" && (use.loaded || use.shaded > 0 || logged.size() != 1))
+        return c.fail("wanted the CPU fallback with one log line: " + counts + ", " + std::to_string(logged.size()) +
+                      " shader lines in the log");
+    c.say("shaders: " + c.rest + " (" + counts + ")");
+    for (const std::string& line : logged) c.say("log: " + line);
+    return Tick::Continue;
+}
+
+Tick expect_history(Call& c) {
+    long long n = 0;
+    if (!to_int(c.rest, n) || n < 0) return c.fail("expect-history wants a number of runs");
+    const std::size_t got = step_history(c.state).size();
+    if (got != static_cast<std::size_t>(n))
+        return c.fail("this step has " + std::to_string(got) + " runs in its history, wanted " + std::to_string(n));
+    return Tick::Continue;
+}
+
+Tick expect_sanitizer_finding(Call& c) {
+    long long n = 0;
+    if (!to_int(c.rest, n)) return c.fail("expect-sanitizer-finding wants a line number");
+    if (!c.state.last_run) return c.fail("no run has finished");
+    std::vector<std::string> seen;
+    for (const SanitizerFinding& f : c.state.last_run->sanitizer_findings) {
+        if (f.line == n) {
+            c.say("finding: " + f.to_string());
+            return Tick::Continue;
+        }
+        seen.push_back(std::to_string(f.line));
+    }
+    return c.fail("no compute-sanitizer finding on line " + std::to_string(n) + " (findings on lines: " +
+                  join(seen, ", ") + "; status " + run_status_name(c.state.last_run->status) + ")");
+}
+
+// The window's size in screen coordinates, as --size and state.json give it.
+Tick expect_window_size(Call& c) {
+    long long w = 0, h = 0;
+    if (c.words.size() != 2 || !to_int(c.words[0], w) || !to_int(c.words[1], h))
+        return c.fail("expect-window-size wants W H");
+    int got_w = 0, got_h = 0;
+    if (GLFWwindow* window = glfwGetCurrentContext()) glfwGetWindowSize(window, &got_w, &got_h);
+    if (got_w != w || got_h != h)
+        return c.fail("the window is " + std::to_string(got_w) + "x" + std::to_string(got_h) + ", wanted " +
+                      std::to_string(w) + "x" + std::to_string(h));
+    return Tick::Continue;
+}
+
+// The "Trust lessons in <folder>?" modal is showing (app/trust.hpp).
+Tick expect_trust_prompt(Call& c) {
+    if (!c.state.trust.prompt_open)
+        return c.fail(c.state.trust.trusted ? "no trust prompt: the open lesson is trusted"
+                                            : "no trust prompt is showing (this folder was asked about already)");
+    c.say("trust prompt for " + c.state.trust.folder.string());
+    return Tick::Continue;
+}
+
+Tick expect_run_disabled(Call& c) {
+    const std::string want = unquote(c.rest);
+    check_launch_settings(c.state);
+    const std::string why = run_blocked_reason(c.state);
+    if (why.empty()) return c.fail("Run is enabled (wanted it disabled with a reason containing '" + want + "')");
+    if (why.find(want) == std::string::npos)
+        return c.fail("Run is disabled because '" + why + "', which does not contain '" + want + "'");
+    c.say("run disabled: " + why);
+    return Tick::Continue;
+}
+
+Tick expect_run_not_started(Call& c) {
+    const std::string want = unquote(c.rest);
+    if (!c.run_pressed()) return c.fail("no `run` command has pressed Run");
+    if (c.run_refused().empty()) return c.fail("the latest `run` started a run (Run was enabled)");
+    if (c.run_refused().find(want) == std::string::npos)
+        return c.fail("Run was disabled because '" + c.run_refused() + "', which does not contain '" + want + "'");
+    return Tick::Continue;
+}
+
+// A line of the session's log (the Log tab) contains SUBSTRING.
+Tick expect_log(Call& c) {
+    const std::string want = unquote(c.rest);
+    if (want.empty()) return c.fail("expect-log wants SUBSTRING");
+    for (const LogLine& line : c.state.log) {
+        if (line.text.find(want) != std::string::npos) {
+            c.say("log: " + line.text);
+            return Tick::Continue;
+        }
+    }
+    return c.fail("no log line contains '" + want + "'");
+}
+
+Tick worker_pid(Call& c) {
+    if (c.state.worker_pid <= 0) return c.fail("no cuda-workbook-worker has been started");
+    c.say("worker pid " + std::to_string(c.state.worker_pid));
+    return Tick::Continue;
+}
+
+// [SECTION] handlers: looking at what was drawn -----------------------------------------------
+
+bool something_drawn(Call& c) { return c.state.drawn.frame > 0; }
+
+Tick expect_drawn_marker(Call& c) {
+    long long n = 0;
+    if (!to_int(c.rest, n)) return c.fail("expect-drawn-marker wants a line number");
+    if (!something_drawn(c)) return c.fail("no frame has been drawn yet");
+    const std::vector<int>& lines = c.state.drawn.marker_lines;
+    if (std::find(lines.begin(), lines.end(), n) != lines.end()) {
+        c.say("drawn marker on line " + std::to_string(n) + " (frame " + std::to_string(c.state.drawn.frame) + ")");
+        return Tick::Continue;
+    }
+    std::vector<std::string> seen;
+    for (int line : lines) seen.push_back(std::to_string(line));
+    return c.fail("the editor drew no marker on line " + std::to_string(n) + " (markers drawn on lines: " +
+                  join(seen, ", ") + ")");
+}
+
+Tick expect_drawn_run_button(Call& c) {
+    if (c.rest != "disabled" && c.rest != "enabled") return c.fail("expect-drawn-run-button wants disabled or enabled");
+    if (!something_drawn(c)) return c.fail("no frame has been drawn yet");
+    const DrawnFrame& d = c.state.drawn;
+    if (!d.run_button) return c.fail("the latest frame drew no Run button");
+    const char* got = d.run_disabled ? "disabled" : "enabled";
+    if (c.rest != got) return c.fail(std::string("the Run button was drawn ") + got);
+    c.say(std::string("Run button drawn ") + got + " (frame " + std::to_string(d.frame) + ")");
+    return Tick::Continue;
+}
+
+Tick expect_drawn_text(Call& c) {
+    const std::string want = unquote(c.rest);
+    if (want.empty()) return c.fail("expect-drawn-text wants SUBSTRING");
+    if (!something_drawn(c)) return c.fail("no frame has been drawn yet");
+    for (const std::string& text : c.state.drawn.texts) {
+        if (text.find(want) != std::string::npos) {
+            c.say("drawn: " + text);
+            return Tick::Continue;
+        }
+    }
+    return c.fail("the latest frame drew nothing containing '" + want + "' (drawn: " + join(c.state.drawn.texts, " | ") + ")");
+}
+
+Tick expect_no_drawn_text(Call& c) {
+    const std::string want = unquote(c.rest);
+    if (want.empty()) return c.fail("expect-no-drawn-text wants SUBSTRING");
+    if (!something_drawn(c)) return c.fail("no frame has been drawn yet");
+    for (const std::string& text : c.state.drawn.texts)
+        if (text.find(want) != std::string::npos) return c.fail("the latest frame drew '" + text + "'");
+    return Tick::Continue;
+}
+
+// [SECTION] the command table -----------------------------------------------------------------
+
+struct Command {
+    std::string_view name;
+    Tick (*handler)(Call&);
+};
+
+constexpr Command kCommands[] = {
+    {"open", open_lesson},
+    {"set-block", set_block},
+    {"set-grid", set_grid},
+    {"auto-grid", auto_grid},
+    {"set-param", set_param},
+    {"case", choose_case},
+    {"edit-line", edit_line},
+    {"set-source", set_source},
+    {"compile", compile},
+    {"run", run},
+    {"run-anyway", run_anyway},
+    {"check-memory", check_memory},
+    {"check-races", check_races},
+    {"expand-results", expand_results},
+    {"open-external", open_external},
+    {"answer-trust", answer_trust_prompt},
+    {"close-window", close_window},
+    {"screenshot", screenshot},
+    {"quit", quit},
+    {"wait", wait},
+    {"sleep", sleep},
+    {"frames", frames},
+    {"wait-for-file", wait_for_file},
+    {"expect-frames-during-compile", expect_frames_during_compile},
+    {"expect-marker", expect_marker},
+    {"expect-refused", expect_refused},
+    {"expect-status", expect_status},
+    {"expect-compiled", expect_compiled},
+    {"expect-source-contains", expect_source_contains},
+    {"expect-saved", expect_saved},
+    {"expect-view", expect_view},
+    {"expect-shaders", expect_shaders},
+    {"expect-history", expect_history},
+    {"expect-sanitizer-finding", expect_sanitizer_finding},
+    {"expect-window-size", expect_window_size},
+    {"expect-trust-prompt", expect_trust_prompt},
+    {"expect-run-disabled", expect_run_disabled},
+    {"expect-run-not-started", expect_run_not_started},
+    {"expect-log", expect_log},
+    {"worker-pid", worker_pid},
+    {"expect-drawn-marker", expect_drawn_marker},
+    {"expect-drawn-run-button", expect_drawn_run_button},
+    {"expect-drawn-text", expect_drawn_text},
+    {"expect-no-drawn-text", expect_no_drawn_text},
+};
+
+}  // namespace
+
+// [SECTION] Script: reading the file, ticking, waiting ----------------------------------------
 
 std::unique_ptr<Script> Script::load(const std::string& path, std::string& error) {
     try {
@@ -76,29 +669,59 @@ Script::Tick Script::fail(const std::string& what) {
     return Tick::Failed;
 }
 
-Script::Tick Script::tick(AppState& state, bool jobs_idle) {
+void Script::say(const std::string& what) const {
+    std::printf("script: line %zu: %s\n", current_, what.c_str());
+    std::fflush(stdout);
+}
+
+// Presses Run for a `run` command whose device check is done: the button's
+// own rule (run_blocked_reason) decides, as it does for the student.
+void Script::press_run(AppState& state) {
+    check_launch_settings(state);
+    run_pressed_ = true;
+    run_refused_ = run_blocked_reason(state);
+    if (run_refused_.empty()) state.requests.run = true;
+    else say("Run is disabled, no run started: " + run_refused_);
+}
+
+// Returns Continue while a command that spans frames is still waiting (or
+// has just finished waiting: the next command runs on the next frame).
+Script::Tick Script::keep_waiting(AppState& state, bool jobs_idle) {
+    const bool timed_out = state.now > wait_until_;
     switch (waiting_) {
     case Waiting::Nothing:
-        break;
+        return Tick::Continue;
     case Waiting::Frames:
         if (--frames_left_ > 0) return Tick::Continue;
-        waiting_ = Waiting::Nothing;
-        return Tick::Continue;
+        break;
     case Waiting::Sleep:
         if (state.now < wait_until_) return Tick::Continue;
-        waiting_ = Waiting::Nothing;
-        return Tick::Continue;
+        break;
     case Waiting::Idle: {
         // Idle means: nothing queued or running, and the text's latest revision
         // has been sent to the compiler (compile-as-you-type has caught up).
-        const bool caught_up = state.lesson == nullptr ||
-                               state.editor.compile_submitted_revision == state.editor.revision;
-        if (jobs_idle && caught_up && !state.requests.compile && !state.requests.run) {
-            waiting_ = Waiting::Nothing;
+        const bool caught_up =
+            state.lesson == nullptr || state.editor.compile_submitted_revision == state.editor.revision;
+        if (!(jobs_idle && caught_up && !state.requests.compile && !state.requests.run)) {
+            if (timed_out) return fail("timed out waiting for the jobs to finish");
             return Tick::Continue;
         }
-        if (state.now > wait_until_) return fail("timed out waiting for the jobs to finish");
-        return Tick::Continue;
+        break;
+    }
+    case Waiting::DeviceCheck:
+        if (!state.backend_known) {
+            if (timed_out) return fail("timed out waiting for the device check");
+            return Tick::Continue;
+        }
+        press_run(state);
+        break;
+    case Waiting::File: {
+        std::error_code ec;
+        if (!std::filesystem::exists(wait_file_, ec)) {
+            if (timed_out) return fail("timed out waiting for " + wait_file_);
+            return Tick::Continue;
+        }
+        break;
     }
     case Waiting::CompileStart:
         // The frame loop submits the requested compile after the frame that asked.
@@ -106,334 +729,48 @@ Script::Tick Script::tick(AppState& state, bool jobs_idle) {
             job_target_ = state.last_submitted_job;
             waiting_ = Waiting::CompileFrames;
             frames_seen_ = 0;
-        } else if (state.now > wait_until_) {
+        } else if (timed_out) {
             return fail("the compile was never started (no lesson open?)");
         }
         return Tick::Continue;
     case Waiting::CompileFrames:
         if (state.last_finished_job < job_target_) {
             ++frames_seen_;
-            if (state.now > wait_until_) return fail("timed out waiting for the compile to finish");
+            if (timed_out) return fail("timed out waiting for the compile to finish");
             return Tick::Continue;
         }
-        waiting_ = Waiting::Nothing;
-        std::printf("script: line %zu: %d frames rendered while the compile ran\n", current_, frames_seen_);
-        std::fflush(stdout);
+        say(std::to_string(frames_seen_) + " frames rendered while the compile ran");
         if (frames_seen_ < frames_wanted_)
             return fail("only " + std::to_string(frames_seen_) + " frames rendered during the compile, wanted at least " +
                         std::to_string(frames_wanted_));
-        return Tick::Continue;
+        break;
     }
+    waiting_ = Waiting::Nothing;
+    return Tick::Continue;
+}
 
+Script::Tick Script::tick(AppState& state, bool jobs_idle) {
+    if (waiting_ != Waiting::Nothing) return keep_waiting(state, jobs_idle);
     while (next_ < lines_.size()) {
         const std::string line = trim(lines_[next_]);
         current_ = ++next_;
         if (line.empty() || line.front() == '#') continue;
-        std::printf("script: line %zu: %s\n", current_, line.c_str());
-        std::fflush(stdout);
+        say(line);
         return run_command(state, line, jobs_idle);
     }
     return Tick::Quit;  // the end of the script is an implicit quit
 }
 
 Script::Tick Script::run_command(AppState& state, const std::string& line, bool jobs_idle) {
-    (void)jobs_idle;
-    std::istringstream in(line);
-    std::string cmd;
-    in >> cmd;
-    std::string rest;
-    std::getline(in, rest);
-    rest = trim(rest);
-    std::vector<std::string> words;
-    {
-        std::istringstream w(rest);
-        std::string word;
-        while (w >> word) words.push_back(word);
+    const auto blank = line.find_first_of(" \t");
+    const std::string name = line.substr(0, blank);
+    const std::string rest = blank == std::string::npos ? std::string() : trim(line.substr(blank));
+    for (const Command& command : kCommands) {
+        if (command.name != name) continue;
+        Call call(*this, state, rest, jobs_idle);
+        return command.handler(call);
     }
-    auto three_ints = [&](std::array<int, 3>& out) -> bool {
-        if (words.size() < 1 || words.size() > 3) return false;
-        std::array<int, 3> v{1, 1, 1};
-        for (std::size_t i = 0; i < words.size(); ++i) {
-            long long n = 0;
-            if (!to_int(words[i], n) || n < -2147483647LL || n > 2147483647LL) return false;
-            v[i] = static_cast<int>(n);
-        }
-        out = v;
-        return true;
-    };
-
-    if (cmd == "open") {
-        if (words.empty() || words.size() > 2) return fail("open wants LESSON_ID [STEP]");
-        int found = -1;
-        for (int i = 0; i < static_cast<int>(state.lessons.size()); ++i)
-            if (state.lessons[static_cast<std::size_t>(i)].id() == words[0]) found = i;
-        if (found < 0) return fail("no lesson '" + words[0] + "'");
-        select_lesson(state, found);
-        if (words.size() == 2) {
-            const Lesson* lesson = state.lesson.get();
-            const Step* step = lesson ? lesson->find_step(words[1]) : nullptr;
-            if (!step) return fail("lesson '" + words[0] + "' has no step '" + words[1] + "'");
-            select_step(state, static_cast<int>(step - lesson->steps.data()));
-        }
-        return Tick::Continue;
-    }
-    if (cmd == "set-block" || cmd == "set-grid") {
-        std::array<int, 3> v{};
-        if (!three_ints(v)) return fail(cmd + " wants 1 to 3 integers");
-        if (cmd == "set-block") {
-            state.launch.block = v;
-        } else {
-            state.launch.grid = v;
-            state.launch.auto_grid = false;
-        }
-        return Tick::Continue;
-    }
-    if (cmd == "auto-grid") {
-        if (rest != "on" && rest != "off") return fail("auto-grid wants on or off");
-        state.launch.auto_grid = rest == "on";
-        return Tick::Continue;
-    }
-    if (cmd == "set-param") {
-        if (words.size() != 2) return fail("set-param wants NAME VALUE");
-        const Step* step = selected_step(state);
-        if (!step || !step->find_param(words[0])) return fail("no param '" + words[0] + "' in this step");
-        try {
-            state.launch.params[words[0]] = std::stod(words[1]);
-        } catch (const std::exception&) {
-            return fail("'" + words[1] + "' is not a number");
-        }
-        return Tick::Continue;
-    }
-    if (cmd == "case") {
-        const Step* step = selected_step(state);
-        if (!step || !step->find_case(rest)) return fail("no case '" + rest + "' in this step");
-        reset_launch(state, rest);
-        return Tick::Continue;
-    }
-    if (cmd == "edit-line") {
-        std::istringstream e(rest);
-        long long n = 0;
-        std::string number;
-        e >> number;
-        std::string text;
-        std::getline(e, text);
-        if (!text.empty() && text.front() == ' ') text.erase(0, 1);
-        std::vector<std::string> lines = split_lines(state.editor.text);
-        if (!to_int(number, n) || n < 1 || n > static_cast<long long>(lines.size()) + 1)
-            return fail("edit-line wants a line number from 1 to " + std::to_string(lines.size() + 1));
-        if (n == static_cast<long long>(lines.size()) + 1) lines.push_back(text);
-        else lines[static_cast<std::size_t>(n - 1)] = text;
-        const bool trailing = !state.editor.text.empty() && state.editor.text.back() == '\n';
-        set_editor_text(state, join_lines(lines, trailing || state.editor.text.empty()));
-        return Tick::Continue;
-    }
-    if (cmd == "set-source") {
-        try {
-            set_editor_text(state, read_file(rest));
-        } catch (const Error& e) {
-            return fail(e.describe());
-        }
-        return Tick::Continue;
-    }
-    if (cmd == "check-memory" || cmd == "check-races") {
-        if (!state.lesson) return fail("no lesson is open");
-        state.requests.sanitize = cmd == "check-memory" ? SanitizerTool::Memcheck : SanitizerTool::Racecheck;
-        state.requests.run_even_without_gpu = true;
-        return Tick::Continue;
-    }
-    if (cmd == "expect-sanitizer-finding") {
-        long long n = 0;
-        if (!to_int(rest, n)) return fail("expect-sanitizer-finding wants a line number");
-        if (!state.last_run) return fail("no run has finished");
-        std::string seen;
-        for (const SanitizerFinding& f : state.last_run->sanitizer_findings) {
-            if (f.line == n) {
-                std::printf("script: line %zu: finding: %s\n", current_, f.to_string().c_str());
-                return Tick::Continue;
-            }
-            seen += (seen.empty() ? "" : ", ") + std::to_string(f.line);
-        }
-        return fail("no compute-sanitizer finding on line " + std::to_string(n) + " (findings on lines: " +
-                    (seen.empty() ? "none" : seen) + "; status " + run_status_name(state.last_run->status) + ")");
-    }
-    if (cmd == "compile" || cmd == "run") {
-        if (!state.lesson) return fail("no lesson is open");
-        if (cmd == "compile") state.requests.compile = true;
-        else state.requests.run = state.requests.run_even_without_gpu = true;
-        return Tick::Continue;
-    }
-    if (cmd == "wait") {
-        double seconds = kDefaultTimeout;
-        if (!words.empty()) {
-            try { seconds = std::stod(words[0]); } catch (const std::exception&) { return fail("wait wants SECONDS"); }
-        }
-        waiting_ = Waiting::Idle;
-        wait_until_ = state.now + seconds;
-        return Tick::Continue;
-    }
-    if (cmd == "sleep") {
-        // Frames keep coming while it sleeps: timers (autosave, debounce) run as for a student.
-        double seconds = 0;
-        try { seconds = std::stod(rest); } catch (const std::exception&) { return fail("sleep wants SECONDS"); }
-        waiting_ = Waiting::Sleep;
-        wait_until_ = state.now + seconds;
-        return Tick::Continue;
-    }
-    if (cmd == "expect-saved") {
-        if (state.editor.saved_revision != state.editor.revision) return fail("the editor text is not saved yet");
-        return Tick::Continue;
-    }
-    if (cmd == "frames") {
-        long long n = 0;
-        if (!to_int(rest, n) || n < 1) return fail("frames wants a positive number");
-        waiting_ = Waiting::Frames;
-        frames_left_ = static_cast<int>(n);
-        return Tick::Continue;
-    }
-    if (cmd == "screenshot") {
-        if (rest.empty()) return fail("screenshot wants FILE");
-        screenshot_ = rest;
-        return Tick::Continue;
-    }
-    if (cmd == "expect-marker") {
-        long long n = 0;
-        if (!to_int(rest, n)) return fail("expect-marker wants a line number");
-        if (!state.compile) return fail("no compile has finished, so there are no markers");
-        std::string seen;
-        for (const Diagnostic& d : state.compile->diagnostics) {
-            if (d.line == n) return Tick::Continue;
-            seen += (seen.empty() ? "" : ", ") + std::to_string(d.line);
-        }
-        return fail("no diagnostic on line " + std::to_string(n) + " (diagnostics on lines: " +
-                    (seen.empty() ? "none" : seen) + ")");
-    }
-    if (cmd == "expect-refused") {
-        const std::string want = unquote(rest);
-        check_launch_settings(state);
-        if (state.launch_refusal.empty()) return fail("the launch is not refused (wanted a refusal containing '" + want + "')");
-        if (state.launch_refusal.find(want) == std::string::npos)
-            return fail("the refusal '" + state.launch_refusal + "' does not contain '" + want + "'");
-        std::printf("script: line %zu: refused: %s\n", current_, state.launch_refusal.c_str());
-        return Tick::Continue;
-    }
-    if (cmd == "expect-status") {
-        if (!state.last_run) return fail("no run has finished");
-        const std::string got = run_status_name(state.last_run->status);
-        if (got != rest) return fail("run status is " + got + " (" + state.last_run->message + "), wanted " + rest);
-        return Tick::Continue;
-    }
-    if (cmd == "expect-source-contains") {
-        const std::string want = unquote(rest);
-        if (state.editor.text.find(want) == std::string::npos)
-            return fail("the editor text does not contain '" + want + "'");
-        return Tick::Continue;
-    }
-    if (cmd == "expect-frames-during-compile") {
-        long long n = 0;
-        if (!to_int(rest, n) || n < 0) return fail("expect-frames-during-compile wants a number");
-        if (!state.lesson) return fail("no lesson is open");
-        state.requests.compile = true;
-        waiting_ = Waiting::CompileStart;
-        frames_wanted_ = static_cast<int>(n);
-        job_before_ = state.last_submitted_job;
-        wait_until_ = state.now + kDefaultTimeout;
-        return Tick::Continue;
-    }
-    if (cmd == "expect-view") {
-        // KIND BUFFER [SOURCE]: the results panel built a view of that kind for
-        // that buffer, with data to draw (SOURCE: gpu+cpu, cpu, input, ...).
-        if (words.size() < 2 || words.size() > 3) return fail("expect-view wants KIND BUFFER [SOURCE]");
-        if (!state.last_run) return fail("no run has finished, so there are no views");
-        const std::vector<std::string> built = describe_results_views(state);
-        std::string seen;
-        for (const std::string& line : built) {
-            std::istringstream v(line);
-            std::string kind, buffer, source, size;
-            v >> kind >> buffer >> source >> size;
-            const bool drawn = source != "missing" && !size.empty() && size != "0" && size != "0x0";
-            if (kind == words[0] && buffer == words[1] && (words.size() < 3 || source == words[2]) && drawn) {
-                std::printf("script: line %zu: view: %s\n", current_, line.c_str());
-                return Tick::Continue;
-            }
-            seen += (seen.empty() ? "" : "; ") + line;
-        }
-        return fail("no " + words[0] + " view of '" + words[1] + "'" + (words.size() == 3 ? " from " + words[2] : "") +
-                    " was built (views: " + (seen.empty() ? "none" : seen) + ")");
-    }
-    if (cmd == "expect-shaders") {
-        // loaded | fallback: how the results views coloured their heat maps
-        // (draw a few frames after the run first). Either way the shaders were
-        // tried once and, when they failed, said so once in the log.
-        if (rest != "loaded" && rest != "fallback") return fail("expect-shaders wants loaded or fallback");
-        const ShaderUse use = shader_use(state);
-        std::vector<std::string> logged;
-        for (const LogLine& l : state.log)
-            if (l.text.rfind("shaders", 0) == 0) logged.push_back(l.text);
-        const std::string counts = std::to_string(use.shaded) + " pictures by the shaders, " +
-                                   std::to_string(use.cpu) + " on the CPU";
-        if (use.shaded + use.cpu == 0) return fail("no heat map or gray picture has been drawn yet");
-        if (rest == "loaded" && (!use.loaded || use.cpu > 0 || !logged.empty()))
-            return fail("the shaders were not used: " + counts + (logged.empty() ? "" : "; log: " + logged.front()));
-        if (rest == "fallback" && (use.loaded || use.shaded > 0 || logged.size() != 1))
-            return fail("wanted the CPU fallback with one log line: " + counts + ", " +
-                        std::to_string(logged.size()) + " shader lines in the log");
-        std::printf("script: line %zu: shaders: %s (%s)\n", current_, rest.c_str(), counts.c_str());
-        for (const std::string& line : logged) std::printf("script: line %zu: log: %s\n", current_, line.c_str());
-        return Tick::Continue;
-    }
-    if (cmd == "expand-results") {
-        if (rest != "on" && rest != "off") return fail("expand-results wants on or off");
-        state.results_expanded = rest == "on";
-        return Tick::Continue;
-    }
-    if (cmd == "expect-history") {
-        long long n = 0;
-        if (!to_int(rest, n) || n < 0) return fail("expect-history wants a number of runs");
-        const std::size_t got = step_history(state).size();
-        if (got != static_cast<std::size_t>(n))
-            return fail("this step has " + std::to_string(got) + " runs in its history, wanted " + std::to_string(n));
-        return Tick::Continue;
-    }
-    if (cmd == "open-external") {
-        state.requests.open_external = true;
-        return Tick::Continue;
-    }
-    if (cmd == "expect-window-size") {
-        // The window's size in screen coordinates, as --size and state.json give it.
-        long long w = 0, h = 0;
-        if (words.size() != 2 || !to_int(words[0], w) || !to_int(words[1], h)) return fail("expect-window-size wants W H");
-        int got_w = 0, got_h = 0;
-        if (GLFWwindow* window = glfwGetCurrentContext()) glfwGetWindowSize(window, &got_w, &got_h);
-        if (got_w != w || got_h != h)
-            return fail("the window is " + std::to_string(got_w) + "x" + std::to_string(got_h) + ", wanted " +
-                        std::to_string(w) + "x" + std::to_string(h));
-        return Tick::Continue;
-    }
-    if (cmd == "expect-trust-prompt") {
-        // The "Trust lessons in <folder>?" modal is showing (app/trust.hpp).
-        if (!state.trust.prompt_open)
-            return fail(state.trust.trusted ? "no trust prompt: the open lesson is trusted"
-                                            : "no trust prompt is showing (this folder was asked about already)");
-        std::printf("script: line %zu: trust prompt for %s\n", current_, state.trust.folder.string().c_str());
-        return Tick::Continue;
-    }
-    if (cmd == "answer-trust") {
-        if (rest != "yes" && rest != "no") return fail("answer-trust wants yes or no");
-        if (!state.trust.prompt_open) return fail("no trust prompt is showing");
-        answer_trust(state, rest == "yes");
-        return Tick::Continue;
-    }
-    if (cmd == "expect-run-disabled") {
-        const std::string want = unquote(rest);
-        check_launch_settings(state);
-        const std::string why = run_blocked_reason(state);
-        if (why.empty()) return fail("Run is enabled (wanted it disabled with a reason containing '" + want + "')");
-        if (why.find(want) == std::string::npos) return fail("Run is disabled because '" + why + "', which does not contain '" + want + "'");
-        std::printf("script: line %zu: run disabled: %s\n", current_, why.c_str());
-        return Tick::Continue;
-    }
-    if (cmd == "quit") return Tick::Quit;
-    return fail("unknown command '" + cmd + "'");
+    return fail("unknown command '" + name + "'");
 }
 
 }  // namespace wb::app

@@ -2,30 +2,58 @@
 // text file, one command per line, so tests under Xvfb can do what a student
 // does (open a lesson, edit, compile, run, screenshot) and check what shows.
 //
-// Commands (one per frame; `wait`, `frames` and expect-frames-during-compile
-// span several frames):
+// Commands run one per frame; those marked (waits) span several frames.
+// Acting as the student:
 //   open LESSON_ID [STEP]      set-block X Y Z      set-grid X Y Z
 //   auto-grid on|off           set-param NAME VALUE case NAME
-//   edit-line N TEXT           set-source FILE      compile      run
-//   wait [SECONDS]             frames N             screenshot FILE
+//   edit-line N TEXT           set-source FILE      compile
+//   run                        (waits for the device check, then presses Run;
+//                              when Run is disabled nothing starts and the line
+//                              "Run is disabled, no run started: WHY" is printed)
+//   run-anyway                 (starts a run even where Run is disabled for want
+//                              of a GPU, so tests without one exercise the
+//                              pipeline: it ends compile-only; an untrusted
+//                              lesson still does not run)
+//   check-memory | check-races (a run under compute-sanitizer; anyway, as above)
+//   expand-results on|off      open-external        answer-trust yes|no
+//   close-window               (what the window's close button does: the app
+//                              saves and exits 0)
+//   quit                       (the end of the script is a quit too)
+// Waiting:
+//   wait [SECONDS]             (waits: jobs done, the latest text compiled)
+//   sleep SECONDS (waits)      frames N (waits)
+//   wait-for-file FILE [SECONDS]  (waits until FILE exists: a test outside the
+//                              app says it has done its part, e.g. killed the worker)
+// Looking at the state:
 //   expect-marker LINE         expect-refused SUBSTRING
 //   expect-status STATUS       expect-source-contains TEXT
-//   expect-frames-during-compile N                  sleep SECONDS
-//   expect-saved (the editor text is on disk)        open-external
+//   expect-compiled            (the latest compile is of the text as it is now,
+//                              and it succeeded)
+//   expect-frames-during-compile N (waits)
+//   expect-saved (the editor text is on disk)
 //   expect-view KIND BUFFER [SOURCE]  (the results panel built that view, with
 //                              data; SOURCE is gpu+cpu, gpu, cpu or input)
 //   expect-history N           (the current step has N runs this session)
-//   expand-results on|off      (the results panel's Expand button)
 //   expect-shaders loaded|fallback  (the heat maps drawn so far were coloured by
 //                              shaders/, or on the CPU after one log line saying why)
 //   expect-window-size W H (screen coordinates)
 //   expect-trust-prompt        ("Trust lessons in <folder>?" is showing)
-//   answer-trust yes|no        (the student's answer to it)
 //   expect-run-disabled SUBSTRING  (Run is off, with a reason containing SUBSTRING)
-//   quit
+//   expect-run-not-started SUBSTRING  (the latest `run` found Run disabled, for
+//                              a reason containing SUBSTRING, and started nothing)
+//   expect-log SUBSTRING       (a line of the session's log contains it)
+//   worker-pid                 (prints "worker pid N": this app's cuda-workbook-worker)
+// Looking at what the latest frame drew (AppState::drawn, recorded at the
+// draw calls; each command runs after the frame that followed the previous one):
+//   expect-drawn-marker LINE   (the editor painted a marker on that line)
+//   expect-drawn-run-button disabled|enabled
+//   expect-drawn-text SUBSTRING      (the launch refusal, a diagnostic, the
+//                              device note, "and N more"...)
+//   expect-no-drawn-text SUBSTRING
 // Blank lines and lines starting with '#' are skipped. Each command is echoed
 // as "script: line K: COMMAND"; a failure prints "script: line K: <what
-// failed>" on stderr and the app exits with status 3.
+// failed>" on stderr and the app exits with status 3. A new command is one
+// handler and one line in script.cpp's table.
 #pragma once
 
 #include <cstdint>
@@ -54,25 +82,35 @@ public:
     const std::string& pending_screenshot() const { return screenshot_; }
     void screenshot_done() { screenshot_.clear(); }
 
+    // What a command that spans frames waits for.
+    enum class Waiting { Nothing, Idle, Frames, Sleep, CompileStart, CompileFrames, DeviceCheck, File };
+    // One command as its handler sees it (script.cpp): the state, the
+    // command's words, and what a handler may do to the script.
+    class Call;
+
 private:
     explicit Script(std::vector<std::string> lines) : lines_(std::move(lines)) {}
     Tick fail(const std::string& what);
+    void say(const std::string& what) const;  // "script: line K: what" on stdout
+    Tick keep_waiting(AppState& state, bool jobs_idle);
     Tick run_command(AppState& state, const std::string& line, bool jobs_idle);
+    void press_run(AppState& state);  // `run` once the device check is done
 
     std::vector<std::string> lines_;
     std::size_t next_ = 0;      // index of the command to run next
     std::size_t current_ = 0;   // 1-based line of the command being run
     std::string screenshot_;
 
-    // A command that spans frames.
-    enum class Waiting { Nothing, Idle, Frames, Sleep, CompileStart, CompileFrames };
     Waiting waiting_ = Waiting::Nothing;
-    double wait_until_ = 0.0;   // timeout (Idle, compile) in AppState::now seconds
+    double wait_until_ = 0.0;   // timeout (Idle, compile, device, file) in AppState::now seconds
     int frames_left_ = 0;
     int frames_wanted_ = 0;
     int frames_seen_ = 0;
     std::uint64_t job_before_ = 0;
     std::uint64_t job_target_ = 0;
+    std::string wait_file_;     // Waiting::File
+    bool run_pressed_ = false;  // a `run` command has pressed Run...
+    std::string run_refused_;   // ...and found it disabled for this reason ("" when it started a run)
 };
 
 }  // namespace wb::app

@@ -19,7 +19,7 @@ void update_trust(AppState& state) {
     t.trusted = true;
     if (file.empty() || is_shipped_lesson(file)) return;
     t.folder = lesson_trust_folder(file);
-    t.trusted = is_trusted_folder(t.folder);
+    t.trusted = lesson_is_trusted(file);
     if (t.trusted) return;
     log_line(state, "lessons in " + t.folder.string() + " are not trusted yet: " + untrusted_lesson_explanation());
     if (t.asked.insert(t.folder).second) t.prompt_open = true;
@@ -42,7 +42,7 @@ void answer_trust(AppState& state, bool yes) {
     }
     t.trusted = true;
     try {
-        remember_trusted_folder(t.folder);
+        remember_lesson_trusted(t.lesson_file);
         log_line(state, "trusted lessons in " + t.folder.string() + " (remembered in " +
                             trusted_folders_file().string() + ")");
     } catch (const Error& e) {

@@ -70,6 +70,8 @@ constexpr std::array<Entry, static_cast<std::size_t>(UiText::Count_)> kTable{{
     {"Close", "关闭"},
     {"Buffers", "缓冲区"},
     {"waiting for the device check", "正在检查设备"},
+    // Past the runtime's cap on one compile's diagnostics (kMaxDiagnostics).
+    {"%zu listed, and %zu more not shown", "列出 %zu 条，另有 %zu 条未显示"},
 }};
 
 }  // namespace

@@ -67,10 +67,12 @@ enum class UiText {
     Close,
     Buffers,
     Waiting,
+    AndMoreDiagnostics,
     Count_,
 };
 
-// The label in `lang` ("en" or "zh"); English for any other language.
+// The label in `lang` ("en" or "zh"); English for any other language. A few
+// are printf formats (AndMoreDiagnostics: two %zu, listed and not).
 const char* tr(UiText id, const std::string& lang);
 
 // Every string of the table, concatenated: the font loader feeds it to the

@@ -5,11 +5,13 @@
 //   run      <lesson> [options]               compile, run on the GPU, compare with the CPU reference
 //   check    <lesson or folder...>            every solution passes every case; every starter compiles
 //   device                                    what GPU (if any) this computer has
+//   cache    --stats | --clear                the disk caches' size, or clear them (cache_command.cpp)
 //
 // Exit codes (also in `--help` and docs/cli.md):
 //   0 success · 1 a kernel or lesson check failed · 2 bad command line · 3 a lesson file is invalid
 //   4 no GPU (compile-only: everything that could be checked without one passed) · 5 internal error
 //   6 the lesson is outside the shipped lessons folder and --trust was not given
+#include "cache_command.hpp"
 #include "compile/nvrtc.hpp"
 #include "core/data_dirs.hpp"
 #include "core/fs.hpp"
@@ -62,6 +64,7 @@ constexpr const char* kMainHelp =
     "  run      <lesson.json>       run a step's kernel on the GPU against the CPU reference\n"
     "  check    <lesson or folder>  every solution passes every case, every starter compiles\n"
     "  device                       show the GPU, or why there is none\n"
+    "  cache --stats | --clear      the disk caches' size and cap, or clear them\n"
     "\n"
     "Every command takes --help and --json. compile, run and check need --trust for a\n"
     "lesson outside the shipped lessons folder: its CPU reference is C++ that would be\n"
@@ -206,8 +209,10 @@ std::string params_str(const std::map<std::string, double>& p) {
     return s;
 }
 
-void print_diagnostics(const std::vector<wb::Diagnostic>& diags) {
+// The diagnostics, and "and N more" for those the runtime dropped past its cap.
+void print_diagnostics(const std::vector<wb::Diagnostic>& diags, std::size_t omitted = 0) {
     for (const auto& d : diags) std::cout << "  " << d.to_string() << "\n";
+    if (omitted) std::cout << "  ... and " << omitted << " more (only the first " << diags.size() << " are listed)\n";
 }
 
 // Under compute-sanitizer: no time, then each finding as  file:line: what, by thread (x,y,z) in block (x,y,z).
@@ -228,8 +233,13 @@ void print_sanitizer(const wb::RunResult& r) {
 }
 
 void print_run_text(const wb::RunResult& r) {
-    std::cout << "lesson " << r.lesson_id << " · step " << r.step_id << " · case " << r.case_name << " ("
-              << params_str(r.params) << ")\n";
+    // Only what is known: an input error or a timeout may come before the step,
+    // the case or the params are.
+    std::string header = "lesson " + (r.lesson_id.empty() ? std::string("?") : r.lesson_id);
+    if (!r.step_id.empty()) header += " · step " + r.step_id;
+    if (!r.case_name.empty()) header += " · case " + r.case_name;
+    if (!r.params.empty()) header += " (" + params_str(r.params) + ")";
+    std::cout << header << "\n";
     if (r.device)
         std::cout << "device  " << r.device->name << " (" << r.device->arch() << ", " << r.device->sm_count << " SMs, "
                   << bytes_human(double(r.device->total_memory)) << ")\n";
@@ -240,7 +250,7 @@ void print_run_text(const wb::RunResult& r) {
                   << (r.compile.is_cubin ? "cubin" : "PTX") << ", "
                   << (r.compile.from_cache ? "from " + r.compile.cache_source + " cache" : fmt("%.2f s", r.compile.seconds))
                   << ", " << r.compile.error_count() << " errors, " << r.compile.warning_count() << " warnings\n";
-        print_diagnostics(r.compile.diagnostics);
+        print_diagnostics(r.compile.diagnostics, r.compile.diagnostics_omitted);
     }
     if (!r.reference.ok && !r.reference.log.empty()) {
         std::cout << "reference FAILED to compile:\n";
@@ -287,6 +297,16 @@ void print_run_text(const wb::RunResult& r) {
     }
     std::cout << "result  " << wb::run_status_name(r.status) << ": " << r.message << "\n";
     if (!r.hint.empty()) std::cout << "hint    " << r.hint << "\n";
+}
+
+// A number of seconds above 0, or 0 when the option is absent.
+double seconds_option(const Args& a, const char* name) {
+    auto t = a.value(name);
+    if (!t) return 0;
+    char* end = nullptr;
+    const double v = std::strtod(t->c_str(), &end);
+    if (*end || !(v > 0)) throw UsageError(std::string(name) + " takes a number of seconds above 0");
+    return v;
 }
 
 int exit_for(const wb::RunResult& r) {
@@ -359,10 +379,11 @@ int cmd_validate(int argc, char** argv) {
 // ---- compile -----------------------------------------------------------------
 
 int cmd_compile(int argc, char** argv) {
-    Args a = parse_args(argc, argv, 2, {"--step", "--arch"}, {"--json", "--help", "--trust"}, "compile");
+    Args a = parse_args(argc, argv, 2, {"--step", "--arch", "--timeout"}, {"--json", "--help", "--trust"}, "compile");
     if (a.flag("--help")) {
-        std::cout << "Usage: cuda-workbook-cli compile <lesson.json> [--step S] [--arch sm_XX|compute_XX] [--trust] [--json]\n\n"
-                     "Compiles the starter and the solution of step S (default: every step) with NVRTC.\n"
+        std::cout << "Usage: cuda-workbook-cli compile <lesson.json> [--step S] [--arch sm_XX|compute_XX] [--timeout S] [--trust] [--json]\n\n"
+                     "Compiles the starter and the solution of step S (default: every step) with NVRTC,\n"
+                     "in the worker process under the run's deadline (the lesson's, or --timeout).\n"
                      "Needs no GPU. --arch defaults to the GPU's own, or " << wb::default_arch() << " without one.\n"
                      "--trust: the lesson is outside the shipped lessons folder and you trust its author.\n\n"
                   << kExitCodes;
@@ -372,14 +393,6 @@ int cmd_compile(int argc, char** argv) {
     auto lesson = open_one_lesson(a, "compile", refused);
     if (!lesson) return refused;
     bool as_json = a.flag("--json");
-    std::string arch = a.value("--arch").value_or("");
-    if (arch.empty()) {
-        try {
-            arch = wb::query_devices().at(0).arch();
-        } catch (const wb::Error&) {
-            arch = wb::default_arch();
-        }
-    }
     std::vector<const wb::Step*> steps;
     if (auto s = a.value("--step")) {
         const wb::Step* st = lesson->find_step(*s);
@@ -388,29 +401,52 @@ int cmd_compile(int argc, char** argv) {
     } else {
         for (const auto& s : lesson->steps) steps.push_back(&s);
     }
+    const double timeout = seconds_option(a, "--timeout");
+    // Through the worker, like run: a kernel that sends NVRTC into a template
+    // explosion is stopped at the deadline instead of hanging the CLI.
+    wb::WorkerBackend backend;
     bool all_ok = true;
+    std::string arch = a.value("--arch").value_or("");
     json results = json::array();
     for (const wb::Step* st : steps) {
         for (int which = 0; which < 2; ++which) {
-            const wb::SourceText& src = which == 0 ? st->starter : st->solution;
-            wb::CompileOptions o;
-            o.arch = arch;
-            o.std = st->compile.std;
-            o.extra = st->compile.options;
-            for (const auto& l : st->launches) o.entries.push_back(l.entry);
-            wb::CompileResult c = wb::compile_cuda(src, o);
-            all_ok = all_ok && c.ok;
+            wb::RunRequest req;
+            req.lesson = lesson;
+            req.step = st->id;
+            req.source = which == 0 ? wb::SourceChoice::Starter : wb::SourceChoice::Solution;
+            req.arch = arch;
+            req.compile_only = true;
+            req.reference = false;
+            req.keep_buffers = false;
+            req.timing = false;
+            req.timeout_s = timeout;
+            req.trusted = true;  // open_one_lesson checked
+            const wb::RunResult r = backend.run(req);
+            const wb::CompileResult& c = r.compile;
+            if (arch.empty()) arch = c.arch;
+            // The compile's own verdict; a refused launch or no GPU is not a compile failure.
+            const bool compiled = c.ok && r.status != wb::RunStatus::TimedOut && r.status != wb::RunStatus::Crashed &&
+                                  r.status != wb::RunStatus::Stopped && r.status != wb::RunStatus::InputError;
+            all_ok = all_ok && compiled;
+            const char* which_name = which == 0 ? "starter" : "solution";
             if (as_json) {
                 json j = wb::to_json(c);
                 j["step"] = st->id;
-                j["source"] = which == 0 ? "starter" : "solution";
+                j["source"] = which_name;
+                j["ok"] = compiled;
+                if (!c.ok || !compiled) j["status"] = wb::run_status_name(r.status), j["message"] = r.message;
                 results.push_back(j);
+            } else if (!c.ok && c.options.empty()) {
+                // It never got to NVRTC's answer: a deadline, a crash, bad input.
+                std::cout << st->id << " " << (which == 0 ? "starter " : "solution") << ": FAILED ("
+                          << wb::run_status_name(r.status) << ": " << r.message << ")\n";
+                if (!r.hint.empty()) std::cout << "  hint: " << r.hint << "\n";
             } else {
-                std::cout << st->id << " " << (which == 0 ? "starter " : "solution") << ": " << (c.ok ? "ok" : "FAILED")
-                          << " (" << c.arch << (c.is_cubin ? " cubin, " : " PTX, ") << c.image.size() << " bytes, "
+                std::cout << st->id << " " << (which == 0 ? "starter " : "solution") << ": " << (compiled ? "ok" : "FAILED")
+                          << " (" << c.arch << (c.is_cubin ? " cubin, " : " PTX, ") << c.image_bytes << " bytes, "
                           << (c.from_cache ? c.cache_source + " cache" : fmt("%.2f s", c.seconds)) << ", "
                           << c.warning_count() << " warnings)\n";
-                print_diagnostics(c.diagnostics);
+                print_diagnostics(c.diagnostics, c.diagnostics_omitted);
             }
         }
     }
@@ -506,11 +542,8 @@ int cmd_run(int argc, char** argv) {
     };
     req.warmup = int_opt("--warmup");
     req.repeat = int_opt("--repeat");
-    if (auto t = a.value("--timeout")) {
-        char* end = nullptr;
-        req.timeout_s = std::strtod(t->c_str(), &end);
-        if (*end || !(req.timeout_s > 0)) throw UsageError("--timeout takes a number of seconds above 0");
-    }
+    req.timeout_s = seconds_option(a, "--timeout");
+    req.trusted = true;  // open_one_lesson checked
 
     if (a.flag("--memcheck") && a.flag("--racecheck"))
         throw UsageError("--memcheck and --racecheck cannot be used together: run one, then the other");
@@ -587,8 +620,10 @@ int cmd_check(int argc, char** argv) {
                 req.step = step.id;
                 req.source = wb::SourceChoice::Starter;
                 req.compile_only = true;
+                req.reference = false;
                 req.arch = a.value("--arch").value_or("");
                 req.keep_buffers = false;
+                req.trusted = true;  // trusted_or_explain checked every file
                 wb::RunResult r = backend->run(req);
                 bool ok = r.compile.ok;
                 ok ? ++passed : ++failed;
@@ -612,6 +647,7 @@ int cmd_check(int argc, char** argv) {
                 req.arch = a.value("--arch").value_or("");
                 req.keep_buffers = false;
                 req.timing = tc.timing;
+                req.trusted = true;
                 wb::RunResult r = backend->run(req);
                 bool ok = r.status == wb::RunStatus::Passed || (compile_only && r.status == wb::RunStatus::CompileOnly);
                 ok ? ++passed : ++failed;
@@ -697,7 +733,8 @@ int main(int argc, char** argv) {
         if (cmd == "run") return cmd_run(argc, argv);
         if (cmd == "check") return cmd_check(argc, argv);
         if (cmd == "device") return cmd_device(argc, argv);
-        std::cerr << "cuda-workbook-cli: unknown command '" << cmd << "' (commands: validate, compile, run, check, device)\n";
+        if (cmd == "cache") return wb::cli::cmd_cache(argc, argv);
+        std::cerr << "cuda-workbook-cli: unknown command '" << cmd << "' (commands: validate, compile, run, check, device, cache)\n";
         return kUsage;
     } catch (const UsageError& e) {
         std::cerr << "cuda-workbook-cli " << cmd << ": " << e.what() << "\n";

@@ -5,9 +5,11 @@
 #include "app_state.hpp"
 #include "ui_text.hpp"
 
+#include <string>
+
 namespace wb::app {
 
-void draw_device_panel(const AppState& state, const PanelRect& rect) {
+void draw_device_panel(AppState& state, const PanelRect& rect) {
     PanelWindow window("###device", rect);
     if (!window.visible()) return;
     ImGui::TextDisabled("%s", tr(UiText::Device, state.lang));
@@ -15,8 +17,9 @@ void draw_device_panel(const AppState& state, const PanelRect& rect) {
     if (!state.backend_known) {
         ImGui::TextUnformatted(tr(UiText::Waiting, state.lang));
     } else if (!state.device) {
-        ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.30f, 1.0f), "%s: %s", tr(UiText::CompileOnly, state.lang),
-                           state.no_gpu_reason.c_str());
+        const std::string note = std::string(tr(UiText::CompileOnly, state.lang)) + ": " + state.no_gpu_reason;
+        ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.30f, 1.0f), "%s", note.c_str());
+        record_drawn_text(state.drawn.texts, note);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Run is disabled: %s", state.no_gpu_reason.c_str());
         ImGui::Text("target %s", state.default_arch.c_str());
     } else {

@@ -1,38 +1,59 @@
 // app/panels/diagnostics_panel.cpp — the latest compile's messages (a click
 // moves the editor to the line) and a log of what happened this session.
+// The runtime lists at most the first 200 messages of one compile
+// (kMaxDiagnostics) and counts the rest: the list then starts with "200
+// listed, and N more not shown" (at the top, where it is seen without
+// scrolling), and the tab's count is the whole number.
 #include "panels/panels.hpp"
 
 #include "app_state.hpp"
 #include "ui_text.hpp"
 
+#include <cstdio>
 #include <string>
 
 namespace wb::app {
+namespace {
+
+std::string and_more_text(const CompileResult& compile, const std::string& lang) {
+    char text[160];
+    std::snprintf(text, sizeof text, tr(UiText::AndMoreDiagnostics, lang), compile.diagnostics.size(),
+                  compile.diagnostics_omitted);
+    return text;
+}
+
+}  // namespace
 
 void draw_diagnostics_panel(AppState& state, const PanelRect& rect) {
     PanelWindow window("###diagnostics", rect);
     if (!window.visible()) return;
     if (!ImGui::BeginTabBar("diagnostics_tabs")) return;
+    const std::size_t total =
+        state.compile ? state.compile->diagnostics.size() + state.compile->diagnostics_omitted : 0;
     const std::string diag_label = std::string(tr(UiText::Diagnostics, state.lang)) +
-                                   (state.compile && !state.compile->diagnostics.empty()
-                                        ? " (" + std::to_string(state.compile->diagnostics.size()) + ")"
-                                        : std::string()) +
-                                   "###diag";
+                                   (total > 0 ? " (" + std::to_string(total) + ")" : std::string()) + "###diag";
     if (ImGui::BeginTabItem(diag_label.c_str())) {
         if (ImGui::BeginChild("diag_list")) {
-            if (!state.compile || state.compile->diagnostics.empty()) {
+            if (total == 0) {
                 ImGui::TextDisabled("%s", tr(UiText::NoDiagnostics, state.lang));
             } else {
                 if (state.compile_revision != state.editor.revision)
                     ImGui::TextDisabled("(from an earlier version of the text)");
+                if (state.compile->diagnostics_omitted > 0) {
+                    const std::string more = and_more_text(*state.compile, state.lang);
+                    ImGui::TextDisabled("%s", more.c_str());
+                    record_drawn_text(state.drawn.texts, more);
+                }
                 int i = 0;
                 for (const Diagnostic& d : state.compile->diagnostics) {
                     const ImVec4 colour = d.severity == Severity::Error     ? ImVec4(1.0f, 0.40f, 0.40f, 1.0f)
                                           : d.severity == Severity::Warning ? ImVec4(0.95f, 0.75f, 0.30f, 1.0f)
                                                                             : ImVec4(0.6f, 0.7f, 0.9f, 1.0f);
                     ImGui::PushStyleColor(ImGuiCol_Text, colour);
-                    const std::string label = d.to_string() + "##d" + std::to_string(i++);
+                    const std::string text = d.to_string();
+                    const std::string label = text + "##d" + std::to_string(i++);
                     if (ImGui::Selectable(label.c_str()) && d.line > 0) state.editor.goto_line = d.line;
+                    record_drawn_text(state.drawn.texts, text);
                     ImGui::PopStyleColor();
                 }
             }

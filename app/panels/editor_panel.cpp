@@ -124,6 +124,7 @@ void draw_code(AppState& state, const Fonts& fonts) {
         ed.goto_line = 0;
     }
     w.editor.draw("##code", ImVec2(0.0f, 0.0f), fonts.code);
+    state.drawn.marker_lines = w.editor.drawn_marker_lines();
     if (w.editor.revision() != w.widget_revision) {
         ed.text = w.editor.text();
         ++ed.revision;
@@ -205,6 +206,8 @@ void draw_editor_panel(AppState& state, const Fonts& fonts, const PanelRect& rec
     ImGui::BeginDisabled(!blocked.empty());
     if (ImGui::Button(tr(UiText::Run, lang))) state.requests.run = true;
     ImGui::EndDisabled();
+    state.drawn.run_button = ImGui::IsItemVisible();
+    state.drawn.run_disabled = !blocked.empty();
     if (!blocked.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("%s", blocked.c_str());
     // compute-sanitizer: memcheck catches the access one past the end that a normal

@@ -3,7 +3,7 @@
 // grid computed from the lesson's expression, params within their bounds and
 // the test case. The settings are checked against the device's limits every
 // frame (or the target architecture's without a GPU); a refusal shows in red
-// and Run stays disabled until it is fixed.
+// at the top of the panel and Run stays disabled until it is fixed.
 #include "panels/panels.hpp"
 
 #include "app_state.hpp"
@@ -54,6 +54,16 @@ void draw_launch_panel(AppState& state, const PanelRect& rect) {
     LaunchSettings& s = state.launch;
     ImGui::TextDisabled("%s: %s", tr(UiText::Launch, lang),
                         step->launches.empty() ? "-" : step->launches.front().entry.c_str());
+    // The refusal comes first, where even a short panel shows it without
+    // scrolling: it is why Run is off.
+    if (!state.launch_refusal.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.35f, 0.35f, 1.0f));
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextUnformatted(state.launch_refusal.c_str());
+        record_drawn_text(state.drawn.texts, state.launch_refusal);
+        ImGui::PopTextWrapPos();
+        ImGui::PopStyleColor();
+    }
     ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
 
     // Test case first: choosing one resets the params (and the automatic grid) to it.
@@ -99,13 +109,6 @@ void draw_launch_panel(AppState& state, const PanelRect& rect) {
         ImGui::Text("%lld %s, %lld %s, %lld %s", d.threads_per_block() * d.blocks(), tr(UiText::Threads, lang),
                     d.blocks(), tr(UiText::Blocks, lang), (d.threads_per_block() + warp - 1) / warp,
                     tr(UiText::WarpsPerBlock, lang));
-    }
-    if (!state.launch_refusal.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.35f, 0.35f, 1.0f));
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextUnformatted(state.launch_refusal.c_str());
-        ImGui::PopTextWrapPos();
-        ImGui::PopStyleColor();
     }
 }
 

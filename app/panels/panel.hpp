@@ -8,6 +8,9 @@
 
 #include <imgui.h>
 
+#include <string>
+#include <vector>
+
 namespace wb::app {
 
 struct PanelRect {
@@ -36,5 +39,12 @@ public:
 private:
     bool visible_ = false;
 };
+
+// Call right after drawing `text` as one item: records it in `drawn` (the
+// frame's DrawnFrame::texts) unless ImGui clipped the item away, so scripted
+// tests can check what was on screen (script.hpp: expect-drawn-text).
+inline void record_drawn_text(std::vector<std::string>& drawn, std::string text) {
+    if (ImGui::IsItemVisible()) drawn.push_back(std::move(text));
+}
 
 }  // namespace wb::app

@@ -27,7 +27,7 @@ void draw_results_panel(AppState& state, const PanelRect& rect);
 // Compiler messages (click to jump to the line) and the event log.
 void draw_diagnostics_panel(AppState& state, const PanelRect& rect);
 // The GPU, or "compile only" and why.
-void draw_device_panel(const AppState& state, const PanelRect& rect);
+void draw_device_panel(AppState& state, const PanelRect& rect);
 // One line along the bottom: job progress, trust, saved state, lessons folder.
 void draw_status_bar(AppState& state, const PanelRect& rect);
 

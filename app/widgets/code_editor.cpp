@@ -805,8 +805,9 @@ void CodeEditor::paint_line(const Layout& l, int i, ImDrawList* dl) const {
 }
 
 // The gutter stays put while the text scrolls sideways: line numbers and marker glyphs.
-void CodeEditor::paint_gutter(const Layout& l, ImDrawList* dl) const {
+void CodeEditor::paint_gutter(const Layout& l, ImDrawList* dl) {
     const Palette& pal = l.pal;
+    drawn_markers_.clear();
     for (int i = l.first; i < l.last; ++i) {
         const float y = l.y_of(i);
         const std::string number = std::to_string(i + 1);
@@ -815,9 +816,11 @@ void CodeEditor::paint_gutter(const Layout& l, ImDrawList* dl) const {
                         y + (l.line_h - l.font_size) * 0.5f);
         const ImU32 colour = i == cursor_.line ? pal.current_line_number : pal.line_number;
         dl->AddText(l.font, l.font_size, at, colour, number.c_str());
-        if (const EditorMarker* m = marker_at(i + 1))
+        if (const EditorMarker* m = marker_at(i + 1)) {
             dl->AddCircleFilled(ImVec2(l.win_pos.x + l.char_w, y + l.line_h * 0.5f),
                                 l.line_h * 0.28f, pal.severity[m->severity]);
+            drawn_markers_.push_back(i + 1);
+        }
     }
 }
 

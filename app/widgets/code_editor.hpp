@@ -112,6 +112,9 @@ public:
     const std::vector<EditorMarker>& markers() const { return markers_; }
     // The most severe marker on a 1-based line, or nullptr.
     const EditorMarker* marker_at(int line) const;
+    // The 1-based lines whose marker the last draw() painted: the lines in view
+    // that have one. What a student could see, for tests of what was drawn.
+    const std::vector<int>& drawn_marker_lines() const { return drawn_markers_; }
 
     // Tokens of one 0-based line, with block comments carried over from the lines above.
     std::vector<SyntaxToken> tokenize_line(int line) const;
@@ -146,7 +149,7 @@ private:
     TextPos pos_from_mouse(const Layout& layout, ImVec2 mouse) const;
     void draw_find_bar();
     void paint_line(const Layout& layout, int line, ImDrawList* draw_list) const;
-    void paint_gutter(const Layout& layout, ImDrawList* draw_list) const;
+    void paint_gutter(const Layout& layout, ImDrawList* draw_list);  // records drawn_markers_
     void show_marker_tooltip(const Layout& layout) const;
 
     std::vector<std::string> lines_{std::string()};
@@ -161,6 +164,7 @@ private:
     TextPos last_typed_end_{-1, -1};
 
     std::vector<EditorMarker> markers_;
+    std::vector<int> drawn_markers_;
     std::string find_query_;
     bool find_open_ = false;
     bool find_focus_ = false;

@@ -522,6 +522,7 @@ private:
         const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
         if (span.strike) dl->AddLine({a.x, (a.y + b.y) * 0.5f}, {b.x, (a.y + b.y) * 0.5f}, ImGui::GetColorU32(ImGuiCol_Text));
         if (is_link) {
+            if (cb_) cb_->link_drawn(text, span.link, a.x, a.y, b.x, b.y);
             if (ImGui::IsItemHovered()) {
                 dl->AddLine({a.x, b.y}, {b.x, b.y}, link_colour());
                 ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);

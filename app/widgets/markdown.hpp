@@ -32,6 +32,12 @@ struct MarkdownFonts {
 struct MarkdownCallbacks {
     virtual ~MarkdownCallbacks() = default;
     virtual void open_link(const std::string& url) { (void)url; }
+    // Each piece of link text as it is drawn: its text, target and screen
+    // rectangle (a link wrapped over two lines is two pieces). Nothing needs
+    // it to draw; the widget tests use it to find a link and click it.
+    virtual void link_drawn(const std::string& text, const std::string& url, float x0, float y0, float x1, float y1) {
+        (void)text, (void)url, (void)x0, (void)y0, (void)x1, (void)y1;
+    }
 };
 
 // One run of inline text with one style.

@@ -12,6 +12,7 @@
 // a cubin is not inflated by escaping.
 #include "compile/cache.hpp"
 
+#include "core/disk_cache.hpp"
 #include "core/fs.hpp"
 #include "core/sha256.hpp"
 
@@ -89,20 +90,27 @@ fs::path CompileCache::directory() const { return dir_.empty() ? cache_dir() / "
 fs::path CompileCache::entry_path(const std::string& key) const { return directory() / (key + ".wbc"); }
 
 std::optional<CompileResult> CompileCache::find(const std::string& key) {
+    std::optional<CompileResult> hit;
     {
         std::lock_guard lock(mutex_);
         if (auto it = memory_.find(key); it != memory_.end()) {
             lru_.splice(lru_.begin(), lru_, it->second.second);
-            CompileResult r = it->second.first;
-            r.from_cache = true;
-            r.cache_source = "memory";
-            r.seconds = 0;
-            return r;
+            hit = it->second.first;
+            hit->from_cache = true;
+            hit->cache_source = "memory";
+            hit->seconds = 0;
         }
+    }
+    // A hit touches the disk entry too, so another process's trim (or this
+    // one's after a restart) sees it as recently used (core/disk_cache.hpp).
+    if (hit) {
+        touch_cache_entry(entry_path(key));
+        return hit;
     }
     // Read outside the lock: disk is slow and entries are immutable once renamed in.
     auto r = read_disk(key);
     if (!r) return std::nullopt;
+    touch_cache_entry(entry_path(key));
     {
         std::lock_guard lock(mutex_);
         remember(key, *r);
@@ -127,7 +135,9 @@ void CompileCache::store(const std::string& key, const CompileResult& result) {
         write_disk(key, clean);
     } catch (const std::exception&) {
         // A cache we cannot write is a slower app, not a failed compile.
+        return;
     }
+    trim_cache(cache_folder(CacheKind::Nvrtc, directory()), key);
 }
 
 void CompileCache::clear_memory() {
@@ -155,6 +165,7 @@ void CompileCache::write_disk(const std::string& key, const CompileResult& r) co
                  {"is_cubin", r.is_cubin},
                  {"log", r.log},
                  {"diagnostics", diagnostics_to_json(r.diagnostics)},
+                 {"omitted", {r.diagnostics_omitted, r.omitted_errors, r.omitted_warnings}},
                  {"lowered_names", r.lowered_names},
                  {"options", r.options}};
     // Logs may hold any bytes; replace invalid UTF-8 rather than fail the dump.
@@ -200,6 +211,10 @@ std::optional<CompileResult> CompileCache::read_disk(const std::string& key) con
         r.is_cubin = meta.at("is_cubin").get<bool>();
         r.log = meta.at("log").get<std::string>();
         r.diagnostics = diagnostics_from_json(meta.at("diagnostics"));
+        const json& omitted = meta.at("omitted");
+        r.diagnostics_omitted = omitted.at(0).get<std::size_t>();
+        r.omitted_errors = omitted.at(1).get<int>();
+        r.omitted_warnings = omitted.at(2).get<int>();
         r.lowered_names = meta.at("lowered_names").get<std::map<std::string, std::string>>();
         r.options = meta.at("options").get<std::vector<std::string>>();
         r.image = std::string(payload.substr(meta_bytes));

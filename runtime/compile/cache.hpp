@@ -11,6 +11,9 @@
 // carry a magic, a format version, their own key and a SHA-256 of the
 // payload. An entry that fails any check is deleted and treated as a miss:
 // the cache is an optimisation and is never trusted over a fresh compile.
+// The disk folder is capped (256 MiB by default, $WB_CACHE_MAX_MB): a hit
+// touches its entry and a store evicts the least recently used ones
+// (core/disk_cache.hpp).
 // Failed compiles are not cached: they are cheap to redo and a student should
 // always see fresh diagnostics. All members are safe to call from several
 // threads (the GUI compiles in the background).
@@ -30,7 +33,7 @@
 namespace wb {
 
 // Bumped whenever the key recipe or the entry layout changes.
-inline constexpr int kCompileCacheFormat = 1;
+inline constexpr int kCompileCacheFormat = 2;  // 2: meta holds "omitted" (capped diagnostics)
 
 // SHA-256 (hex) over: the cache format, the NVRTC version, the architecture,
 // every NVRTC option in order, the source text, its origin (diagnostics name

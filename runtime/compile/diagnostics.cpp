@@ -298,4 +298,29 @@ std::vector<Diagnostic> parse_gcc_log(const std::string& log) {
     return out;
 }
 
+OmittedDiagnostics cap_diagnostics(std::vector<Diagnostic>& diagnostics, std::size_t max) {
+    OmittedDiagnostics dropped;
+    if (diagnostics.size() <= max) return dropped;
+    // Errors first, then the rest in order, each kept in its original place.
+    std::vector<bool> keep(diagnostics.size(), false);
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < diagnostics.size() && kept < max; ++i)
+        if (diagnostics[i].severity == Severity::Error) keep[i] = true, ++kept;
+    for (std::size_t i = 0; i < diagnostics.size() && kept < max; ++i)
+        if (!keep[i]) keep[i] = true, ++kept;
+    std::vector<Diagnostic> out;
+    out.reserve(max);
+    for (std::size_t i = 0; i < diagnostics.size(); ++i) {
+        if (keep[i]) {
+            out.push_back(std::move(diagnostics[i]));
+            continue;
+        }
+        ++dropped.count;
+        if (diagnostics[i].severity == Severity::Error) ++dropped.errors;
+        if (diagnostics[i].severity == Severity::Warning) ++dropped.warnings;
+    }
+    diagnostics = std::move(out);
+    return dropped;
+}
+
 }  // namespace wb

@@ -4,6 +4,7 @@
 // (CPU references), so the CLI and the GUI show both the same way.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -32,5 +33,22 @@ std::vector<Diagnostic> parse_nvrtc_log(const std::string& log);
 
 // GCC/Clang: "file:line:col: error: message".
 std::vector<Diagnostic> parse_gcc_log(const std::string& log);
+
+// The most diagnostics one compile reports. A kernel can produce tens of
+// thousands of warnings (19,000 from one instantiated template, 5.5 MB of
+// text); past the first few hundred nobody reads them, and the CLI, the JSON
+// and the GUI's list would all drown in them.
+constexpr std::size_t kMaxDiagnostics = 200;
+
+// What cap_diagnostics dropped, so totals stay right: "and 18,800 more".
+struct OmittedDiagnostics {
+    std::size_t count = 0;
+    int errors = 0, warnings = 0;
+};
+
+// Keeps the first `max` diagnostics, but every error before any warning or
+// note once the list is over `max` (an error is what stops the build), and
+// returns what was dropped.
+OmittedDiagnostics cap_diagnostics(std::vector<Diagnostic>& diagnostics, std::size_t max = kMaxDiagnostics);
 
 }  // namespace wb

@@ -285,6 +285,11 @@ CompileResult run_nvrtc(const SourceText& source, const CompileOptions& options,
         result.diagnostics.push_back(std::move(d));
     }
 
+    const OmittedDiagnostics dropped = cap_diagnostics(result.diagnostics);
+    result.diagnostics_omitted = dropped.count;
+    result.omitted_errors = dropped.errors;
+    result.omitted_warnings = dropped.warnings;
+
     if (log.size() > kMaxLogBytes) {
         log.resize(kMaxLogBytes);
         log += "\n[log truncated at 1 MiB by CUDA Workbook]\n";
@@ -297,13 +302,13 @@ CompileResult run_nvrtc(const SourceText& source, const CompileOptions& options,
 }  // namespace
 
 int CompileResult::error_count() const {
-    return static_cast<int>(std::count_if(diagnostics.begin(), diagnostics.end(),
-                                          [](const Diagnostic& d) { return d.severity == Severity::Error; }));
+    return omitted_errors + static_cast<int>(std::count_if(diagnostics.begin(), diagnostics.end(),
+                                                           [](const Diagnostic& d) { return d.severity == Severity::Error; }));
 }
 
 int CompileResult::warning_count() const {
-    return static_cast<int>(std::count_if(diagnostics.begin(), diagnostics.end(),
-                                          [](const Diagnostic& d) { return d.severity == Severity::Warning; }));
+    return omitted_warnings + static_cast<int>(std::count_if(diagnostics.begin(), diagnostics.end(),
+                                                             [](const Diagnostic& d) { return d.severity == Severity::Warning; }));
 }
 
 CompileResult compile_cuda(const SourceText& source, const CompileOptions& options, CompileCache& cache) {
@@ -324,10 +329,14 @@ CompileResult compile_cuda(const SourceText& source, const CompileOptions& optio
     std::vector<std::string> opts = build_options(options);
     std::string key = compile_cache_key(source, options.arch, opts, options.entries);
     if (options.use_cache) {
-        if (auto hit = cache.find(key)) return *hit;
+        if (auto hit = cache.find(key)) {
+            hit->image_bytes = hit->image.size();
+            return *hit;
+        }
     }
     CompileResult result = run_nvrtc(source, options, std::move(opts), *arch);
     result.cache_key = key;
+    result.image_bytes = result.image.size();
     if (options.use_cache && result.ok) cache.store(key, result);
     return result;
 }

@@ -32,11 +32,14 @@ struct CompileOptions {
 
 struct CompileResult {
     bool ok = false;
-    std::vector<Diagnostic> diagnostics;
-    std::string log;                          // NVRTC's whole log, as given
+    std::vector<Diagnostic> diagnostics;      // at most kMaxDiagnostics
+    std::size_t diagnostics_omitted = 0;      // dropped past the cap ("and N more")
+    int omitted_errors = 0, omitted_warnings = 0;  // of those, so the counts below stay whole
+    std::string log;                          // NVRTC's log (capped at 1 MiB)
     std::string arch;
     bool is_cubin = false;                    // else PTX
-    std::string image;                        // cubin bytes or PTX text
+    std::string image;                        // cubin bytes or PTX text; stays in the worker
+    std::size_t image_bytes = 0;              // its size, also where the image itself did not travel
     std::map<std::string, std::string> lowered_names;  // entry -> mangled name to pass to the driver
     std::vector<std::string> options;         // every option passed to NVRTC
     double seconds = 0;                       // compile time (0 when cached)
@@ -44,7 +47,7 @@ struct CompileResult {
     std::string cache_source;                 // "", "memory", "disk"
     std::string cache_key;
 
-    int error_count() const;
+    int error_count() const;    // including the omitted ones
     int warning_count() const;
 };
 

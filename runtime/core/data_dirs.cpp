@@ -84,12 +84,38 @@ bool is_inside_folder(const fs::path& file, const fs::path& folder) {
     return !rel.empty() && rel != "." && *rel.begin() != "..";
 }
 
-bool is_shipped_lesson(const fs::path& lesson_file) {
-    const auto shipped = shipped_lessons_folder();
-    return shipped && is_inside_folder(lesson_file, *shipped);
+namespace {
+
+// True when `folder` is `root` or lies inside it (both resolved).
+bool folder_within(const fs::path& folder, const fs::path& root) {
+    const fs::path rel = folder.lexically_relative(root);
+    return rel == "." || (!rel.empty() && *rel.begin() != "..");
 }
 
-fs::path lesson_trust_folder(const fs::path& lesson_file) { return resolved(lesson_file).parent_path(); }
+}  // namespace
+
+std::vector<fs::path> lesson_trust_folders(const fs::path& lesson_file) {
+    // The loader reads side files relative to the folder the lesson was
+    // opened from (a symlink's own folder), and the JSON itself, which may
+    // hold inline C++, from wherever the symlink leads.
+    std::error_code ec;
+    fs::path opened = fs::absolute(lesson_file, ec);
+    if (ec) opened = lesson_file;
+    std::vector<fs::path> folders{resolved(opened.parent_path())};
+    const fs::path real = resolved(lesson_file).parent_path();
+    if (real != folders[0]) folders.push_back(real);
+    return folders;
+}
+
+fs::path lesson_trust_folder(const fs::path& lesson_file) { return lesson_trust_folders(lesson_file).front(); }
+
+bool is_shipped_lesson(const fs::path& lesson_file) {
+    const auto shipped = shipped_lessons_folder();
+    if (!shipped) return false;
+    for (const fs::path& folder : lesson_trust_folders(lesson_file))
+        if (!folder_within(folder, *shipped)) return false;
+    return true;
+}
 
 std::string untrusted_lesson_explanation() {
     return "this lesson's CPU reference is C++ that would be compiled and run on this computer, and its "

@@ -39,12 +39,20 @@ std::optional<std::filesystem::path> shipped_lessons_folder();
 // True when `file`, with every symlink resolved, lies inside `folder` (also resolved).
 bool is_inside_folder(const std::filesystem::path& file, const std::filesystem::path& folder);
 
-// True when `lesson_file`, symlinks resolved, lies inside the shipped lessons
-// folder. A symlink in lessons/ that leads elsewhere is not shipped.
-bool is_shipped_lesson(const std::filesystem::path& lesson_file);
+// The folders whose trust a lesson needs, resolved: the folder it was opened
+// from, whose side files (starter, solution, CPU reference) the loader reads,
+// and, when the file is a symlink that leads elsewhere, the folder of the JSON
+// it leads to (the JSON may hold C++ inline). The first is the one to name.
+std::vector<std::filesystem::path> lesson_trust_folders(const std::filesystem::path& lesson_file);
 
-// The folder a trust decision is about: the resolved folder holding `lesson_file`.
+// lesson_trust_folders(lesson_file).front(): the folder a prompt asks about.
 std::filesystem::path lesson_trust_folder(const std::filesystem::path& lesson_file);
+
+// True when every one of lesson_trust_folders(lesson_file) is the shipped
+// lessons folder or inside it. A symlink elsewhere that leads to a shipped
+// lesson is not shipped (its side files come from its own folder), and
+// neither is a symlink in lessons/ that leads elsewhere.
+bool is_shipped_lesson(const std::filesystem::path& lesson_file);
 
 // The sentence both front ends give for an untrusted lesson (without the
 // front end's own "add --trust" / "Trust" advice).

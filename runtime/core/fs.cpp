@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -16,31 +17,63 @@ namespace fs = std::filesystem;
 
 namespace wb {
 
-std::string read_file(const fs::path& path, std::size_t max_bytes) {
-    std::error_code ec;
-    auto status = fs::status(path, ec);
-    if (ec || !fs::exists(status))
-        throw Error(ErrorKind::Io, "file not found", {path.string()});
-    if (fs::is_directory(status))
-        throw Error(ErrorKind::Io, "is a folder, expected a file", {path.string()});
-    auto size = fs::file_size(path, ec);
-    if (!ec && size > max_bytes)
-        throw Error(ErrorKind::Io,
-                    "file is " + std::to_string(size) + " bytes, over the limit of " + std::to_string(max_bytes),
-                    {path.string()});
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(ErrorKind::Io, std::string("cannot open: ") + std::strerror(errno), {path.string()});
-    std::string data;
-    data.resize(ec ? 0 : size);
-    if (!data.empty()) in.read(data.data(), std::streamsize(data.size()));
-    if (ec) {  // size unknown (a pipe, /proc): read in chunks up to the cap
-        std::ostringstream ss;
-        ss << in.rdbuf();
-        data = ss.str();
-        if (data.size() > max_bytes)
-            throw Error(ErrorKind::Io, "file is over the limit of " + std::to_string(max_bytes) + " bytes",
-                        {path.string()});
+std::string read_file(const fs::path& path, std::size_t max_bytes, bool follow_final_symlink) {
+    // O_NONBLOCK: opening a FIFO that has no writer would otherwise wait for
+    // one forever (validate, and the app's start-up, hung on one).
+    int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
+    if (!follow_final_symlink) flags |= O_NOFOLLOW;
+    const int fd = ::open(path.c_str(), flags);
+    if (fd < 0) {
+        const int err = errno;
+        if (err == ENOENT) throw Error(ErrorKind::Io, "file not found", {path.string()});
+        if (err == ELOOP && !follow_final_symlink)
+            throw Error(ErrorKind::Io, "is a symbolic link, expected the file itself", {path.string()});
+        throw Error(ErrorKind::Io, std::string("cannot open: ") + std::strerror(err), {path.string()});
     }
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    struct stat st {};
+    if (::fstat(fd, &st) != 0)
+        throw Error(ErrorKind::Io, std::string("cannot read: ") + std::strerror(errno), {path.string()});
+    if (S_ISDIR(st.st_mode)) throw Error(ErrorKind::Io, "is a folder, expected a file", {path.string()});
+    if (!S_ISREG(st.st_mode)) {
+        const char* what = S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)"
+                           : S_ISCHR(st.st_mode) ? "a character device"
+                           : S_ISBLK(st.st_mode) ? "a block device"
+                           : S_ISSOCK(st.st_mode) ? "a socket"
+                                                  : "not an ordinary file";
+        throw Error(ErrorKind::Io, std::string("is ") + what + "; expected an ordinary file", {path.string()});
+    }
+    auto over_limit = [&] {
+        return Error(ErrorKind::Io, "file is over the limit of " + std::to_string(max_bytes) + " bytes", {path.string()});
+    };
+    if (std::uint64_t(st.st_size) > max_bytes)
+        throw Error(ErrorKind::Io,
+                    "file is " + std::to_string(st.st_size) + " bytes, over the limit of " + std::to_string(max_bytes),
+                    {path.string()});
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    // Read to the cap whatever stat said: a file can grow while it is read,
+    // and /proc files say 0.
+    std::string data;
+    data.resize(std::min<std::size_t>(max_bytes, std::size_t(st.st_size)) + 1);
+    std::size_t used = 0;
+    for (;;) {
+        if (used == data.size()) {
+            if (data.size() > max_bytes) throw over_limit();
+            data.resize(std::min(max_bytes + 1, std::max<std::size_t>(data.size() * 2, 4096)));
+        }
+        const ssize_t n = ::read(fd, data.data() + used, data.size() - used);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            throw Error(ErrorKind::Io, std::string("cannot read: ") + std::strerror(errno), {path.string()});
+        }
+        if (n == 0) break;
+        used += std::size_t(n);
+        if (used > max_bytes) throw over_limit();
+    }
+    data.resize(used);
     return data;
 }
 

@@ -9,9 +9,14 @@
 
 namespace wb {
 
-// Reads a whole file. Throws wb::Error (Io) naming the file when it is
-// missing, unreadable, or larger than max_bytes.
-std::string read_file(const std::filesystem::path& path, std::size_t max_bytes = 64u << 20);
+// Reads a whole ordinary file. Throws wb::Error (Io) naming the file when it
+// is missing, unreadable, not an ordinary file (a FIFO, /dev/zero, a socket:
+// refused without waiting or reading), or larger than max_bytes; reading
+// stops at the cap whatever the file's size said. With follow_final_symlink
+// false a symlink as the last component is refused (O_NOFOLLOW), for paths
+// already resolved and checked, so a swap after the check is not followed.
+std::string read_file(const std::filesystem::path& path, std::size_t max_bytes = 64u << 20,
+                      bool follow_final_symlink = true);
 
 // Writes to a temporary file beside `path`, fsyncs it, then renames it into
 // place and fsyncs the folder, so a reader (or a restart after a crash or a

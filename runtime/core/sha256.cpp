@@ -1,6 +1,7 @@
 // runtime/core/sha256.cpp — a plain FIPS 180-4 SHA-256.
 #include "core/sha256.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace wb {

@@ -1,6 +1,7 @@
 // runtime/core/trust.cpp — trusted lesson folders on disk (trust.hpp).
 #include "core/trust.hpp"
 
+#include "core/data_dirs.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 
@@ -49,6 +50,18 @@ void remember_trusted_folder(const fs::path& folder) {
     nlohmann::json list = nlohmann::json::array();
     for (const fs::path& f : all) list.push_back(f.string());
     write_file_atomic(trusted_folders_file(), nlohmann::json{{"trusted", list}}.dump(2) + "\n");
+}
+
+bool lesson_is_trusted(const fs::path& lesson_file) {
+    if (is_shipped_lesson(lesson_file)) return true;
+    const auto trusted = load_trusted_folders();
+    for (const fs::path& folder : lesson_trust_folders(lesson_file))
+        if (!trusted.count(folder)) return false;
+    return true;
+}
+
+void remember_lesson_trusted(const fs::path& lesson_file) {
+    for (const fs::path& folder : lesson_trust_folders(lesson_file)) remember_trusted_folder(folder);
 }
 
 }  // namespace wb

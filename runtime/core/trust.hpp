@@ -28,4 +28,11 @@ bool is_trusted_folder(const std::filesystem::path& folder);
 // Adds `folder` (resolved) to the file. Throws wb::Error (Io) when it cannot be written.
 void remember_trusted_folder(const std::filesystem::path& folder);
 
+// The one trust rule for a lesson file: shipped (core/data_dirs.hpp), or
+// every one of its lesson_trust_folders() is in trusted_folders.json.
+bool lesson_is_trusted(const std::filesystem::path& lesson_file);
+
+// Remembers every one of the lesson's lesson_trust_folders().
+void remember_lesson_trusted(const std::filesystem::path& lesson_file);
+
 }  // namespace wb

@@ -24,6 +24,7 @@ DeviceLimits limits_for_arch(int cc) {
     else if (cc >= 80) { l.shared_per_block_optin = 163 * 1024; l.shared_per_sm = 164 * 1024; }
     else if (cc >= 75) { l.shared_per_block_optin = 64 * 1024; l.shared_per_sm = 64 * 1024; l.max_threads_per_sm = 1024; }
     else if (cc >= 70) { l.shared_per_block_optin = 96 * 1024; l.shared_per_sm = 96 * 1024; }
+    l.where = "for sm_" + std::to_string(cc) + ", the target architecture (no GPU here)";
     return l;
 }
 
@@ -111,29 +112,29 @@ std::optional<LaunchRefusal> check_launch(const LaunchDims& dims, const DeviceLi
         if (dims.block[i] > limits.max_block[i])
             return LaunchRefusal{std::string("block.") + kAxis[i],
                                  std::string("block.") + kAxis[i] + " is " + std::to_string(dims.block[i]) +
-                                     ", over this GPU's limit of " + std::to_string(limits.max_block[i]) +
-                                     " threads in that dimension"};
+                                     ", over the limit of " + std::to_string(limits.max_block[i]) +
+                                     " threads in that dimension " + limits.where};
     long long threads = dims.threads_per_block();
     if (threads > limits.max_threads_per_block)
         return LaunchRefusal{"threads_per_block",
                              "a block of " + std::to_string(dims.block[0]) + " x " + std::to_string(dims.block[1]) +
                                  " x " + std::to_string(dims.block[2]) + " has " + std::to_string(threads) +
                                  " threads; a block may have at most " + std::to_string(limits.max_threads_per_block) +
-                                 " threads on this GPU"};
+                                 " threads " + limits.where};
     for (int i = 0; i < 3; ++i)
         if (dims.grid[i] > limits.max_grid[i])
             return LaunchRefusal{std::string("grid.") + kAxis[i],
                                  std::string("grid.") + kAxis[i] + " is " + std::to_string(dims.grid[i]) +
-                                     ", over this GPU's limit of " + std::to_string(limits.max_grid[i]) +
-                                     " blocks in that dimension"};
+                                     ", over the limit of " + std::to_string(limits.max_grid[i]) +
+                                     " blocks in that dimension " + limits.where};
     if (dims.shared_bytes < 0)
         return LaunchRefusal{"shared_memory", "dynamic shared memory cannot be negative"};
     long long shared = dims.shared_bytes + res.static_shared;
     if (shared > limits.shared_per_block_optin)
         return LaunchRefusal{"shared_memory",
                              "the block asks for " + kib(shared) + " of shared memory (" + kib(res.static_shared) +
-                                 " static + " + kib(dims.shared_bytes) + " dynamic); this GPU allows at most " +
-                                 kib(limits.shared_per_block_optin) + " per block"};
+                                 " static + " + kib(dims.shared_bytes) + " dynamic); a block may have at most " +
+                                 kib(limits.shared_per_block_optin) + " " + limits.where};
     if (shared > limits.shared_per_block && needs_optin) *needs_optin = true;
     if (res.registers > 0) {
         long long regs = (long long)res.registers * threads;
@@ -142,7 +143,7 @@ std::optional<LaunchRefusal> check_launch(const LaunchDims& dims, const DeviceLi
                                  "each thread uses " + std::to_string(res.registers) + " registers, so a block of " +
                                      std::to_string(threads) + " threads needs " + std::to_string(regs) +
                                      ", over the " + std::to_string(limits.regs_per_block) +
-                                     " registers a block may use; use a smaller block or __launch_bounds__"};
+                                     " registers a block may use " + limits.where};
     }
     if (res.max_threads_per_block > 0 && threads > res.max_threads_per_block)
         return LaunchRefusal{"threads_per_block",

@@ -26,6 +26,9 @@ struct DeviceLimits {
     int regs_per_sm = 65536;
     int max_threads_per_sm = 2048;
     int warp_size = 32;
+    // Whose limits these are, for refusals: "on this GPU", or the target
+    // architecture's when there is no GPU (limits_for_arch).
+    std::string where = "on this GPU";
 };
 
 struct DeviceInfo {

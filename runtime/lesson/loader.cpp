@@ -519,7 +519,7 @@ SourceText Loader::source(const Json& j, const std::string& path) {
     src.origin = *rel;
     try {
         const fs::path full = resolve_inside(dir_, *rel);
-        src.text = read_file(full, options_.max_file_bytes);
+        src.text = read_file(full, options_.max_file_bytes, /*follow_final_symlink=*/false);  // `full` is resolved
         if (std::size_t bad = first_invalid_utf8(src.text); bad != std::string::npos) {
             auto [line, col] = line_col(src.text, bad);
             issue(file_path, "'" + *rel + "' is not valid UTF-8 (line " + std::to_string(line) + ", column " +

@@ -47,7 +47,7 @@ json to_json(const CompileResult& c) {
     return {{"ok", c.ok},
             {"arch", c.arch},
             {"output", c.is_cubin ? "cubin" : "ptx"},
-            {"image_bytes", c.image.size()},
+            {"image_bytes", c.image_bytes},
             {"seconds", c.seconds},
             {"cache", c.cache_source},
             {"options", c.options},
@@ -55,6 +55,7 @@ json to_json(const CompileResult& c) {
             {"errors", c.error_count()},
             {"warnings", c.warning_count()},
             {"diagnostics", diags},
+            {"diagnostics_omitted", c.diagnostics_omitted},
             {"log", c.log}};
 }
 

@@ -16,6 +16,7 @@
 #include "driver/cuda_driver.hpp"
 #include "driver/gpu.hpp"
 #include "lesson/expr.hpp"
+#include "reference/isolated.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -162,7 +163,14 @@ ArgPack pack_args(const std::vector<Arg>& args, const std::map<std::string, doub
 void set_refused(RunResult& r, const LaunchReport& lr) {
     r.status = RunStatus::Refused;
     r.message = "launch of '" + lr.entry + "' refused: " + lr.refusal->message;
-    r.hint = "change the block or grid size (launch panel, or --block/--grid on the command line)";
+    const std::string& limit = lr.refusal->limit;
+    if (limit == "shared_memory")
+        r.hint = "use less shared memory per block: smaller tiles, or less dynamic shared memory (the launch "
+                 "panel's Shared memory, or --shared on the command line)";
+    else if (limit == "registers" || lr.refusal->message.find("register use") != std::string::npos)
+        r.hint = "use a smaller block, or cap the kernel's registers with __launch_bounds__(threads per block)";
+    else
+        r.hint = "change the block or grid size (launch panel, or --block/--grid on the command line)";
 }
 
 double median_of(std::vector<double> v) {
@@ -236,6 +244,9 @@ private:
     }
 
     void run_impl(const RunRequest& req, RunResult& r);
+    // Sizes every launch and checks it against the device's limits (or the
+    // target architecture's); a refusal sets r's status to Refused.
+    void check_launches(const RunRequest& req, const Step& step, RunResult& r, GpuContext* ctx);
     void run_on_gpu(const RunRequest& req, const Step& step, RunResult& r, std::vector<HostBuffer>& host,
                     const std::vector<HostBuffer>& reference_out);
 
@@ -314,6 +325,15 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
     r.bytes = metric(step->metrics.bytes, "bytes");
     r.flops = metric(step->metrics.flops, "flops");
 
+    // Compile-as-you-type: diagnostics and the launch limits, nothing built or run.
+    if (!req.reference) {
+        check_launches(req, *step, r, ctx);
+        if (r.status == RunStatus::Refused) return;
+        r.status = RunStatus::CompileOnly;
+        r.message = "compiled and checked the launch limits; the CPU reference is built and run when you run";
+        return;
+    }
+
     // Host buffers, initialised once; the reference and the GPU get copies.
     std::vector<HostBuffer> host;
     for (const auto& b : step->buffers) host.push_back(make_buffer(b, vars));
@@ -336,25 +356,25 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
     std::vector<HostBuffer> reference_out = host;
     {
         LoadedReference ref(r.reference);
-        ArgPack pack = pack_args(step->reference.args, r.params,
-                                 [&](const std::string& name) { return find_host(reference_out, name).data(); });
-        r.cpu_ms = ref.run(pack.pointers.data()) * 1e3;
+        std::uint64_t buffer_bytes = 0;
+        for (const auto& h : host) buffer_bytes += h.size_bytes();
+        ArgPack pack;
+        // In a child process under memory and CPU limits (reference/isolated.hpp):
+        // a crashing or runaway reference is reported, and this worker's CUDA
+        // context is untouched.
+        r.cpu_ms = run_reference_isolated(
+                       ref, reference_out,
+                       [&](const std::function<void*(const std::string&)>& address_of) {
+                           pack = pack_args(step->reference.args, r.params, address_of);
+                           return pack.pointers.data();
+                       },
+                       reference_limits(run_timeout(req), buffer_bytes)) *
+                   1e3;
     }
 
     // 4. launch sizes and limits
-    DeviceLimits limits = ctx ? ctx->info().limits : limits_for_arch(arch_number(r.arch));
-    for (std::size_t i = 0; i < step->launches.size(); ++i) {
-        const LaunchOverride* ov = i < req.launches.size() ? &req.launches[i] : nullptr;
-        LaunchReport lr;
-        lr.entry = step->launches[i].entry;
-        lr.dims = resolve_launch(step->launches[i], r.params, ov);
-        lr.refusal = check_launch(lr.dims, limits, {}, &lr.shared_optin);
-        r.launches.push_back(lr);
-        if (lr.refusal) {
-            set_refused(r, lr);
-            return;
-        }
-    }
+    check_launches(req, *step, r, ctx);
+    if (r.status == RunStatus::Refused) return;
 
     if (req.keep_buffers)
         for (const auto& h : host)
@@ -372,6 +392,22 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
     }
     phase("gpu");
     run_on_gpu(req, *step, r, host, reference_out);
+}
+
+void LocalBackend::check_launches(const RunRequest& req, const Step& step, RunResult& r, GpuContext* ctx) {
+    const DeviceLimits limits = ctx ? ctx->info().limits : limits_for_arch(arch_number(r.arch));
+    for (std::size_t i = 0; i < step.launches.size(); ++i) {
+        const LaunchOverride* ov = i < req.launches.size() ? &req.launches[i] : nullptr;
+        LaunchReport lr;
+        lr.entry = step.launches[i].entry;
+        lr.dims = resolve_launch(step.launches[i], r.params, ov);
+        lr.refusal = check_launch(lr.dims, limits, {}, &lr.shared_optin);
+        r.launches.push_back(lr);
+        if (lr.refusal) {
+            set_refused(r, lr);
+            return;
+        }
+    }
 }
 
 void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, RunResult& r, std::vector<HostBuffer>& host,
@@ -540,6 +576,16 @@ double run_timeout(const RunRequest& req) {
                                                : step->find_case(req.test_case);
     if (tc && tc->timeout_s > 0) return tc->timeout_s;
     return step->checks.timeout_s;
+}
+
+std::string run_timeout_source(const RunRequest& req) {
+    if (req.timeout_s > 0) return "the time limit given for this run (--timeout, or Time limit in the launch panel)";
+    const Step* step = req.lesson ? req.lesson->find_step(req.step.empty() ? "0" : req.step) : nullptr;
+    if (!step) return "the default time limit";
+    const TestCase* tc = req.test_case.empty() ? (step->checks.cases.empty() ? nullptr : &step->checks.cases[0])
+                                               : step->find_case(req.test_case);
+    if (tc && tc->timeout_s > 0) return "case '" + tc->name + "''s timeout_s in the lesson";
+    return "the lesson's checks.timeout_s (a case may set its own)";
 }
 
 double sanitized_timeout(const RunRequest& req) { return std::max(120.0, 10 * run_timeout(req)); }

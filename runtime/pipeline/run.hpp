@@ -17,6 +17,7 @@
 #include "sanitizer/sanitizer.hpp"
 
 #include <array>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -47,7 +48,10 @@ struct RunRequest {
     std::map<std::string, double> params;    // overrides, checked against bounds
     std::vector<LaunchOverride> launches;    // by launch index
     std::string arch;                        // "" = the device's own, or default_arch()
-    bool compile_only = false;               // stop after compile + reference
+    bool compile_only = false;               // stop after compile + reference + limits
+    // Build and run the CPU reference. Compile-as-you-type turns it off: it
+    // wants diagnostics, and the reference is built and run when the student runs.
+    bool reference = true;
     bool timing = true;                      // time the kernel after it passes
     int warmup = -1, repeat = -1;            // -1 = the lesson's checks
     bool keep_buffers = true;                // return inputs and outputs (the GUI draws them)
@@ -55,6 +59,13 @@ struct RunRequest {
     // Run under compute-sanitizer (WorkerBackend only: a one-shot worker under the
     // wrapper). Timing is skipped, and the deadline is sanitized_timeout().
     SanitizerTool sanitizer = SanitizerTool::None;
+    // The front end's trust decision (core/trust.hpp, lesson_is_trusted). The
+    // worker runs nothing of a lesson outside the shipped folder unless this
+    // is set: trust is checked where the code would run, not only where the
+    // request is made.
+    bool trusted = false;
+    // Names this request for WorkerBackend::cancel(token); 0 = unnamed.
+    std::uint64_t cancel_token = 0;
     // Called as the run enters each phase: "compile", "reference", "gpu", "timing".
     // Not carried across processes; the worker uses it to report where it is.
     std::function<void(const char* phase)> on_phase;
@@ -165,6 +176,10 @@ std::unique_ptr<RunBackend> make_local_backend(int ordinal = 0);
 
 // The deadline for a request: its own, else its case's, else its lesson's checks.
 double run_timeout(const RunRequest& request);
+
+// Where run_timeout() took its value from, as a clause for messages:
+// "the time limit given for this run", "case 'large''s timeout_s", ...
+std::string run_timeout_source(const RunRequest& request);
 
 // The deadline under compute-sanitizer, which slows kernels by 10-100x:
 // ten times run_timeout(), and at least 120 s.

@@ -7,7 +7,9 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <csignal>
 #include <poll.h>
+#include <pthread.h>
 #include <unistd.h>
 
 namespace wb {
@@ -17,8 +19,41 @@ using nlohmann::json;
 namespace {
 
 constexpr char kMagic[4] = {'W', 'B', 'W', '1'};
-constexpr uint64_t kMaxJson = 256ull << 20;
-constexpr uint64_t kMaxBlob = 16ull << 30;
+
+// Writing into a pipe whose reader has died raises SIGPIPE, and its default
+// action ends the process: the GUI exited with status 141 when its idle
+// worker was killed and the next compile was sent. While one of these lives,
+// SIGPIPE is blocked in this thread; one raised meanwhile is taken off the
+// pending set before the mask is restored, so the write fails with EPIPE and
+// nothing else happens. (send()'s MSG_NOSIGNAL does not exist for pipes, and
+// a library must not change the process's signal dispositions.)
+class SigpipeBlocked {
+public:
+    SigpipeBlocked() {
+        sigemptyset(&pipe_);
+        sigaddset(&pipe_, SIGPIPE);
+        pthread_sigmask(SIG_BLOCK, &pipe_, &old_);
+        sigset_t pending;
+        sigpending(&pending);
+        was_pending_ = sigismember(&pending, SIGPIPE) == 1;
+    }
+    ~SigpipeBlocked() {
+        const int saved_errno = errno;
+        sigset_t pending;
+        if (!was_pending_ && sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE) == 1) {
+            const timespec zero{0, 0};
+            while (sigtimedwait(&pipe_, nullptr, &zero) < 0 && errno == EINTR) {}
+        }
+        pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+        errno = saved_errno;
+    }
+    SigpipeBlocked(const SigpipeBlocked&) = delete;
+    SigpipeBlocked& operator=(const SigpipeBlocked&) = delete;
+
+private:
+    sigset_t pipe_, old_;
+    bool was_pending_ = false;
+};
 
 bool write_all(int fd, const char* p, std::size_t n) {
     while (n > 0) {
@@ -113,8 +148,8 @@ DeviceInfo device_from(const json& j) {
     DeviceInfo d;
     d.ordinal = j.at("ordinal");
     d.name = j.at("name");
-    d.cc_major = j.at("cc")[0];
-    d.cc_minor = j.at("cc")[1];
+    d.cc_major = j.at("cc").at(0);
+    d.cc_minor = j.at("cc").at(1);
     d.sm_count = j.at("sm_count");
     d.total_memory = j.at("total_memory");
     d.free_memory = j.at("free_memory");
@@ -124,16 +159,16 @@ DeviceInfo device_from(const json& j) {
     d.l2_bytes = j.at("l2_bytes");
     d.driver_version = j.at("driver_version");
     const json& l = j.at("limits");
-    d.limits.max_threads_per_block = l[0];
-    d.limits.max_block = l[1].get<std::array<long long, 3>>();
-    d.limits.max_grid = l[2].get<std::array<long long, 3>>();
-    d.limits.shared_per_block = l[3];
-    d.limits.shared_per_block_optin = l[4];
-    d.limits.shared_per_sm = l[5];
-    d.limits.regs_per_block = l[6];
-    d.limits.regs_per_sm = l[7];
-    d.limits.max_threads_per_sm = l[8];
-    d.limits.warp_size = l[9];
+    d.limits.max_threads_per_block = l.at(0);
+    d.limits.max_block = l.at(1).get<std::array<long long, 3>>();
+    d.limits.max_grid = l.at(2).get<std::array<long long, 3>>();
+    d.limits.shared_per_block = l.at(3);
+    d.limits.shared_per_block_optin = l.at(4);
+    d.limits.shared_per_sm = l.at(5);
+    d.limits.regs_per_block = l.at(6);
+    d.limits.regs_per_sm = l.at(7);
+    d.limits.max_threads_per_sm = l.at(8);
+    d.limits.warp_size = l.at(9);
     return d;
 }
 
@@ -178,7 +213,8 @@ void add_buffers(json& list, std::string& blob, const char* set, const std::vect
 }  // namespace
 
 bool write_frame(int fd, const Frame& f) {
-    std::string text = f.json.dump();
+    const SigpipeBlocked no_sigpipe;
+    std::string text = f.json.dump(-1, ' ', false, json::error_handler_t::replace);
     char header[24];
     std::memcpy(header, kMagic, 4);
     uint32_t kind = uint32_t(f.kind);
@@ -190,7 +226,7 @@ bool write_frame(int fd, const Frame& f) {
            write_all(fd, f.blob.data(), f.blob.size());
 }
 
-ReadStatus read_frame(int fd, Frame& out, std::chrono::steady_clock::time_point deadline) {
+ReadStatus read_frame(int fd, Frame& out, std::chrono::steady_clock::time_point deadline, const FrameLimits& limits) {
     char header[24];
     ReadStatus st = read_all(fd, header, sizeof header, deadline);
     if (st != ReadStatus::Ok) return st;
@@ -200,7 +236,7 @@ ReadStatus read_frame(int fd, Frame& out, std::chrono::steady_clock::time_point 
     std::memcpy(&kind, header + 4, 4);
     std::memcpy(&jl, header + 8, 8);
     std::memcpy(&bl, header + 16, 8);
-    if (kind < 1 || kind > 4 || jl > kMaxJson || bl > kMaxBlob) return ReadStatus::Corrupt;
+    if (kind < 1 || kind > 4 || jl > limits.max_json || bl > limits.max_blob) return ReadStatus::Corrupt;
     std::string text(jl, '\0');
     if ((st = read_all(fd, text.data(), jl, deadline)) != ReadStatus::Ok) return st;
     out.blob.assign(bl, '\0');
@@ -236,14 +272,46 @@ Frame encode_request(const RunRequest& r) {
               {"repeat", r.repeat},
               {"keep_buffers", r.keep_buffers},
               {"timeout_s", r.timeout_s},
-              {"sanitizer", int(r.sanitizer)}};
+              {"sanitizer", int(r.sanitizer)},
+              {"reference", r.reference},
+              {"trusted", r.trusted},
+              {"cancel_token", r.cancel_token}};
     return f;
 }
 
 RunRequest decode_request(const Frame& f) {
-    const json& j = f.json;
     RunRequest r;
-    std::string file = j.at("lesson_file");
+    std::string file;
+    try {
+        const json& j = f.json;
+        file = j.at("lesson_file");
+        r.step = j.at("step");
+        r.test_case = j.at("case");
+        r.source = SourceChoice(j.at("source").get<int>());
+        r.custom_source = j.at("custom_source");
+        r.custom_origin = j.at("custom_origin");
+        r.params = j.at("params").get<std::map<std::string, double>>();
+        for (const auto& lj : j.at("launches")) {
+            LaunchOverride o;
+            if (lj.contains("block")) o.block = lj["block"].get<std::array<long long, 3>>();
+            if (lj.contains("grid")) o.grid = lj["grid"].get<std::array<long long, 3>>();
+            if (lj.contains("shared_bytes")) o.shared_bytes = lj["shared_bytes"].get<long long>();
+            r.launches.push_back(o);
+        }
+        r.arch = j.at("arch");
+        r.compile_only = j.at("compile_only");
+        r.timing = j.at("timing");
+        r.warmup = j.at("warmup");
+        r.repeat = j.at("repeat");
+        r.keep_buffers = j.at("keep_buffers");
+        r.timeout_s = j.at("timeout_s");
+        r.sanitizer = SanitizerTool(get_or<int>(j, "sanitizer", 0));
+        r.reference = j.at("reference");
+        r.trusted = j.at("trusted");
+        r.cancel_token = j.at("cancel_token");
+    } catch (const nlohmann::json::exception& e) {
+        throw Error(ErrorKind::Internal, std::string("malformed request to the worker: ") + e.what());
+    }
     LoadResult lr = load_lesson(file);
     if (!lr.ok()) {
         std::string msg = "the lesson does not load";
@@ -251,27 +319,6 @@ RunRequest decode_request(const Frame& f) {
         throw Error(ErrorKind::Usage, msg);
     }
     r.lesson = std::make_shared<const Lesson>(std::move(*lr.lesson));
-    r.step = j.at("step");
-    r.test_case = j.at("case");
-    r.source = SourceChoice(j.at("source").get<int>());
-    r.custom_source = j.at("custom_source");
-    r.custom_origin = j.at("custom_origin");
-    r.params = j.at("params").get<std::map<std::string, double>>();
-    for (const auto& lj : j.at("launches")) {
-        LaunchOverride o;
-        if (lj.contains("block")) o.block = lj["block"].get<std::array<long long, 3>>();
-        if (lj.contains("grid")) o.grid = lj["grid"].get<std::array<long long, 3>>();
-        if (lj.contains("shared_bytes")) o.shared_bytes = lj["shared_bytes"].get<long long>();
-        r.launches.push_back(o);
-    }
-    r.arch = j.at("arch");
-    r.compile_only = j.at("compile_only");
-    r.timing = j.at("timing");
-    r.warmup = j.at("warmup");
-    r.repeat = j.at("repeat");
-    r.keep_buffers = j.at("keep_buffers");
-    r.timeout_s = j.at("timeout_s");
-    r.sanitizer = SanitizerTool(get_or<int>(j, "sanitizer", 0));
     return r;
 }
 
@@ -287,8 +334,9 @@ Frame encode_result(const RunResult& r) {
     j["params"] = params;
     if (r.device) j["device"] = device_json(*r.device);
     const auto& c = r.compile;
-    j["compile"] = {{"ok", c.ok}, {"diagnostics", diags_json(c.diagnostics)}, {"log", c.log}, {"arch", c.arch},
-                    {"is_cubin", c.is_cubin}, {"image_bytes", c.image.size()}, {"lowered_names", c.lowered_names},
+    j["compile"] = {{"ok", c.ok}, {"diagnostics", diags_json(c.diagnostics)},
+                    {"omitted", {c.diagnostics_omitted, c.omitted_errors, c.omitted_warnings}}, {"log", c.log}, {"arch", c.arch},
+                    {"is_cubin", c.is_cubin}, {"image_bytes", c.image_bytes}, {"lowered_names", c.lowered_names},
                     {"options", c.options}, {"seconds", c.seconds}, {"from_cache", c.from_cache},
                     {"cache_source", c.cache_source}, {"cache_key", c.cache_key}};
     const auto& rb = r.reference;
@@ -359,9 +407,13 @@ RunResult decode_result(const Frame& f) {
         const json& c = j.at("compile");
         r.compile.ok = c.at("ok");
         r.compile.diagnostics = diags_from(c.at("diagnostics"));
+        r.compile.diagnostics_omitted = c.at("omitted").at(0).get<std::size_t>();
+        r.compile.omitted_errors = c.at("omitted").at(1).get<int>();
+        r.compile.omitted_warnings = c.at("omitted").at(2).get<int>();
         r.compile.log = c.at("log");
         r.compile.arch = c.at("arch");
         r.compile.is_cubin = c.at("is_cubin");
+        r.compile.image_bytes = c.at("image_bytes");
         r.compile.lowered_names = c.at("lowered_names").get<std::map<std::string, std::string>>();
         r.compile.options = c.at("options").get<std::vector<std::string>>();
         r.compile.seconds = c.at("seconds");
@@ -382,12 +434,12 @@ RunResult decode_result(const Frame& f) {
             l.dims.block = lj.at("block").get<std::array<long long, 3>>();
             l.dims.shared_bytes = lj.at("shared_bytes");
             const json& res = lj.at("resources");
-            l.resources.registers = res[0];
-            l.resources.static_shared = res[1];
-            l.resources.local_bytes = res[2];
-            l.resources.max_threads_per_block = res[3];
+            l.resources.registers = res.at(0);
+            l.resources.static_shared = res.at(1);
+            l.resources.local_bytes = res.at(2);
+            l.resources.max_threads_per_block = res.at(3);
             l.shared_optin = lj.at("shared_optin");
-            if (lj.contains("refusal")) l.refusal = LaunchRefusal{lj["refusal"][0], lj["refusal"][1]};
+            if (lj.contains("refusal")) l.refusal = LaunchRefusal{lj.at("refusal").at(0), lj.at("refusal").at(1)};
             r.launches.push_back(std::move(l));
         }
         for (const auto& cj : j.at("comparisons")) {

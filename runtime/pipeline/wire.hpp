@@ -11,6 +11,7 @@
 #include "pipeline/run.hpp"
 
 #include <chrono>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -25,14 +26,23 @@ struct Frame {
     std::string blob;
 };
 
-// Writes a whole frame; false when the other end is gone.
+// Writes a whole frame; false when the other end is gone. Never raises
+// SIGPIPE: a reader that died makes it return false, whatever the process's
+// SIGPIPE disposition is.
 bool write_frame(int fd, const Frame& frame);
 
 enum class ReadStatus { Ok, Closed, TimedOut, Corrupt };
 
+// The most a frame may carry. The reader decides from what it asked for: a
+// header announcing more is a protocol error (Corrupt), never an allocation.
+struct FrameLimits {
+    std::uint64_t max_json = 64ull << 20;
+    std::uint64_t max_blob = 16ull << 30;
+};
+
 // Reads one frame, waiting at most until `deadline` (poll). A frame that does
-// not parse is Corrupt, never a crash.
-ReadStatus read_frame(int fd, Frame& out, std::chrono::steady_clock::time_point deadline);
+// not parse, or is larger than `limits`, is Corrupt, never a crash.
+ReadStatus read_frame(int fd, Frame& out, std::chrono::steady_clock::time_point deadline, const FrameLimits& limits = {});
 
 // The request names the lesson by file: the worker loads it itself.
 Frame encode_request(const RunRequest& request);

@@ -5,6 +5,8 @@
 #include "compile/nvrtc.hpp"
 #include "pipeline/wire.hpp"
 #include "sanitizer/sanitizer.hpp"
+#include "data/buffers.hpp"
+#include "core/data_dirs.hpp"
 
 #include <cerrno>
 #include <csignal>
@@ -209,11 +211,197 @@ std::unique_ptr<WorkerBackend::Process> WorkerBackend::spawn(const std::vector<s
     return p;
 }
 
-void WorkerBackend::cancel() {
-    cancelled_ = true;
-    int pid = pid_.load();
-    if (pid > 0) ::kill(-pid, SIGKILL);
+// ---- the request in flight, for cancel() ---------------------------------------
+
+bool WorkerBackend::begin_request(std::uint64_t token) {
+    std::lock_guard<std::mutex> lock(active_mutex_);
+    if (token != 0 && cancelled_tokens_.erase(token)) return false;
+    active_ = true;
+    active_token_ = token;
+    active_pid_ = 0;
+    active_cancelled_ = false;
+    return true;
 }
+
+void WorkerBackend::set_active_pid(int pid) {
+    std::lock_guard<std::mutex> lock(active_mutex_);
+    active_pid_ = pid;
+    if (active_cancelled_ && pid > 0) ::kill(-pid, SIGKILL);  // Stop came while no worker was attached
+}
+
+bool WorkerBackend::end_request() {
+    std::lock_guard<std::mutex> lock(active_mutex_);
+    active_ = false;
+    active_pid_ = 0;
+    return active_cancelled_;
+}
+
+bool WorkerBackend::cancelled() const {
+    std::lock_guard<std::mutex> lock(active_mutex_);
+    return active_cancelled_;
+}
+
+void WorkerBackend::cancel(std::uint64_t token) {
+    std::lock_guard<std::mutex> lock(active_mutex_);
+    if (active_ && token != 0 && token == active_token_) {
+        active_cancelled_ = true;
+        // Killed under the lock: end_request() cannot slip in between, so the
+        // kill never reaches a worker that went back to idle.
+        if (active_pid_ > 0) ::kill(-active_pid_, SIGKILL);
+        return;
+    }
+    if (token == 0) return;
+    cancelled_tokens_.insert(token);  // not started yet (or already over: then it is never looked at)
+    while (cancelled_tokens_.size() > 1024) cancelled_tokens_.erase(cancelled_tokens_.begin());
+}
+
+void WorkerBackend::cancel_running() {
+    std::lock_guard<std::mutex> lock(active_mutex_);
+    if (!active_) return;
+    active_cancelled_ = true;
+    if (active_pid_ > 0) ::kill(-active_pid_, SIGKILL);
+}
+
+// ---- how a worker ended ------------------------------------------------------------
+
+namespace {
+
+// The end of a worker that failed a request, and who ended it.
+struct WorkerExit {
+    int status = 0;
+    bool died_by_itself = false;  // it was gone before the supervisor killed it
+};
+
+// True when `pid` (a child, not yet reaped) has ended. WNOWAIT leaves it a
+// zombie, so its process-group id stays reserved and a kill(-pid) after this
+// can never reach an unrelated group that took the number.
+bool has_ended(pid_t pid) {
+    siginfo_t si{};
+    return ::waitid(P_PID, id_t(pid), &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid;
+}
+
+// Kills the worker's process group (the host compiler, compute-sanitizer and
+// whatever else it started go too), then reaps the worker: kill before every
+// wait, so no failure can leave the caller waiting on a stuck worker.
+// `grace` lets a worker that closed its pipes finish dying on its own first,
+// so a crash is reported as the crash and not as our kill.
+WorkerExit kill_and_reap(pid_t pid, std::chrono::milliseconds grace) {
+    WorkerExit e;
+    const auto until = std::chrono::steady_clock::now() + grace;
+    while (!(e.died_by_itself = has_ended(pid)) && std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ::kill(-pid, SIGKILL);
+    while (::waitpid(pid, &e.status, 0) < 0 && errno == EINTR) {}
+    return e;
+}
+
+// Waits until the worker has something to say, the deadline passes, or the
+// worker is gone. EOF on the pipe is not enough to see a death: a process the
+// worker started (the host compiler, a reference still running) can hold the
+// pipe open after the worker itself was killed.
+ReadStatus wait_for_frame(int fd, pid_t pid, std::chrono::steady_clock::time_point deadline) {
+    for (;;) {
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+        if (left <= 0) return ReadStatus::TimedOut;
+        pollfd p{fd, POLLIN, 0};
+        const int r = ::poll(&p, 1, int(std::min<long long>(left, 200)));
+        if (r > 0) return ReadStatus::Ok;  // data or hang-up: read_frame tells which
+        if (r < 0 && errno != EINTR) return ReadStatus::Closed;
+        if (has_ended(pid)) {
+            pollfd last{fd, POLLIN, 0};  // it may have answered just before it ended
+            return ::poll(&last, 1, 0) > 0 ? ReadStatus::Ok : ReadStatus::Closed;
+        }
+    }
+}
+
+// The most a result frame can hold for this request: the inputs, the GPU's
+// and the CPU's outputs of every buffer of its case, plus text. A worker
+// announcing more is broken, and the supervisor must not allocate for it.
+FrameLimits result_limits(const RunRequest& req) {
+    FrameLimits limits;
+    limits.max_json = 64ull << 20;  // logs are capped at 1 MiB, output at 256 KiB, diagnostics at 200
+    limits.max_blob = 0;
+    if (!req.keep_buffers || !req.lesson) return limits;
+    try {
+        const Step* step = req.lesson->find_step(req.step.empty() ? "0" : req.step);
+        if (!step) return limits;
+        const TestCase* tc = req.test_case.empty() ? (step->checks.cases.empty() ? nullptr : &step->checks.cases[0])
+                                                   : step->find_case(req.test_case);
+        const auto params = resolve_params(*step, tc, req.params);
+        const ExprVars vars(params.begin(), params.end());
+        std::uint64_t total = 0;
+        for (const auto& b : step->buffers) {
+            std::uint64_t n = dtype_size(b.type);
+            for (std::size_t d : eval_shape(b, vars)) n *= d;
+            total += n;
+        }
+        limits.max_blob = 3 * total;
+    } catch (const Error&) {
+        // Bad params or shapes: the worker answers with an error and no buffers.
+    }
+    return limits;
+}
+
+}  // namespace
+
+// What a run that got no readable answer becomes, for the warm worker and the
+// sanitized one alike. `tool` is "" or "under compute-sanitizer memcheck".
+static void describe_failure(RunResult& r, const RunRequest& req, ReadStatus st, const WorkerExit& e,
+                             const std::string& phase, double timeout, bool cancelled, const std::string& tool,
+                             const std::string& decode_error) {
+    const std::string where = phase_text(phase);
+    const std::string who = tool.empty() ? "the worker process" : "the worker " + tool;
+    if (cancelled) {
+        r.status = RunStatus::Stopped;
+        r.message = "stopped " + where;
+        return;
+    }
+    if (st == ReadStatus::TimedOut) {
+        r.status = RunStatus::TimedOut;
+        r.message = "timed out after " + seconds_text(timeout) + " s" + (tool.empty() ? "" : " " + tool) + " " + where;
+        if (!tool.empty())
+            r.hint = "kernels run 10-100x slower under compute-sanitizer: try a smaller case";
+        else if (phase == "gpu" || phase == "timing")
+            r.hint = "the kernel did not finish: look for a loop whose condition never becomes false, or a "
+                     "__syncthreads() that not every thread reaches";
+        else
+            r.hint = "the deadline is " + run_timeout_source(req);
+        return;
+    }
+    r.status = RunStatus::Crashed;
+    if (st == ReadStatus::Corrupt || !decode_error.empty()) {
+        r.message = who + " sent an answer that could not be read " + where;
+        if (!decode_error.empty()) r.message += " (" + decode_error + ")";
+        r.hint = "this is a bug in CUDA Workbook; the worker was replaced, so running again may work";
+        return;
+    }
+    if (WIFSIGNALED(e.status) && WTERMSIG(e.status) == SIGKILL && e.died_by_itself) {
+        r.message = who + " was killed from outside (" + signal_text(SIGKILL) + ") " + where;
+        r.hint = "something outside CUDA Workbook ended it, often the out-of-memory killer when memory runs "
+                 "short; the worker was replaced, so run again";
+        return;
+    }
+    if (WIFSIGNALED(e.status)) {
+        r.message = who + " died of " + signal_text(WTERMSIG(e.status)) + " " + where;
+        return;
+    }
+    r.message = who + " exited unexpectedly (status " +
+                std::to_string(WIFEXITED(e.status) ? WEXITSTATUS(e.status) : -1) + ") " + where;
+}
+
+bool WorkerBackend::ensure_live_worker(std::string& why) {
+    // A worker that died while idle (killed from outside, the OOM killer) is
+    // noticed here and replaced before anything is written to it.
+    if (proc_ && has_ended(proc_->pid)) {
+        kill_and_reap(proc_->pid, std::chrono::milliseconds(0));
+        proc_->pid = -1;
+        stop_worker();
+    }
+    return ensure_worker(why);
+}
+
+// ---- runs ------------------------------------------------------------------------
 
 BackendInfo WorkerBackend::info() {
     std::lock_guard<std::mutex> lock(run_mutex_);
@@ -223,119 +411,128 @@ BackendInfo WorkerBackend::info() {
 BackendInfo WorkerBackend::info_locked() {
     BackendInfo bi;
     bi.name = "worker";
-    std::string why;
-    if (!ensure_worker(why)) {
-        bi.no_gpu_reason = why;
-        return bi;
-    }
     Frame q;
     q.kind = FrameKind::Request;
     q.json = {{"info", true}};
-    Frame a;
-    if (!write_frame(proc_->to_worker, q) ||
-        read_frame(proc_->from_worker, a, std::chrono::steady_clock::now() + std::chrono::seconds(60)) != ReadStatus::Ok) {
+    // A warm worker may have died while idle: then a fresh one answers.
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        std::string why;
+        if (!ensure_live_worker(why)) {
+            bi.no_gpu_reason = why;
+            return bi;
+        }
+        Frame a;
+        FrameLimits limits;
+        limits.max_json = 1 << 20;
+        limits.max_blob = 0;
+        if (write_frame(proc_->to_worker, q) &&
+            read_frame(proc_->from_worker, a, std::chrono::steady_clock::now() + std::chrono::seconds(60), limits) ==
+                ReadStatus::Ok) {
+            bi.has_gpu = a.json.value("has_gpu", false);
+            bi.no_gpu_reason = a.json.value("no_gpu_reason", "");
+            // Device details travel in a result-shaped frame so one decoder serves both.
+            if (a.json.contains("device")) {
+                Frame df;
+                df.json = a.json["device"];
+                try {
+                    RunResult tmp = decode_result(df);
+                    if (tmp.device) bi.devices.push_back(*tmp.device);
+                } catch (const Error& e) {
+                    bi.no_gpu_reason = e.message();
+                }
+            }
+            return bi;
+        }
+        kill_and_reap(proc_->pid, std::chrono::milliseconds(200));
+        proc_->pid = -1;
         bi.no_gpu_reason = "the worker did not answer: " + proc_->take_output();
         stop_worker();
-        return bi;
-    }
-    bi.has_gpu = a.json.value("has_gpu", false);
-    bi.no_gpu_reason = a.json.value("no_gpu_reason", "");
-    // Device details travel in a result-shaped frame so one decoder serves both.
-    if (a.json.contains("device")) {
-        Frame df;
-        df.json = a.json["device"];
-        RunResult tmp = decode_result(df);
-        if (tmp.device) bi.devices.push_back(*tmp.device);
     }
     return bi;
 }
 
 RunResult WorkerBackend::run(const RunRequest& req) {
     std::lock_guard<std::mutex> lock(run_mutex_);
-    cancelled_ = false;
-    if (req.sanitizer != SanitizerTool::None) return run_sanitized(req);
-    return run_locked(req);
+    if (!begin_request(req.cancel_token)) {
+        RunResult r = initial_result(req);
+        r.status = RunStatus::Stopped;
+        r.message = "stopped before it started";
+        return r;
+    }
+    RunResult r = req.sanitizer != SanitizerTool::None ? run_sanitized(req) : run_locked(req);
+    end_request();
+    return r;
 }
 
 RunResult WorkerBackend::run_locked(const RunRequest& req) {
     RunResult r = initial_result(req);  // what is known before the worker answers, for the failures below
-    std::string why;
-    if (!ensure_worker(why)) {
-        r.status = RunStatus::Crashed;
-        r.message = why;
-        return r;
-    }
     const double timeout = run_timeout(req);
-    const auto start = std::chrono::steady_clock::now();
-    const auto deadline = start + std::chrono::milliseconds(long(timeout * 1000));
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(long(timeout * 1000));
+    const FrameLimits limits = result_limits(req);
+    const Frame request = encode_request(req);
     std::string phase = "start";
-    proc_->take_output();  // anything printed between runs is not this run's
-    if (!write_frame(proc_->to_worker, encode_request(req))) {
-        r.status = RunStatus::Crashed;
-        r.message = "the worker process was gone before the run started";
-        r.output = proc_->take_output();
-        stop_worker();
-        return r;
-    }
-    for (;;) {
-        Frame f;
-        ReadStatus st = read_frame(proc_->from_worker, f, deadline);
-        if (st == ReadStatus::Ok && f.kind == FrameKind::Progress) {
-            phase = f.json.value("phase", phase);
-            if (req.on_phase) req.on_phase(phase.c_str());
-            continue;
-        }
-        if (st == ReadStatus::Ok && f.kind == FrameKind::Result) {
-            r = decode_result(f);
-            r.output = proc_->take_output() + r.output;
-            if (r.context_lost) {
-                // The worker exits after a sticky fault; start the next one now,
-                // so the student's next run does not wait for it.
-                stop_worker();
-                std::string ignored;
-                ensure_worker(ignored);
-                r.hint += r.hint.empty() ? "" : "; ";
-                r.hint += "the GPU process was replaced, so the next run starts clean";
-            }
+    for (int attempt = 0;; ++attempt) {
+        std::string why;
+        if (!ensure_live_worker(why)) {
+            r.status = RunStatus::Crashed;
+            r.message = why;
             return r;
         }
-        // Timed out, closed, or garbage: the worker is replaced in every case.
-        bool timed_out = st == ReadStatus::TimedOut;
-        int status = 0;
-        pid_t pid = proc_->pid;
-        if (timed_out) ::kill(-pid, SIGKILL);
-        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-        ::kill(-pid, SIGKILL);  // anything the worker left behind in its group
-        proc_->pid = -1;
-        pid_ = 0;
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));  // let the reader drain the last output
-        r.output = proc_->take_output();
-        stop_worker();
-        if (cancelled_) {
-            r.status = RunStatus::Stopped;
-            r.message = "stopped " + phase_text(phase);
-        } else if (timed_out) {
-            r.status = RunStatus::TimedOut;
-            char buf[32];
-            std::snprintf(buf, sizeof buf, "%g", timeout);
-            r.message = std::string("timed out after ") + buf + " s " + phase_text(phase);
-            r.hint = phase == "gpu" || phase == "timing"
-                         ? "the kernel did not finish: look for a loop whose condition never becomes false, or a "
-                           "__syncthreads() that not every thread reaches"
-                         : "the deadline is the lesson's checks.timeout_s; a case may set its own";
-        } else if (WIFSIGNALED(status)) {
-            r.status = RunStatus::Crashed;
-            r.message = "the worker process died of " + signal_text(WTERMSIG(status)) + " " + phase_text(phase);
-            if (phase == "reference") r.hint = "the CPU reference crashed: check its loops and indices";
-        } else {
-            r.status = RunStatus::Crashed;
-            r.message = "the worker process exited unexpectedly (status " +
-                        std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ") " + phase_text(phase);
-            if (st == ReadStatus::Corrupt) r.message += "; its last message was garbled";
+        set_active_pid(proc_->pid);
+        proc_->take_output();  // anything printed between runs is not this run's
+        bool sent = write_frame(proc_->to_worker, request);
+        bool progressed = false;
+        ReadStatus st = ReadStatus::Closed;
+        std::string decode_error;
+        while (sent) {
+            Frame f;
+            st = wait_for_frame(proc_->from_worker, proc_->pid, deadline);
+            if (st == ReadStatus::Ok) st = read_frame(proc_->from_worker, f, deadline, limits);
+            if (st == ReadStatus::Ok && f.kind == FrameKind::Progress) {
+                progressed = true;
+                phase = f.json.value("phase", phase);
+                if (req.on_phase) req.on_phase(phase.c_str());
+                continue;
+            }
+            if (st == ReadStatus::Ok && f.kind == FrameKind::Result) {
+                try {
+                    r = decode_result(f);
+                } catch (const Error& e) {
+                    decode_error = e.message();
+                    break;
+                }
+                r.output = proc_->take_output() + r.output;
+                if (r.context_lost) {
+                    // The worker exits after a sticky fault; start the next one now,
+                    // so the student's next run does not wait for it.
+                    kill_and_reap(proc_->pid, std::chrono::milliseconds(0));
+                    proc_->pid = -1;
+                    stop_worker();
+                    std::string ignored;
+                    ensure_worker(ignored);
+                    r.hint += r.hint.empty() ? "" : "; ";
+                    r.hint += "the GPU process was replaced, so the next run starts clean";
+                }
+                return r;
+            }
+            if (st == ReadStatus::Ok) st = ReadStatus::Corrupt;  // a request or quit frame from the worker
+            break;
         }
-        // A fresh worker for the next run.
+        // Timed out, closed, garbled, or never sent: the worker is replaced in every case.
+        const bool killed_by_us = st == ReadStatus::TimedOut || st == ReadStatus::Corrupt || !decode_error.empty();
+        const WorkerExit e = kill_and_reap(proc_->pid, killed_by_us ? std::chrono::milliseconds(0) : std::chrono::milliseconds(1000));
+        proc_->pid = -1;
+        for (int i = 0; i < 100 && !proc_->reader_done; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        const std::string output = proc_->take_output();
+        stop_worker();
+        // The worker was gone before it took the request (it never said
+        // "compile"): nothing of this run happened yet, so a fresh worker gets
+        // the same request, once.
+        if (attempt == 0 && !progressed && (!sent || st == ReadStatus::Closed) && !cancelled()) continue;
+        r.output = output;
+        describe_failure(r, req, st, e, phase, timeout, cancelled(), "", decode_error);
         std::string ignored;
-        ensure_worker(ignored);
+        ensure_worker(ignored);  // a fresh worker for the next run
         return r;
     }
 }
@@ -384,16 +581,19 @@ RunResult WorkerBackend::run_sanitized(const RunRequest& request) {
         r.message = why;
         return r;
     }
-    pid_ = sp->pid;  // cancel() reaches the sanitized run
+    set_active_pid(sp->pid);  // cancel() reaches the sanitized run
     const double timeout = sanitized_timeout(req);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(long(timeout * 1000));
+    const FrameLimits limits = result_limits(req);
     std::string phase = "start";
+    std::string decode_error;
     bool answered = false;
     ReadStatus st = ReadStatus::Closed;
     if (write_frame(sp->to_worker, encode_request(req))) {
         for (;;) {
             Frame f;
-            st = read_frame(sp->from_worker, f, deadline);
+            st = wait_for_frame(sp->from_worker, sp->pid, deadline);
+            if (st == ReadStatus::Ok) st = read_frame(sp->from_worker, f, deadline, limits);
             if (st == ReadStatus::Ok && f.kind == FrameKind::Progress) {
                 phase = f.json.value("phase", phase);
                 if (req.on_phase) req.on_phase(phase.c_str());
@@ -404,31 +604,25 @@ RunResult WorkerBackend::run_sanitized(const RunRequest& request) {
                     r = decode_result(f);
                     answered = true;
                 } catch (const Error& e) {
-                    st = ReadStatus::Corrupt;
+                    decode_error = e.message();
                 }
+            } else if (st == ReadStatus::Ok) {
+                st = ReadStatus::Corrupt;
             }
             break;
         }
     }
-    // Closing its requests ends the worker; the tool then writes its summary and exits.
+    // Closing its requests ends the worker; the tool then writes its summary
+    // and exits. Only an answered run waits for that (up to 60 s).
     ::close(sp->to_worker);
     sp->to_worker = -1;
-    const pid_t pid = sp->pid;
-    int status = 0;
-    bool exited = false;
-    const auto wait_until = answered ? std::min(deadline, std::chrono::steady_clock::now() + std::chrono::seconds(60)) : std::chrono::steady_clock::now();
-    while (!cancelled_) {
-        pid_t w = ::waitpid(pid, &status, WNOHANG);
-        if (w == pid) { exited = true; break; }
-        if (w < 0 && errno != EINTR) break;
-        if (std::chrono::steady_clock::now() >= wait_until) break;
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    ::kill(-pid, SIGKILL);  // the worker under the tool, and anything either left behind
-    if (!exited)
-        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    const auto grace = answered ? std::chrono::duration_cast<std::chrono::milliseconds>(
+                                      std::min(deadline - std::chrono::steady_clock::now(),
+                                               std::chrono::steady_clock::duration(std::chrono::seconds(60))))
+                                : std::chrono::milliseconds(st == ReadStatus::Closed ? 1000 : 0);
+    const WorkerExit e = kill_and_reap(sp->pid, cancelled() ? std::chrono::milliseconds(0) : std::max(grace, std::chrono::milliseconds(0)));
     sp->pid = -1;
-    pid_ = proc_ ? proc_->pid : 0;
+    set_active_pid(0);
     for (int i = 0; i < 200 && !sp->reader_done; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     std::string output = sp->take_output();
 
@@ -436,22 +630,7 @@ RunResult WorkerBackend::run_sanitized(const RunRequest& request) {
         r.output = output + r.output;
     } else {
         r.output = output;
-        if (cancelled_) {
-            r.status = RunStatus::Stopped;
-            r.message = "stopped " + phase_text(phase);
-        } else if (st == ReadStatus::TimedOut) {
-            r.status = RunStatus::TimedOut;
-            r.message = "timed out after " + seconds_text(timeout) + " s under " + tool + " " + phase_text(phase);
-            r.hint = "kernels run 10-100x slower under compute-sanitizer: try a smaller case";
-        } else if (WIFSIGNALED(status)) {
-            r.status = RunStatus::Crashed;
-            r.message = "the worker under " + tool + " died of " + signal_text(WTERMSIG(status)) + " " + phase_text(phase);
-        } else {
-            r.status = RunStatus::Crashed;
-            r.message = "the worker under " + tool + " exited unexpectedly (status " +
-                        std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ") " + phase_text(phase);
-            if (st == ReadStatus::Corrupt) r.message += "; its last message was garbled";
-        }
+        describe_failure(r, req, st, e, phase, timeout, cancelled(), "under " + tool, decode_error);
     }
     r.context_lost = false;  // that worker was for this run only; the warm one is untouched
     apply_sanitizer_report(r, req.sanitizer, parse_sanitizer_report(output));
@@ -484,6 +663,13 @@ int worker_main(int in_fd, int out_fd, int ordinal) {
         RunResult r;
         try {
             RunRequest req = decode_request(q);
+            // Trust is checked here too, where the lesson's C++ would run: a
+            // front end that forgot to ask cannot make the worker run it.
+            if (!req.trusted && !is_shipped_lesson(req.lesson->file))
+                throw Error(ErrorKind::Usage,
+                            "refused: " + req.lesson->file.string() +
+                                " is not one of the shipped lessons and the request does not say it is trusted; " +
+                                untrusted_lesson_explanation());
             req.on_phase = [out_fd](const char* phase) {
                 Frame p;
                 p.kind = FrameKind::Progress;

@@ -13,7 +13,14 @@
 //     and a fresh one is started at once, ready for the next run;
 //   - a worker that dies (a crashing reference) becomes RunStatus::Crashed,
 //     naming the phase it died in;
-//   - cancel() stops a run at any moment from another thread;
+//   - cancel(token) stops the one request named by RunRequest::cancel_token,
+//     whether it is running or not started yet; it never touches the idle
+//     warm worker or another request;
+//   - a worker that died while idle (the OOM killer, a kill from outside) is
+//     noticed before or after the request is written, replaced, and the
+//     request sent again once; writing to a dead worker never raises SIGPIPE;
+//   - every failure kills the worker's process group before waiting for it,
+//     and a frame larger than the request could produce is a protocol error;
 //   - whatever the kernel printed (printf, assert messages) comes back in
 //     RunResult::output.
 // The process that holds a WorkerBackend never creates a CUDA context.
@@ -22,9 +29,11 @@
 #include "pipeline/run.hpp"
 
 #include <atomic>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -55,9 +64,13 @@ public:
     // sanitizer_findings. Without a GPU it is a compile-only run that says so.
     RunResult run(const RunRequest& request) override;
 
-    // Stops the run in progress, if any, from any thread: the worker is killed
-    // and run() returns RunStatus::Stopped. A no-op when idle.
-    void cancel();
+    // Stops the request whose cancel_token is `token`, from any thread: if it
+    // is running, its worker is killed and run() returns RunStatus::Stopped;
+    // if it has not started, run() returns Stopped as soon as it is called.
+    // Nothing else is touched: not the idle warm worker, not another request.
+    void cancel(std::uint64_t token);
+    // Stops whatever request is running now (closing the window). A no-op when idle.
+    void cancel_running();
 
     int workers_started() const { return started_.load(); }
     int worker_pid() const { return pid_.load(); }
@@ -65,18 +78,31 @@ public:
 private:
     struct Process;
     bool ensure_worker(std::string& why);
+    bool ensure_live_worker(std::string& why);  // replaces a warm worker that died while idle
     std::unique_ptr<Process> spawn(const std::vector<std::string>& wrapper, std::string& why);
     BackendInfo info_locked();
     RunResult run_locked(const RunRequest& request);
     RunResult run_sanitized(const RunRequest& request);
     void stop_worker();
+    // The request in flight, for cancel(): begin_request() is false when the
+    // token was cancelled before the run started.
+    bool begin_request(std::uint64_t token);
+    void set_active_pid(int pid);
+    bool end_request();  // true when the request was cancelled
+    bool cancelled() const;
 
     WorkerOptions options_;
     std::mutex run_mutex_;              // one run at a time
     std::unique_ptr<Process> proc_;
-    std::atomic<int> pid_{0};
-    std::atomic<bool> cancelled_{false};
+    std::atomic<int> pid_{0};           // the warm worker, 0 when there is none
     std::atomic<int> started_{0};
+
+    mutable std::mutex active_mutex_;   // guards the four below; never held while waiting
+    bool active_ = false;               // a request is in flight
+    std::uint64_t active_token_ = 0;
+    int active_pid_ = 0;                // the worker serving it; 0 between workers
+    bool active_cancelled_ = false;
+    std::set<std::uint64_t> cancelled_tokens_;  // cancelled before they started
 };
 
 // The worker's main loop: reads requests on `in_fd`, runs them with a

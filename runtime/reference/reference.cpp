@@ -9,9 +9,11 @@
 // its messages are in the English the parser reads. Libraries are cached by a
 // SHA-256 of the compiler, its --version text, the flags and the whole TU, and
 // are built under a temporary name and renamed into place, so a concurrent
-// reader never dlopens half a file.
+// reader never dlopens half a file. The cache folder is capped (core/disk_cache.hpp):
+// a hit touches its library, and a new one evicts the least recently used.
 #include "reference/reference.hpp"
 
+#include "core/disk_cache.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/sha256.hpp"
@@ -361,6 +363,7 @@ ReferenceBuild build_reference(const ReferenceSpec& spec) {
 
     std::error_code ec;
     if (fs::is_regular_file(library, ec)) {
+        touch_cache_entry(library);
         build.ok = true;
         build.library = library;
         build.from_cache = true;
@@ -388,6 +391,7 @@ ReferenceBuild build_reference(const ReferenceSpec& spec) {
             throw Error(ErrorKind::Io, "cannot move the built reference into the cache: " + ec.message(),
                         file_location(library));
         }
+        trim_cache(cache_folder(CacheKind::Reference, dir), key);
         build.ok = true;
         build.library = library;
     } else {

@@ -40,6 +40,19 @@ bool all_digits(const std::string& s) {
     return true;
 }
 
+// A count or line number as the tool prints it: leading digits, at most 9 of
+// them so the value fits an int (a #line in student code can ask for any
+// number). -1 when there is none.
+int small_number(const char* p) {
+    while (*p == ' ') ++p;
+    int v = 0, n = 0;
+    for (; *p >= '0' && *p <= '9'; ++p, ++n) {
+        if (n == 9) return -1;
+        v = v * 10 + (*p - '0');
+    }
+    return n ? v : -1;
+}
+
 // "(232,0,0)" at `pos` or later → true and the three numbers.
 bool parse_triple(const std::string& s, std::size_t pos, std::array<int, 3>& out) {
     std::size_t open = s.find('(', pos);
@@ -61,10 +74,10 @@ bool parse_location(const std::string& s, std::string& file, int& line, std::str
     std::stringstream ss(where);
     for (std::string p; std::getline(ss, p, ':');) parts.push_back(p);
     for (std::size_t k = parts.size(); k-- > 1;) {
-        if (!all_digits(parts[k])) continue;
+        if (!all_digits(parts[k]) || small_number(parts[k].c_str()) < 0) continue;
         file.clear();
         for (std::size_t i = 0; i < k; ++i) file += (i ? ":" : "") + parts[i];
-        line = std::atoi(parts[k].c_str());
+        line = small_number(parts[k].c_str());
         if (k + 1 < parts.size()) function = parts[k + 1];
         break;
     }
@@ -173,14 +186,14 @@ SanitizerReport parse_sanitizer_report(const std::string& text) {
         if (indent <= 1) {  // a headline
             close();
             if (starts_with(t, "ERROR SUMMARY:")) {
-                rep.errors = std::atoi(t.c_str() + 14);
+                rep.errors = small_number(t.c_str() + 14);
                 continue;
             }
             if (starts_with(t, "RACECHECK SUMMARY:")) {
                 // "RACECHECK SUMMARY: 4 hazards displayed (2 errors, 2 warnings)": racecheck writes no ERROR SUMMARY.
                 if (std::size_t o = t.find('('); o != std::string::npos) {
                     int e = 0, w = 0;
-                    if (std::sscanf(t.c_str() + o, "(%d error%*[^,], %d warning", &e, &w) == 2) {
+                    if (std::sscanf(t.c_str() + o, "(%9d error%*[^,], %9d warning", &e, &w) == 2 && e >= 0 && w >= 0) {
                         racecheck_errors = e;
                         rep.warnings = w;
                     }

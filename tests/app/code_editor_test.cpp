@@ -371,6 +371,28 @@ TEST(CodeEditorDraw, QueuedCharactersAndKeysEditTheTextInAHeadlessContext) {
     EXPECT_FALSE(gui.frame(e));
 }
 
+// Scripted GUI tests check what was drawn: the editor says which markers it
+// painted, and a marker scrolled out of view is not among them.
+TEST(CodeEditorDraw, ReportsTheMarkersItPaintedOnlyForLinesInView) {
+    HeadlessImGui gui;
+    CodeEditor e;
+    std::string text;
+    for (int i = 1; i <= 400; ++i) text += "int v" + std::to_string(i) + ";\n";
+    e.set_text(text);
+    EXPECT_TRUE(e.drawn_marker_lines().empty());  // nothing drawn yet
+    e.set_markers({{5, 1, EditorMarker::Error, "here"}, {380, 1, EditorMarker::Warning, "far below"}});
+    gui.frame(e);
+    gui.frame(e);
+    EXPECT_EQ(e.drawn_marker_lines(), std::vector<int>{5});
+    e.goto_line(380);
+    gui.frame(e);
+    gui.frame(e);
+    EXPECT_EQ(e.drawn_marker_lines(), std::vector<int>{380});
+    e.set_markers({});
+    gui.frame(e);
+    EXPECT_TRUE(e.drawn_marker_lines().empty());
+}
+
 TEST(CodeEditorDraw, CutAndPasteGoThroughImGuisClipboard) {
     HeadlessImGui gui;
     CodeEditor e;

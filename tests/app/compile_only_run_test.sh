@@ -1,21 +1,34 @@
 #!/bin/sh
 # tests/app/compile_only_run_test.sh — a run of the solution goes through the
-# whole pipeline via the worker. Without a GPU it ends as compile-only (the
-# Run button is disabled; scripts may still run); with one, it passes.
+# whole pipeline via the worker. Without a GPU the Run button is drawn
+# disabled, the device panel draws "compile only", a scripted `run` starts
+# nothing, and `run-anyway` (scripts only) still exercises the pipeline: it
+# ends as compile-only. With a GPU, Run is drawn enabled and the run passes.
 # A failing expectation makes the script exit 3 with the line that failed.
 #
 #   compile_only_run_test.sh PATH/TO/cuda-workbook PATH/TO/lessons
 set -eu
 . "$(dirname "$0")/script_lib.sh"
 make_home
-want=compile-only
-if [ -e /dev/nvidiactl ]; then want=passed; fi
 solution=$2/01_vector_add/solution_step1.cu
+if [ -e /dev/nvidiactl ]; then
+    want=passed
+    press="run
+expect-drawn-run-button enabled"
+else
+    want=compile-only
+    press="run
+expect-run-not-started compile only
+expect-drawn-run-button disabled
+expect-drawn-text compile only
+expect-run-disabled compile only
+run-anyway"
+fi
 run_script "$1" "$2" <<END
 open vector_add one_thread_per_element
 set-source $solution
 case ragged
-run
+$press
 wait
 expect-status $want
 screenshot run.png

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <cfloat>
 #include <string>
+#include <vector>
 
 namespace wb::app {
 namespace {
@@ -140,26 +142,111 @@ TEST(Markdown, LatinTextBreaksAtSpacesOnly) {
     for (const auto& l : lines) EXPECT_NE(words.find(" " + l + " "), std::string::npos) << l;
 }
 
-TEST(Markdown, DrawsEveryKindOfBlockHeadless) {
+// Records what the widget tells its host about links.
+struct LinkRecorder : MarkdownCallbacks {
+    struct Piece {
+        std::string text, url;
+        ImVec2 min, max;
+    };
+    std::vector<Piece> drawn;  // this frame's link pieces
+    std::vector<std::string> opened;
+    void link_drawn(const std::string& text, const std::string& url, float x0, float y0, float x1, float y1) override {
+        drawn.push_back({text, url, {x0, y0}, {x1, y1}});
+    }
+    void open_link(const std::string& url) override { opened.push_back(url); }
+};
+
+// One frame of `md` in a fixed 300x600 window at the origin, with the mouse
+// at `mouse` and the left button up or down.
+void draw_frame(const std::string& md, LinkRecorder& cb, ImVec2 mouse = {-FLT_MAX, -FLT_MAX}, bool button = false) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.DeltaTime = 1.0f / 60.0f;
+    io.MousePos = mouse;
+    io.MouseDown[0] = button;
+    cb.drawn.clear();
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos({0, 0});
+    ImGui::SetNextWindowSize({300, 600});
+    ImGui::Begin("md");
+    draw_markdown(md, MarkdownFonts{}, &cb);  // all fonts null: the current font everywhere
+    ImGui::End();
+    ImGui::Render();
+}
+
+// Moves the mouse to `at`, presses and releases the left button there.
+void click_at(const std::string& md, LinkRecorder& cb, ImVec2 at) {
+    draw_frame(md, cb, at, false);  // hover first: the window under the mouse is found from the last frame
+    draw_frame(md, cb, at, true);
+    draw_frame(md, cb, at, false);
+}
+
+ImVec2 centre(const LinkRecorder::Piece& p) { return {(p.min.x + p.max.x) * 0.5f, (p.min.y + p.max.y) * 0.5f}; }
+
+TEST(Markdown, DrawsEveryKindOfBlockHeadlessAndOpensNothingUnclicked) {
     HeadlessImGui imgui;
     const std::string md =
         "# Title\n\nSome *text* with `code` and [a link](https://example.com).\n\n"
         "- a\n  1. b\n\n```\ncode\n```\n\n---\n\n| h |\n|---|\n| v |\n\n> quoted 中文文本\n";
-    MarkdownFonts fonts;  // all null: the current font everywhere
-    struct Recorder : MarkdownCallbacks {
-        int opened = 0;
-        void open_link(const std::string&) override { ++opened; }
-    } cb;
-    for (int frame = 0; frame < 3; ++frame) {
-        ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
-        ImGui::NewFrame();
-        ImGui::SetNextWindowSize({300, 600});
-        ImGui::Begin("md");
-        draw_markdown(md, fonts, &cb);
-        ImGui::End();
-        ImGui::Render();
+    LinkRecorder cb;
+    for (int frame = 0; frame < 3; ++frame) draw_frame(md, cb);
+    // The one link was drawn, as a visible piece of text with its target.
+    ASSERT_EQ(cb.drawn.size(), 1u);
+    EXPECT_EQ(cb.drawn[0].text, "a link");
+    EXPECT_EQ(cb.drawn[0].url, "https://example.com");
+    EXPECT_GT(cb.drawn[0].max.x, cb.drawn[0].min.x);
+    EXPECT_GT(cb.drawn[0].max.y, cb.drawn[0].min.y);
+    EXPECT_TRUE(cb.opened.empty());  // nothing clicked, nothing opened
+}
+
+TEST(Markdown, ClickingALinkReportsItsUrlAndClickingTextDoesNot) {
+    HeadlessImGui imgui;
+    const std::string md = "Read [the guide](https://docs.nvidia.com/cuda/) or [the samples](https://github.com/NVIDIA/cuda-samples).\n";
+    LinkRecorder cb;
+    draw_frame(md, cb);
+    draw_frame(md, cb);
+    ASSERT_EQ(cb.drawn.size(), 2u);
+    EXPECT_EQ(cb.drawn[0].text, "the guide");
+    EXPECT_EQ(cb.drawn[0].url, "https://docs.nvidia.com/cuda/");
+    EXPECT_EQ(cb.drawn[1].text, "the samples");
+    EXPECT_EQ(cb.drawn[1].url, "https://github.com/NVIDIA/cuda-samples");
+    const LinkRecorder::Piece guide = cb.drawn[0], samples = cb.drawn[1];
+
+    // "Read" lies left of the first link on the same line: plain text opens nothing.
+    click_at(md, cb, {guide.min.x - 12.0f, centre(guide).y});
+    EXPECT_TRUE(cb.opened.empty());
+
+    click_at(md, cb, centre(samples));
+    EXPECT_EQ(cb.opened, std::vector<std::string>{"https://github.com/NVIDIA/cuda-samples"});
+
+    cb.opened.clear();
+    click_at(md, cb, centre(guide));
+    EXPECT_EQ(cb.opened, std::vector<std::string>{"https://docs.nvidia.com/cuda/"});
+
+    // Hovering alone opens nothing.
+    cb.opened.clear();
+    for (int frame = 0; frame < 3; ++frame) draw_frame(md, cb, centre(guide), false);
+    EXPECT_TRUE(cb.opened.empty());
+}
+
+TEST(Markdown, ALinkWrappedOverTwoLinesIsClickableOnBoth) {
+    HeadlessImGui imgui;
+    const std::string md =
+        "Start [a link whose words run well past the width of one line of this narrow window]"
+        "(https://example.com/wrapped) end.\n";
+    LinkRecorder cb;
+    draw_frame(md, cb);
+    draw_frame(md, cb);
+    ASSERT_GE(cb.drawn.size(), 2u);
+    std::string text;
+    for (const auto& p : cb.drawn) {
+        EXPECT_EQ(p.url, "https://example.com/wrapped");
+        text += (text.empty() ? "" : " ") + p.text;
     }
-    EXPECT_EQ(cb.opened, 0);  // nothing clicked, nothing opened
+    EXPECT_EQ(text, "a link whose words run well past the width of one line of this narrow window");
+    EXPECT_GT(cb.drawn.back().min.y, cb.drawn.front().min.y);  // on a later line
+    const auto last = cb.drawn.back();
+    click_at(md, cb, centre(last));
+    EXPECT_EQ(cb.opened, std::vector<std::string>{"https://example.com/wrapped"});
 }
 
 }  // namespace

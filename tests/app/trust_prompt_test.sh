@@ -20,10 +20,16 @@ expect-trust-prompt
 answer-trust no
 expect-run-disabled are not trusted
 expect-run-disabled CPU reference is C++ that would be compiled and run on this computer
+expect-drawn-run-button disabled
 run
+expect-run-not-started are not trusted
+run-anyway
 frames 5
+wait
+expect-history 0
+expect-log Run is unavailable: lessons in
 END
-expect_ok "the prompt showed; after 'Don't trust' Run is disabled with the reason"
+expect_ok "the prompt showed; after 'Don't trust' Run is drawn disabled with the reason, and nothing runs"
 if grep -q "script: line [0-9]*: trust prompt for .*theirs" "$home/stdout"; then :; else
     echo "FAIL: the prompt did not name the folder"
     exit 1
@@ -36,7 +42,7 @@ fi
 run_script "$1" "$theirs" <<'END'
 expect-trust-prompt
 answer-trust yes
-run
+run-anyway
 wait
 expect-status compile-only
 END
@@ -47,7 +53,7 @@ if ! grep -q "theirs" "$trusted"; then
 fi
 
 run_script "$1" "$theirs" <<'END'
-run
+run-anyway
 wait
 expect-status compile-only
 expect-trust-prompt

@@ -1,55 +1,171 @@
 #!/bin/sh
-# tests/fuzz/run_fuzz.sh — builds the lesson loader's libFuzzer target with
-# clang and runs it for a bounded time; any crash, leak, sanitizer report or
-# input slower than 10 s fails (libFuzzer exits non-zero and leaves the input
-# as WORK_DIR/crash-* / leak-* / timeout-*; replay one with
-# `WORK_DIR/lesson_loader_fuzz FILE`).
+# tests/fuzz/run_fuzz.sh — builds one libFuzzer target with clang and runs it
+# for a bounded time; any crash, leak, sanitizer report or input slower than
+# 10 s fails (libFuzzer exits non-zero and leaves the input as
+# WORK_DIR/TARGET/crash-* / leak-* / timeout-*; replay one with
+# `WORK_DIR/TARGET/TARGET_fuzz FILE`).
 #
-#   run_fuzz.sh SOURCE_DIR WORK_DIR [SECONDS]
+#   run_fuzz.sh TARGET SOURCE_DIR WORK_DIR [SECONDS]
+#
+# Targets (tests/fuzz/TARGET_fuzz.cpp):
+#   lesson_loader     lesson/loader.hpp on any bytes; seeds: every shipped and test lesson
+#   wire              pipeline/wire.hpp: read_frame, decode_result, decode_request;
+#                     seeds: frames the target encodes at start-up, and tests/fuzz/seeds/wire/
+#   diagnostics       compile/diagnostics.hpp: the NVRTC and GCC log parsers;
+#                     seeds: real compiler logs in tests/fuzz/seeds/diagnostics/
+#   sanitizer_report  sanitizer/sanitizer.hpp: parse_sanitizer_report; seeds: the
+#                     compute-sanitizer captures in tests/data/sanitizer/, and
+#                     tests/fuzz/seeds/sanitizer_report/
+# tests/fuzz/seeds/TARGET/ also holds inputs that found bugs, so each is
+# tried on every run rather than only when the fuzzer happens to find it again.
 #
 # CMake's compiler is fixed per project (g++ here), so this script compiles
-# the loader's own sources (runtime/lesson, runtime/core) straight with
-# clang++ and -fsanitize=fuzzer,address,undefined, and links the system
-# muparser. $FUZZ_CXX picks the compiler (default clang++). Exit 77 (ctest:
-# skipped) when it cannot build fuzzers. The seed corpus is every shipped
-# lesson and every test lesson; new inputs are kept in WORK_DIR/corpus, so
-# later runs start where earlier ones stopped.
+# the runtime sources a target needs straight with clang++ and
+# -fsanitize=fuzzer,address,undefined. $FUZZ_CXX picks the compiler (default
+# clang++). Objects are shared between targets in WORK_DIR/obj (under flock,
+# so targets run by a parallel ctest do not build over each other); new
+# inputs are kept in WORK_DIR/TARGET/corpus, so later runs start where earlier
+# ones stopped. lesson_loader uses tests/fuzz/lesson.dict; the other targets
+# get a dictionary made from the string literals of the code they test.
+#
+# When the fuzzer cannot be built (no clang, no libFuzzer runtime, a compile
+# or link error): exit 77 (ctest: skipped) with the reason, except with $CI
+# set (not "0" or "false"), where a build failure with clang installed is a
+# test failure (exit 1), so CI cannot go green by skipping. No clang at all
+# is a skip everywhere (CMake registers these tests only when it finds one).
 set -eu
-src=$1 work=$2 seconds=${3:-60}
+if [ $# -lt 3 ]; then
+    echo "usage: run_fuzz.sh TARGET SOURCE_DIR WORK_DIR [SECONDS]" >&2
+    exit 2
+fi
+target=$1 seconds=${4:-60}
+mkdir -p "$3"
+src=$(cd "$2" && pwd) work=$(cd "$3" && pwd)  # absolute: the fuzzer runs in another folder
 cxx=${FUZZ_CXX:-clang++}
-mkdir -p "$work/corpus" "$work/obj"
+
+in_ci() {
+    case "${CI:-}" in
+    "" | 0 | false | FALSE | False | no) return 1 ;;
+    *) return 0 ;;
+    esac
+}
+
+# A fuzzer that does not build: a failure in CI, a skip elsewhere.
+cannot_build() {
+    if in_ci; then
+        echo "FAILED: $target fuzzer does not build: $1 (CI is set, so this is a failure, not a skip)"
+        exit 1
+    fi
+    echo "SKIPPED: $target fuzzer does not build: $1 (with CI set this fails)"
+    exit 77
+}
+
+core="runtime/core/error.cpp runtime/core/fs.cpp runtime/core/data_dirs.cpp"
+loader="runtime/lesson/loader.cpp runtime/lesson/lesson.cpp runtime/lesson/expr.cpp $core"
+libs=""
+dict=""
+literals_of=""
+max_len=65536
+case "$target" in
+lesson_loader)
+    sources="$loader"
+    libs="-lmuparser"
+    dict="$src/tests/fuzz/lesson.dict"
+    seeds="$src/lessons $src/tests/data/lessons_good $src/tests/data/lessons_bad $src/tests/data/lessons_fault"
+    export WB_FUZZ_PNG="$src/tests/data/assets/test_pattern.png"
+    ;;
+wire)
+    sources="runtime/pipeline/wire.cpp $loader"
+    libs="-lmuparser"
+    literals_of="runtime/pipeline/wire.cpp"
+    seeds="$work/wire/seeds $src/tests/fuzz/seeds/wire"
+    export WB_FUZZ_SEEDS="$work/wire/seeds"
+    export WB_FUZZ_LESSON="$src/lessons/01_vector_add.json"
+    ;;
+diagnostics)
+    sources="runtime/compile/diagnostics.cpp"
+    literals_of="runtime/compile/diagnostics.cpp"
+    seeds="$src/tests/fuzz/seeds/diagnostics"
+    ;;
+sanitizer_report)
+    sources="runtime/sanitizer/sanitizer.cpp $core"
+    literals_of="runtime/sanitizer/sanitizer.cpp"
+    seeds="$src/tests/data/sanitizer $src/tests/fuzz/seeds/sanitizer_report"
+    ;;
+*)
+    echo "run_fuzz.sh: unknown target '$target' (lesson_loader, wire, diagnostics, sanitizer_report)" >&2
+    exit 2
+    ;;
+esac
+
+mkdir -p "$work/obj" "$work/$target/corpus"
 if ! command -v "$cxx" >/dev/null 2>&1; then
     echo "SKIPPED: no $cxx (install clang and libclang-rt-14-dev)"
     exit 77
 fi
-probe="$work/probe.cpp"
+
+# One build at a time in the shared object folder.
+if command -v flock >/dev/null 2>&1; then
+    exec 9>"$work/obj/.lock"
+    flock 9
+fi
+probe="$work/obj/probe.cpp"
 echo 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }' >"$probe"
-if ! "$cxx" -fsanitize=fuzzer,address,undefined "$probe" -o "$work/probe" 2>"$work/probe.log"; then
-    echo "SKIPPED: $cxx cannot build with -fsanitize=fuzzer:"; cat "$work/probe.log"
-    exit 77
+if ! "$cxx" -fsanitize=fuzzer,address,undefined "$probe" -o "$work/obj/probe" 2>"$work/obj/probe.log"; then
+    cat "$work/obj/probe.log"
+    cannot_build "$cxx cannot build with -fsanitize=fuzzer (is libclang-rt-14-dev installed?)"
 fi
 
 flags="-std=c++20 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -I$src/runtime"
-sources="$src/runtime/lesson/loader.cpp $src/runtime/lesson/lesson.cpp $src/runtime/lesson/expr.cpp
-         $src/runtime/core/error.cpp $src/runtime/core/fs.cpp $src/runtime/core/data_dirs.cpp $src/tests/fuzz/lesson_loader_fuzz.cpp"
-bin="$work/lesson_loader_fuzz"
+bin="$work/$target/${target}_fuzz"
 objs=""
-for s in $sources; do
-    o="$work/obj/$(basename "$s").o"
+for s in $sources tests/fuzz/${target}_fuzz.cpp; do
+    o="$work/obj/$(echo "$s" | tr / _).o"
     objs="$objs $o"
+    if [ ! -f "$src/$s" ]; then
+        # A runtime file the target lists but the checkout lacks (e.g. moved).
+        cannot_build "$s is missing"
+    fi
     # Rebuild what changed (a source or any runtime header) since the last run.
-    if [ ! -f "$o" ] || [ "$s" -nt "$o" ] || [ -n "$(find "$src/runtime" -name '*.hpp' -newer "$o" | head -1)" ]; then
+    if [ ! -f "$o" ] || [ "$src/$s" -nt "$o" ] || [ -n "$(find "$src/runtime" -name '*.hpp' -newer "$o" | head -1)" ]; then
         echo "compiling $s"
-        "$cxx" $flags -c "$s" -o "$o"
+        "$cxx" $flags -c "$src/$s" -o "$o" || { rm -f "$o"; cannot_build "compiling $s failed"; }
     fi
 done
-"$cxx" -fsanitize=fuzzer,address,undefined $objs -lmuparser -o "$bin"
+"$cxx" -fsanitize=fuzzer,address,undefined $objs $libs -o "$bin" || cannot_build "linking $bin failed"
+if command -v flock >/dev/null 2>&1; then
+    exec 9>&-
+fi
 
-export WB_FUZZ_PNG="$src/tests/data/assets/test_pattern.png"
+# A dictionary of the tested code's own string literals ("ERROR SUMMARY:",
+# JSON keys, "warning #"), so mutations reach past its keyword checks.
+if [ -n "$literals_of" ] && command -v python3 >/dev/null 2>&1; then
+    dict="$work/$target/literals.dict"
+    python3 - "$src/$literals_of" >"$dict" <<'PY'
+import re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+text = re.sub(r"//[^\n]*", "", text)  # comments hold prose, not tokens
+seen = set()
+for lit in re.findall(r'"((?:[^"\\\n]|\\.)*)"', text):
+    if len(lit) < 2 or "\\" in lit or not lit.isascii() or not lit.isprintable():
+        continue
+    for entry in (lit, '\\"' + lit + '\\"' if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", lit) else None):
+        if entry and entry not in seen:
+            seen.add(entry)
+            print('"' + entry + '"')
+PY
+fi
+# A seed folder that does not exist yet (wire writes its own) must still be
+# a directory for libFuzzer.
+for d in $seeds; do mkdir -p "$d" 2>/dev/null || true; done
+
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
-cd "$work"
-exec "$bin" -max_total_time="$seconds" -rss_limit_mb=2048 -max_len=65536 -timeout=10 \
-    -print_final_stats=1 -artifact_prefix="$work/" -dict="$src/tests/fuzz/lesson.dict" \
-    "$work/corpus" "$src/lessons" "$src/tests/data/lessons_good" "$src/tests/data/lessons_bad" \
-    "$src/tests/data/lessons_fault"
+cd "$work/$target"
+# libFuzzer's own exit code for a crash or a slow input is 77, which ctest
+# would read as "skipped" (SKIP_RETURN_CODE): make every finding exit 1.
+set -- -max_total_time="$seconds" -rss_limit_mb=2048 -max_len="$max_len" -timeout=10 \
+    -error_exitcode=1 -timeout_exitcode=1 -print_final_stats=1 -artifact_prefix="$work/$target/"
+if [ -n "$dict" ]; then set -- "$@" -dict="$dict"; fi
+# shellcheck disable=SC2086  # $seeds is a list of folders
+exec "$bin" "$@" "$work/$target/corpus" $seeds

@@ -6,6 +6,7 @@
 #include "pipeline/worker.hpp"
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <dirent.h>
@@ -63,6 +64,7 @@ extern "C" __global__ void vector_add(const float* a, const float* b, float* c, 
 
 wb::RunRequest request(const char* source, const char* test_case = "ragged") {
     wb::RunRequest q;
+    q.trusted = true;  // on a GPU machine the bundle's binaries may not know this checkout as shipped
     q.lesson = load_shipped("01_vector_add.json");
     q.step = "0";
     q.test_case = test_case;
@@ -172,9 +174,10 @@ TEST(Faults, StopEndsAnEndlessKernelAtOnce) {
     wb::WorkerBackend worker;
     wb::RunRequest q = request(kEndless);
     q.timeout_s = 60;
+    q.cancel_token = 42;
     std::thread stopper([&] {
         std::this_thread::sleep_for(std::chrono::seconds(2));
-        worker.cancel();
+        worker.cancel(42);
     });
     auto t0 = std::chrono::steady_clock::now();
     wb::RunResult r = worker.run(q);
@@ -214,4 +217,53 @@ TEST(Faults, TwoHundredRunsAlternatingGoodAndFaultingLeakNothing) {
     if (mem_before >= 0 && mem_after >= 0) {
         EXPECT_LE(mem_after, mem_before + 16) << "GPU memory leaked";
     }
+}
+
+// ---- issue 7: the supervisor survives its worker's death; the reference cannot hurt the context
+
+TEST(Faults, AnIdleGpuWorkerKilledFromOutsideIsReplacedForTheNextRun) {
+    WB_REQUIRE_GPU();
+    wb::WorkerBackend worker;
+    ASSERT_EQ(worker.run(request(kCorrect)).status, wb::RunStatus::Passed);
+    const int first = worker.worker_pid();
+    ASSERT_EQ(kill(first, SIGKILL), 0);  // as the OOM killer would
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    auto t0 = std::chrono::steady_clock::now();
+    wb::RunResult r = worker.run(request(kCorrect));
+    EXPECT_EQ(r.status, wb::RunStatus::Passed) << r.message;
+    EXPECT_NE(worker.worker_pid(), first);
+    std::printf("[ figures  ] run after the idle worker was killed: %.3f s (a new worker and context)\n", seconds_since(t0));
+}
+
+TEST(Faults, ACrashingReferenceLeavesTheGpuWorkerAndItsContextInPlace) {
+    WB_REQUIRE_GPU();
+    wb::WorkerBackend worker;
+    ASSERT_EQ(worker.run(request(kCorrect)).status, wb::RunStatus::Passed);
+    wb::RunRequest crash;
+    crash.trusted = true;
+    auto loaded = wb::load_lesson(source_dir() + "/tests/data/lessons_fault/crash_reference.json");
+    ASSERT_TRUE(loaded.ok());
+    crash.lesson = std::make_shared<const wb::Lesson>(std::move(*loaded.lesson));
+    crash.source = wb::SourceChoice::Solution;
+    wb::RunResult r = worker.run(crash);
+    EXPECT_EQ(r.status, wb::RunStatus::ReferenceError) << r.message;
+    EXPECT_NE(r.message.find("Segmentation fault"), std::string::npos) << r.message;
+    auto t0 = std::chrono::steady_clock::now();
+    EXPECT_EQ(worker.run(request(kCorrect)).status, wb::RunStatus::Passed);
+    EXPECT_EQ(worker.workers_started(), 1) << "the reference ran in a child: the worker and its context stay";
+    std::printf("[ figures  ] run after a crashing reference: %.3f s in the same worker\n", seconds_since(t0));
+}
+
+TEST(Faults, AStopForAFinishedRunDoesNotTouchTheWarmWorker) {
+    WB_REQUIRE_GPU();
+    wb::WorkerBackend worker;
+    wb::RunRequest q = request(kCorrect);
+    q.cancel_token = 5;
+    ASSERT_EQ(worker.run(q).status, wb::RunStatus::Passed);
+    const int pid = worker.worker_pid();
+    worker.cancel(5);
+    q.cancel_token = 6;
+    EXPECT_EQ(worker.run(q).status, wb::RunStatus::Passed);
+    EXPECT_EQ(worker.worker_pid(), pid);
+    EXPECT_EQ(worker.workers_started(), 1);
 }

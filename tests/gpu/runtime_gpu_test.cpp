@@ -24,6 +24,7 @@ wb::RunBackend& backend() {
 wb::RunResult run_vector_add(const std::string& source, const std::string& test_case,
                              std::vector<wb::LaunchOverride> launches = {}) {
     wb::RunRequest req;
+    req.trusted = true;  // on a GPU machine the bundle's binaries may not know this checkout as shipped
     req.lesson = load_shipped("01_vector_add.json");
     req.step = "0";
     req.test_case = test_case;

@@ -89,3 +89,17 @@ TEST(LaunchLimits, ArchitectureNumbersParse) {
     EXPECT_EQ(arch_number("sm_90a"), 90);
     EXPECT_EQ(arch_number("garbage"), 0);
 }
+
+TEST(LaunchLimits, WithoutAGpuARefusalNamesTheTargetArchitectureNotAGpu) {
+    LaunchDims d;
+    d.block = {2048, 1, 1};
+    auto r = check_launch(d, limits_for_arch(90));
+    ASSERT_TRUE(r);
+    EXPECT_NE(r->message.find("for sm_90, the target architecture"), std::string::npos) << r->message;
+    EXPECT_EQ(r->message.find("GPU's"), std::string::npos) << r->message;
+    EXPECT_EQ(r->message.find("on this GPU"), std::string::npos) << r->message;
+    DeviceLimits gpu;  // as query_devices() fills them
+    auto g = check_launch(d, gpu);
+    ASSERT_TRUE(g);
+    EXPECT_NE(g->message.find("on this GPU"), std::string::npos) << g->message;
+}

@@ -110,18 +110,58 @@ TEST(Trust, ShippedLessonsNeedNoTrust) {
     EXPECT_TRUE(wb::is_shipped_lesson(fs::path(WB_SOURCE_DIR) / "lessons/../lessons/./01_vector_add.json"));
 }
 
-TEST(Trust, ASymlinkInTheShippedFolderThatLeadsOutIsNotShipped) {
+TEST(Trust, AFolderThatOnlyStartsLikeTheShippedOneIsNotInsideIt) {
     TempDir tmp;
     const fs::path lesson = copy_minimal(tmp.path() / "theirs");
     EXPECT_FALSE(wb::is_shipped_lesson(lesson));
-    // A folder whose name merely starts like the shipped one is not inside it.
     const auto shipped = wb::shipped_lessons_folder();
     ASSERT_TRUE(shipped);
     EXPECT_FALSE(wb::is_inside_folder(shipped->string() + "2/x.json", *shipped));
     EXPECT_FALSE(wb::is_inside_folder(*shipped, *shipped));
-    // A link from elsewhere to a shipped lesson: its target is what counts.
-    fs::create_symlink(fs::path(WB_SOURCE_DIR) / "lessons/01_vector_add.json", tmp.path() / "link.json");
-    EXPECT_TRUE(wb::is_shipped_lesson(tmp.path() / "link.json"));
+}
+
+TEST(Trust, ALinkNeedsTheTrustOfBothItsOwnFolderAndItsTargets) {
+    // The loader reads side files beside the link, and the JSON (which may
+    // hold C++ inline) where the link leads: both folders must be trusted.
+    TempDir tmp;
+    const fs::path target = copy_minimal(tmp.path() / "real");
+    fs::create_directories(tmp.path() / "links");
+    fs::create_symlink(target, tmp.path() / "links" / "x.json");
+    const auto folders = wb::lesson_trust_folders(tmp.path() / "links" / "x.json");
+    ASSERT_EQ(folders.size(), 2u);
+    EXPECT_EQ(folders[0], fs::canonical(tmp.path() / "links"));
+    EXPECT_EQ(folders[1], fs::canonical(tmp.path() / "real"));
+    setenv("XDG_CONFIG_HOME", (tmp.path() / "config").c_str(), 1);
+    wb::remember_trusted_folder(tmp.path() / "links");
+    EXPECT_FALSE(wb::lesson_is_trusted(tmp.path() / "links" / "x.json")) << "the target's folder is not trusted";
+    wb::remember_lesson_trusted(tmp.path() / "links" / "x.json");
+    EXPECT_TRUE(wb::lesson_is_trusted(tmp.path() / "links" / "x.json"));
+    unsetenv("XDG_CONFIG_HOME");
+}
+
+TEST(Trust, ALinkElsewhereToAShippedLessonDoesNotBorrowItsTrust) {
+    // A symlink to lessons/01_vector_add.json in another folder reads its side
+    // files (starter, solution, CPU reference) from that other folder. Before
+    // the fix it counted as shipped, so C++ placed beside it was compiled and
+    // run with no prompt and no --trust.
+    TempDir tmp;
+    const fs::path shipped_json = fs::path(WB_SOURCE_DIR) / "lessons/01_vector_add.json";
+    fs::create_directories(tmp.path() / "01_vector_add");
+    for (const char* f : {"starter_step1.cu", "solution_step1.cu", "starter_step2.cu", "solution_step2.cu"})
+        fs::copy_file(fs::path(WB_SOURCE_DIR) / "lessons/01_vector_add" / f, tmp.path() / "01_vector_add" / f);
+    const fs::path marker = tmp.path() / "the_reference_ran";
+    std::ofstream(tmp.path() / "01_vector_add" / "reference.cpp")
+        << "#include <cstdio>\n"
+           "static int planted = [] { std::fopen(\"" << marker.string() << "\", \"w\"); return 0; }();\n"
+           "void vector_add(const float* a, const float* b, float* c, int n) {\n"
+           "    for (int i = 0; i < n; ++i) c[i] = a[i] + b[i];\n"
+           "}\n";
+    fs::create_symlink(shipped_json, tmp.path() / "borrowed.json");
+    EXPECT_FALSE(wb::is_shipped_lesson(tmp.path() / "borrowed.json"));
+    auto r = cli("run '" + (tmp.path() / "borrowed.json").string() + "' --solution");
+    EXPECT_EQ(r.code, 6) << r.out;
+    EXPECT_TRUE(contains(r.out, "not the shipped lessons folder")) << r.out;
+    EXPECT_FALSE(fs::exists(marker)) << "the planted reference was compiled and run";
 }
 
 TEST(Trust, ATrustedLessonWhoseSideFileLinksOutOfItsFolderIsStillRefused) {

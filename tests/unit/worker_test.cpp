@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <dirent.h>
 #include <sys/wait.h>
 #include <thread>
@@ -25,11 +26,22 @@ std::shared_ptr<const Lesson> load(const std::string& rel) {
     return r.ok() ? std::make_shared<const Lesson>(std::move(*r.lesson)) : nullptr;
 }
 
+// Test lessons live outside the shipped folder: the request says they are
+// trusted, as a front end does after asking.
 RunRequest request(std::shared_ptr<const Lesson> lesson) {
     RunRequest q;
     q.lesson = std::move(lesson);
     q.source = SourceChoice::Solution;
+    q.trusted = true;
     return q;
+}
+
+bool alive(int pid) { return pid > 0 && kill(pid, 0) == 0; }
+
+WorkerOptions fake_worker(const char* name) {
+    WorkerOptions o;
+    o.executable = std::string(WB_SOURCE_DIR) + "/tests/data/fake_workers/" + name;
+    return o;
 }
 
 int open_fds() {
@@ -143,18 +155,35 @@ TEST_F(Worker, ARunThroughTheWorkerMatchesTheInProcessRun) {
     EXPECT_EQ(worker.workers_started(), 1);
 }
 
-TEST_F(Worker, ACrashingReferenceIsReportedAndTheNextRunWorks) {
+TEST_F(Worker, ACrashingReferenceIsReportedAndTheWorkerCarriesOn) {
     auto crash = load("tests/data/lessons_fault/crash_reference.json");
     auto good = load("tests/data/lessons_good/minimal.json");
     ASSERT_TRUE(crash && good);
     WorkerBackend worker;
     RunResult r = worker.run(request(crash));
-    EXPECT_EQ(r.status, RunStatus::Crashed);
+    EXPECT_EQ(r.status, RunStatus::ReferenceError) << r.message;
+    EXPECT_NE(r.message.find("the CPU reference crashed"), std::string::npos) << r.message;
     EXPECT_NE(r.message.find("Segmentation fault"), std::string::npos) << r.message;
-    EXPECT_NE(r.message.find("CPU reference"), std::string::npos) << r.message;
     RunResult next = worker.run(request(good));
     EXPECT_EQ(next.status, RunStatus::CompileOnly) << next.message;
-    EXPECT_EQ(worker.workers_started(), 2);
+    // The reference ran in a child of the worker: the worker, and on a GPU
+    // machine its CUDA context, were never at risk.
+    EXPECT_EQ(worker.workers_started(), 1);
+}
+
+TEST_F(Worker, AReferenceThatEatsMemoryIsStoppedAtItsBudget) {
+    auto hog = load("tests/data/lessons_fault/hog_reference.json");
+    auto good = load("tests/data/lessons_good/minimal.json");
+    ASSERT_TRUE(hog && good);
+    setenv("WB_REFERENCE_MEMORY_MB", "64", 1);  // read by the worker, which inherits it
+    WorkerBackend worker;
+    RunResult r = worker.run(request(hog));
+    unsetenv("WB_REFERENCE_MEMORY_MB");
+    EXPECT_EQ(r.status, RunStatus::ReferenceError) << r.message;
+    EXPECT_NE(r.message.find("aborted"), std::string::npos) << r.message;
+    EXPECT_NE(r.hint.find("64 MiB"), std::string::npos) << r.hint;
+    EXPECT_EQ(worker.run(request(good)).status, RunStatus::CompileOnly);
+    EXPECT_EQ(worker.workers_started(), 1);
 }
 
 TEST_F(Worker, AHangingReferenceTimesOutAtTheLessonsDeadline) {
@@ -168,8 +197,22 @@ TEST_F(Worker, AHangingReferenceTimesOutAtTheLessonsDeadline) {
     EXPECT_EQ(r.status, RunStatus::TimedOut);
     EXPECT_NE(r.message.find("timed out after 3 s"), std::string::npos) << r.message;
     EXPECT_NE(r.message.find("CPU reference"), std::string::npos) << r.message;
+    EXPECT_NE(r.hint.find("checks.timeout_s"), std::string::npos) << "the lesson set this deadline: " << r.hint;
     EXPECT_LT(s, 8.0);
     EXPECT_EQ(worker.run(request(good)).status, RunStatus::CompileOnly);
+}
+
+TEST_F(Worker, ATimeoutNamesTheDeadlineTheRequestSet) {
+    auto hang = load("tests/data/lessons_fault/hang_reference.json");
+    ASSERT_TRUE(hang);
+    WorkerBackend worker;
+    RunRequest q = request(hang);
+    q.timeout_s = 1.5;
+    RunResult r = worker.run(q);
+    EXPECT_EQ(r.status, RunStatus::TimedOut);
+    EXPECT_NE(r.message.find("timed out after 1.5 s"), std::string::npos) << r.message;
+    EXPECT_NE(r.hint.find("the time limit given for this run"), std::string::npos) << r.hint;
+    EXPECT_EQ(r.hint.find("checks.timeout_s"), std::string::npos) << "the lesson did not set this one: " << r.hint;
 }
 
 TEST_F(Worker, StopEndsARunAtOnce) {
@@ -178,9 +221,10 @@ TEST_F(Worker, StopEndsARunAtOnce) {
     WorkerBackend worker;
     RunRequest q = request(hang);
     q.timeout_s = 60;
+    q.cancel_token = 7;
     std::thread stopper([&] {
         std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-        worker.cancel();
+        worker.cancel(7);
     });
     auto t0 = std::chrono::steady_clock::now();
     RunResult r = worker.run(q);
@@ -198,7 +242,7 @@ TEST_F(Worker, TwentyCrashesInARowLeakNoProcessesOrFileDescriptors) {
         WorkerBackend worker;
         for (int i = 0; i < 20; ++i) {
             RunResult r = worker.run(request(i % 2 ? good : crash));
-            EXPECT_EQ(r.status, i % 2 ? RunStatus::CompileOnly : RunStatus::Crashed) << i << ": " << r.message;
+            EXPECT_EQ(r.status, i % 2 ? RunStatus::CompileOnly : RunStatus::ReferenceError) << i << ": " << r.message;
         }
     }
     EXPECT_EQ(open_fds(), fds_before);
@@ -218,4 +262,166 @@ TEST_F(Worker, ARefusedLaunchIsAnsweredWithoutReplacingTheWorker) {
     EXPECT_NE(r.message.find("1024"), std::string::npos) << r.message;
     EXPECT_EQ(worker.run(request(lesson)).status, RunStatus::CompileOnly);
     EXPECT_EQ(worker.workers_started(), 1) << "a refusal must not cost a new worker";
+}
+
+// ---- issue 7: the supervisor survives whatever happens to its worker ------------
+
+TEST_F(Worker, AnIdleWorkerKilledFromOutsideIsReplacedAndTheRequestSentOnce) {
+    // Before the fix, the next request's write raised SIGPIPE and ended this
+    // process (status 141), as it ended the GUI.
+    auto good = load("tests/data/lessons_good/minimal.json");
+    ASSERT_TRUE(good);
+    WorkerBackend worker;
+    ASSERT_EQ(worker.run(request(good)).status, RunStatus::CompileOnly);
+    const int first = worker.worker_pid();
+    ASSERT_TRUE(alive(first));
+    ASSERT_EQ(kill(first, SIGKILL), 0);  // as the OOM killer would
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    RunResult r = worker.run(request(good));
+    EXPECT_EQ(r.status, RunStatus::CompileOnly) << r.message;
+    EXPECT_EQ(worker.workers_started(), 2);
+    EXPECT_NE(worker.worker_pid(), first);
+    EXPECT_TRUE(alive(worker.worker_pid()));
+}
+
+TEST_F(Worker, AWorkerKilledFromOutsideMidRunIsNotBlamedOnTheReference) {
+    auto hang = load("tests/data/lessons_fault/hang_reference.json");
+    ASSERT_TRUE(hang);
+    WorkerBackend worker;
+    RunRequest q = request(hang);
+    q.timeout_s = 30;
+    std::thread killer([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // inside the hanging reference by then
+        kill(worker.worker_pid(), SIGKILL);
+    });
+    RunResult r = worker.run(q);
+    killer.join();
+    EXPECT_EQ(r.status, RunStatus::Crashed) << r.message;
+    EXPECT_NE(r.message.find("killed from outside"), std::string::npos) << r.message;
+    EXPECT_EQ(r.hint.find("CPU reference crashed"), std::string::npos) << r.hint;
+    EXPECT_NE(r.hint.find("out-of-memory killer"), std::string::npos) << r.hint;
+}
+
+TEST_F(Worker, CancelNamesItsRequestAndNeverKillsTheIdleWorker) {
+    auto good = load("tests/data/lessons_good/minimal.json");
+    ASSERT_TRUE(good);
+    WorkerBackend worker;
+    RunRequest q = request(good);
+    q.cancel_token = 1;
+    ASSERT_EQ(worker.run(q).status, RunStatus::CompileOnly);
+    const int pid = worker.worker_pid();
+    // A Stop that arrives after the answer: the warm worker stays.
+    worker.cancel(1);
+    worker.cancel_running();
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    EXPECT_TRUE(alive(pid));
+    // A Stop that arrives before its run starts stops that run, and only it.
+    worker.cancel(2);
+    q.cancel_token = 2;
+    RunResult stopped = worker.run(q);
+    EXPECT_EQ(stopped.status, RunStatus::Stopped) << stopped.message;
+    q.cancel_token = 3;
+    EXPECT_EQ(worker.run(q).status, RunStatus::CompileOnly);
+    EXPECT_EQ(worker.worker_pid(), pid);
+    EXPECT_EQ(worker.workers_started(), 1);
+}
+
+TEST_F(Worker, CancellingAnotherRequestLeavesTheRunningOneAlone) {
+    auto hang = load("tests/data/lessons_fault/hang_reference.json");
+    ASSERT_TRUE(hang);
+    WorkerBackend worker;
+    RunRequest q = request(hang);
+    q.timeout_s = 2;
+    q.cancel_token = 10;
+    std::thread other([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        worker.cancel(11);
+    });
+    RunResult r = worker.run(q);
+    other.join();
+    EXPECT_EQ(r.status, RunStatus::TimedOut) << "cancel(11) must not stop request 10: " << r.message;
+}
+
+TEST_F(Worker, AFrameLargerThanTheRequestCouldProduceIsAProtocolError) {
+    auto good = load("tests/data/lessons_good/minimal.json");
+    ASSERT_TRUE(good);
+    WorkerBackend worker(fake_worker("huge_frame.py"));
+    auto t0 = std::chrono::steady_clock::now();
+    RunResult r = worker.run(request(good));
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(r.status, RunStatus::Crashed) << r.message;
+    EXPECT_NE(r.message.find("could not be read"), std::string::npos) << r.message;
+    EXPECT_LT(s, 10.0) << "the supervisor waited for a worker that sleeps for 600 s";
+    EXPECT_FALSE(has_zombie_children());
+}
+
+TEST_F(Worker, AWorkerStuckWritingBehindABadFrameIsKilledNotAwaited) {
+    auto good = load("tests/data/lessons_good/minimal.json");
+    ASSERT_TRUE(good);
+    WorkerBackend worker(fake_worker("stuck_writer.py"));
+    auto t0 = std::chrono::steady_clock::now();
+    RunResult r = worker.run(request(good));
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(r.status, RunStatus::Crashed) << r.message;
+    EXPECT_LT(s, 10.0);
+    EXPECT_FALSE(has_zombie_children());
+}
+
+TEST_F(Worker, AResultThatDoesNotDecodeIsAnErrorResult) {
+    auto good = load("tests/data/lessons_good/minimal.json");
+    ASSERT_TRUE(good);
+    WorkerBackend worker(fake_worker("bad_result.py"));
+    RunResult r;
+    ASSERT_NO_THROW(r = worker.run(request(good)));
+    EXPECT_EQ(r.status, RunStatus::Crashed) << r.message;
+    EXPECT_NE(r.message.find("malformed result"), std::string::npos) << r.message;
+}
+
+TEST_F(Worker, TheWorkerRefusesAnOutsideLessonTheRequestDoesNotTrust) {
+    auto outside = load("tests/data/lessons_good/minimal.json");
+    auto shipped = load("lessons/01_vector_add.json");
+    ASSERT_TRUE(outside && shipped);
+    WorkerBackend worker;
+    RunRequest q = request(outside);
+    q.trusted = false;
+    RunResult r = worker.run(q);
+    EXPECT_EQ(r.status, RunStatus::InputError) << r.message;
+    EXPECT_NE(r.message.find("not one of the shipped lessons"), std::string::npos) << r.message;
+    EXPECT_TRUE(r.reference.command.empty()) << "nothing may be built for an untrusted lesson";
+    RunRequest s = request(shipped);
+    s.trusted = false;  // shipped lessons need no word from the front end
+    EXPECT_EQ(worker.run(s).status, RunStatus::CompileOnly);
+}
+
+TEST(Wire, AWriteToADeadReaderFailsWithoutSigpipe) {
+    // SIGPIPE keeps its default action (end the process) in this test: the
+    // write must fail with EPIPE and return false, and the process live on.
+    std::signal(SIGPIPE, SIG_DFL);
+    int fds[2];
+    ASSERT_EQ(pipe(fds), 0);
+    close(fds[0]);
+    Frame f;
+    f.kind = FrameKind::Request;
+    f.json = {{"info", true}};
+    EXPECT_FALSE(write_frame(fds[1], f));
+    close(fds[1]);
+    sigset_t pending;
+    sigpending(&pending);
+    EXPECT_EQ(sigismember(&pending, SIGPIPE), 0) << "a SIGPIPE was left pending";
+}
+
+TEST(Wire, AHeaderOverTheReadersLimitIsCorrupt) {
+    int fds[2];
+    ASSERT_EQ(pipe(fds), 0);
+    Frame f;
+    f.kind = FrameKind::Result;
+    f.json = {{"x", 1}};
+    f.blob.assign(4096, 'b');
+    std::thread writer([&] { write_frame(fds[1], f); close(fds[1]); });
+    Frame back;
+    FrameLimits limits;
+    limits.max_blob = 1024;
+    EXPECT_EQ(read_frame(fds[0], back, std::chrono::steady_clock::now() + std::chrono::seconds(5), limits), ReadStatus::Corrupt);
+    close(fds[0]);
+    writer.join();
 }

@@ -1,0 +1,100 @@
+// tests/unit/run_messages_test.cpp — what a run says points the right way.
+//
+// A refusal names what to change (shared memory is not fixed by a new block
+// size), a compile-as-you-type request builds and runs no CPU reference, and
+// the CLI's header line prints only what is known (no "step  · case  ()"
+// after an input error). WB_DISABLE_CUDA_DRIVER=1: the same on every machine.
+#include "lesson/loader.hpp"
+#include "pipeline/run.hpp"
+
+#include "cli_runner.hpp"
+#include "scoped_cache_dir.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+
+using namespace wb;
+
+namespace {
+
+class RunMessages : public ScopedCacheDirTest {
+protected:
+    void SetUp() override {
+        ScopedCacheDirTest::SetUp();
+        setenv("WB_DISABLE_CUDA_DRIVER", "1", 1);
+    }
+    void TearDown() override {
+        unsetenv("WB_DISABLE_CUDA_DRIVER");
+        ScopedCacheDirTest::TearDown();
+    }
+};
+
+std::shared_ptr<const Lesson> load(const std::string& rel) {
+    auto r = load_lesson(std::string(WB_SOURCE_DIR) + "/" + rel);
+    EXPECT_TRUE(r.ok()) << (r.issues.empty() ? "" : r.issues[0].to_string());
+    return r.ok() ? std::make_shared<const Lesson>(std::move(*r.lesson)) : nullptr;
+}
+
+}  // namespace
+
+TEST_F(RunMessages, ASharedMemoryRefusalSaysToUseLessSharedMemory) {
+    auto lesson = load("lessons/03_matmul.json");
+    ASSERT_TRUE(lesson);
+    RunRequest q;
+    q.lesson = lesson;
+    q.step = "shared_memory_tiles";
+    q.source = SourceChoice::Solution;
+    LaunchOverride ov;
+    ov.shared_bytes = 1 << 20;
+    q.launches.push_back(ov);
+    RunResult r = make_local_backend()->run(q);
+    EXPECT_EQ(r.status, RunStatus::Refused) << r.message;
+    EXPECT_NE(r.message.find("shared memory"), std::string::npos) << r.message;
+    EXPECT_NE(r.hint.find("less shared memory"), std::string::npos) << r.hint;
+    EXPECT_EQ(r.hint.find("block or grid size"), std::string::npos) << r.hint;
+}
+
+TEST_F(RunMessages, ABlockRefusalStillSaysToChangeTheBlock) {
+    auto lesson = load("lessons/01_vector_add.json");
+    ASSERT_TRUE(lesson);
+    RunRequest q;
+    q.lesson = lesson;
+    q.source = SourceChoice::Solution;
+    LaunchOverride ov;
+    ov.block = std::array<long long, 3>{2048, 1, 1};
+    q.launches.push_back(ov);
+    RunResult r = make_local_backend()->run(q);
+    EXPECT_EQ(r.status, RunStatus::Refused);
+    EXPECT_NE(r.hint.find("block or grid size"), std::string::npos) << r.hint;
+    EXPECT_NE(r.message.find("the target architecture"), std::string::npos) << "no GPU here: " << r.message;
+}
+
+TEST_F(RunMessages, CompileAsYouTypeBuildsAndRunsNoReference) {
+    // The hanging reference would take the whole 3 s deadline if it ran.
+    auto hang = load("tests/data/lessons_fault/hang_reference.json");
+    ASSERT_TRUE(hang);
+    RunRequest q;
+    q.lesson = hang;
+    q.source = SourceChoice::Solution;
+    q.compile_only = true;
+    q.reference = false;
+    q.keep_buffers = false;
+    auto t0 = std::chrono::steady_clock::now();
+    RunResult r = make_local_backend()->run(q);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 2.0);
+    EXPECT_EQ(r.status, RunStatus::CompileOnly) << r.message;
+    EXPECT_TRUE(r.compile.ok);
+    EXPECT_TRUE(r.reference.command.empty()) << "the reference was built";
+    EXPECT_LT(r.cpu_ms, 0) << "the reference ran";
+    EXPECT_EQ(r.launches.size(), 1u) << "the launch limits are still checked";
+}
+
+TEST(RunMessagesCli, TheHeaderLinePrintsOnlyWhatIsKnown) {
+    auto r = run_cli("run lessons/01_vector_add.json --param N=-5");
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_TRUE(contains(r.out, "lesson vector_add · step one_thread_per_element · case small\n")) << r.out;
+    EXPECT_FALSE(contains(r.out, "()")) << r.out;
+    EXPECT_FALSE(contains(r.out, "  · ")) << r.out;
+}
