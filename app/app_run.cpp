@@ -23,6 +23,7 @@
 #include "gl_window.hpp"
 #include "jobs.hpp"
 #include "lesson_catalog.hpp"
+#include "lesson_reload.hpp"
 #include "panels/panels.hpp"
 #include "quit_signals.hpp"
 #include "screenshot.hpp"
@@ -174,7 +175,10 @@ void draw_frame(AppState& state, const Fonts& fonts) {
     draw_device_panel(state, {ImVec2(x0, y0 + lessons_h), ImVec2(left, body - lessons_h)});
 
     const float editor_h = body * 0.70f;
-    draw_editor_panel(state, fonts, {ImVec2(x1, y0), ImVec2(middle, editor_h)});
+    // A lesson file that does not load pushes the editor down, never away.
+    const float issues_h = std::min(lesson_issues_height(state), editor_h * 0.5f);
+    if (issues_h > 0) draw_lesson_issues(state, {ImVec2(x1, y0), ImVec2(middle, issues_h)});
+    draw_editor_panel(state, fonts, {ImVec2(x1, y0 + issues_h), ImVec2(middle, editor_h - issues_h)});
     draw_diagnostics_panel(state, {ImVec2(x1, y0 + editor_h), ImVec2(middle, body - editor_h)});
 
     const float instructions_h = body * 0.36f;
@@ -293,12 +297,15 @@ void act_on_requests(AppState& state, JobRunner& jobs) {
     }
     // An untrusted lesson is neither compiled nor run, whoever asks (a
     // script's run too): its CPU reference would run natively (trust.hpp).
-    const std::string untrusted = untrusted_reason(state);
+    // Nor while the lesson's file on disk does not load: the worker reads the
+    // lesson from its file, so the request could only fail (lesson_reload.hpp).
+    std::string off_reason = untrusted_reason(state);
+    if (off_reason.empty()) off_reason = broken_lesson_reason(state);
     if (rq.sanitize != SanitizerTool::None && !rq.run) {
         // Check memory / Check races: a full run under compute-sanitizer.
         const std::string blocked = run_blocked_reason(state);
-        if (!untrusted.empty()) {
-            log_line(state, "Check is unavailable: " + untrusted, true);
+        if (!off_reason.empty()) {
+            log_line(state, "Check is unavailable: " + off_reason, true);
         } else if (!blocked.empty() && !rq.run_even_without_gpu) {
             log_line(state, "Check is unavailable: " + blocked, true);
         } else if (state.lesson && selected_step(state)) {
@@ -311,8 +318,8 @@ void act_on_requests(AppState& state, JobRunner& jobs) {
                                 " submitted (case " + state.launch.test_case + "); this takes a few seconds");
         }
     }
-    if (rq.run && !untrusted.empty()) {
-        log_line(state, "Run is unavailable: " + untrusted, true);
+    if (rq.run && !off_reason.empty()) {
+        log_line(state, "Run is unavailable: " + off_reason, true);
     } else if (rq.run) {
         const std::string blocked = run_blocked_reason(state);
         // Scripts may run without a GPU so tests exercise the pipeline (status compile-only).
@@ -326,10 +333,11 @@ void act_on_requests(AppState& state, JobRunner& jobs) {
         }
     }
     const bool due = ed.revision != ed.compile_submitted_revision && state.now - ed.last_edit_time >= kCompileDebounce;
-    if (!untrusted.empty() && (rq.compile || due)) {
-        // Nothing to wait for: this text is not compiled until the folder is trusted.
+    if (!off_reason.empty() && (rq.compile || due)) {
+        // Nothing to wait for: this text is not compiled until the folder is
+        // trusted, or the lesson file fixed (a good reload compiles it then).
         ed.compile_submitted_revision = ed.revision;
-        if (rq.compile) log_line(state, "Compile is unavailable: " + untrusted, true);
+        if (rq.compile) log_line(state, "Compile is unavailable: " + off_reason, true);
     } else if (state.lesson && selected_step(state) && (rq.compile || due)) {
         state.last_submitted_job = jobs.submit(JobKind::Compile, make_request(state, true), ed.revision);
         ed.compile_submitted_revision = ed.revision;
@@ -516,7 +524,8 @@ int run_app(const AppOptions& options) {
     while (!window->should_close()) {
         const EditorState& ed = state.editor;
         const bool active = !jobs.idle() || ed.revision != ed.compile_submitted_revision ||
-                            ed.saved_revision != ed.revision || state.external.pid != 0;
+                            ed.saved_revision != ed.revision || state.external.pid != 0 ||
+                            !state.lesson_watch.pending.empty();
         if (options.frames > 0 || script || busy_frames > 0) {
             glfwPollEvents();
             --busy_frames;
@@ -532,6 +541,8 @@ int run_app(const AppOptions& options) {
         jobs.drain(state);
         state.job_text = jobs.running_text();
         state.worker_pid = jobs.worker_pid();
+        // The instructor's loop: the open lesson's files changed on disk (lesson_reload.hpp).
+        poll_lesson_files(state);
         if (script) {
             const Script::Tick tick = script->tick(state, jobs.idle());
             if (tick == Script::Tick::Failed) {

@@ -99,21 +99,16 @@ void select_lesson(AppState& state, int index) {
     select_step(state, 0);
 }
 
-void reset_launch(AppState& state, const std::string& test_case) {
+LaunchSettings default_launch(const Step& step, const std::string& test_case, std::string& error) {
     LaunchSettings s;
     s.test_case = test_case;
-    const Step* step = selected_step(state);
-    if (step == nullptr) {
-        state.launch = s;
-        return;
-    }
-    if (s.test_case.empty() && !step->checks.cases.empty()) s.test_case = step->checks.cases.front().name;
-    s.timeout_s = static_cast<float>(step->checks.timeout_s);
-    if (const TestCase* c = step->find_case(s.test_case); c && c->timeout_s > 0) s.timeout_s = static_cast<float>(c->timeout_s);
+    if (s.test_case.empty() && !step.checks.cases.empty()) s.test_case = step.checks.cases.front().name;
+    s.timeout_s = static_cast<float>(step.checks.timeout_s);
+    if (const TestCase* c = step.find_case(s.test_case); c && c->timeout_s > 0) s.timeout_s = static_cast<float>(c->timeout_s);
     try {
-        s.params = resolve_params(*step, step->find_case(s.test_case), {});
-        if (!step->launches.empty()) {
-            const LaunchDims dims = resolve_launch(step->launches.front(), s.params);
+        s.params = resolve_params(step, step.find_case(s.test_case), {});
+        if (!step.launches.empty()) {
+            const LaunchDims dims = resolve_launch(step.launches.front(), s.params);
             for (int i = 0; i < 3; ++i) {
                 s.block[i] = static_cast<int>(std::clamp<long long>(dims.block[i], 0, std::numeric_limits<int>::max()));
                 s.grid[i] = static_cast<int>(std::clamp<long long>(dims.grid[i], 0, std::numeric_limits<int>::max()));
@@ -121,9 +116,21 @@ void reset_launch(AppState& state, const std::string& test_case) {
             s.shared_bytes = static_cast<int>(dims.shared_bytes);
         }
     } catch (const Error& e) {
-        log_line(state, e.describe(), true);
+        error = e.describe();
     }
-    state.launch = s;
+    return s;
+}
+
+void reset_launch(AppState& state, const std::string& test_case) {
+    const Step* step = selected_step(state);
+    if (step == nullptr) {
+        state.launch = LaunchSettings{};
+        state.launch.test_case = test_case;
+        return;
+    }
+    std::string error;
+    state.launch = default_launch(*step, test_case, error);
+    if (!error.empty()) log_line(state, error, true);
 }
 
 void check_launch_settings(AppState& state) {

@@ -91,6 +91,16 @@ struct TrustState {
     std::set<std::filesystem::path> asked;  // folders asked about this session (asked once each)
 };
 
+// Watching the open lesson's files (lesson_reload.hpp): a change is reloaded
+// once the files have held still for one poll, so a half-saved file is not
+// taken for the instructor's mistake.
+struct LessonWatch {
+    double next_poll = 0.0;
+    std::filesystem::path file;             // the lesson `pending` was seen for
+    std::vector<FileStamp> pending;         // a change seen at the last poll, not yet reloaded
+    std::uint64_t reloads = 0;              // reloads applied, good or failed (scripts wait on it)
+};
+
 // The results panel's pictures, plots and tables, built from `last_run`
 // (panels/results_views.hpp). Declared here only: the state holds them so they
 // are built once per run, not once per frame, and nothing else sees widgets.
@@ -158,6 +168,7 @@ struct AppState {
     Requests requests;
     TrustState trust;
     ExternalEdit external;
+    LessonWatch lesson_watch;
     bool show_solution_confirm = false;
     bool show_diff = false;
     std::string diff_solution;               // the solution the diff compares against
@@ -182,6 +193,9 @@ void record_run(AppState& state, RunResult result);
 // The current step's runs this session, oldest first (empty when none).
 const std::vector<RunRecord>& step_history(const AppState& state);
 
+// The step's own launch settings for `test_case` ("" = its first case). An
+// expression that does not evaluate leaves the defaults and says why in `error`.
+LaunchSettings default_launch(const Step& step, const std::string& test_case, std::string& error);
 // Resets the launch settings to the step's own for `test_case`.
 void reset_launch(AppState& state, const std::string& test_case);
 // Recomputes launch_dims and launch_refusal from the settings and the limits.

@@ -1,6 +1,11 @@
 // app/lesson_catalog.cpp — lessons folder search and loading (lesson_catalog.hpp).
 #include "lesson_catalog.hpp"
 
+#include "json_path_line.hpp"
+
+#include "core/fs.hpp"
+
+#include <algorithm>
 #include <cstdlib>
 #include <exception>
 #include <system_error>
@@ -63,24 +68,86 @@ FolderSearch find_lessons_folder(const std::string& explicit_dir) {
     return result;
 }
 
+FileStamp stamp_file(const fs::path& file) {
+    FileStamp stamp;
+    stamp.file = file;
+    std::error_code ec;
+    const fs::file_status status = fs::status(file, ec);
+    if (ec || !fs::exists(status)) return stamp;
+    stamp.exists = true;
+    stamp.size = fs::is_regular_file(status) ? fs::file_size(file, ec) : 0;
+    stamp.mtime = fs::last_write_time(file, ec);
+    return stamp;
+}
+
+std::vector<fs::path> lesson_files(const Lesson& lesson) {
+    std::vector<fs::path> files{lesson.file};
+    auto add = [&](const fs::path& f) {
+        if (!f.empty() && std::find(files.begin(), files.end(), f) == files.end()) files.push_back(f);
+    };
+    // A file reference's origin is the path as written, relative to the lesson's folder.
+    auto add_source = [&](const SourceText& src) {
+        if (!src.origin.empty() && src.origin != "<inline>") add((lesson.dir / src.origin).lexically_normal());
+    };
+    for (const Step& step : lesson.steps) {
+        add_source(step.starter);
+        add_source(step.solution);
+        add_source(step.reference.source);
+        for (const Buffer& buffer : step.buffers)
+            if (buffer.init.kind == InitKind::Image) add(buffer.init.image);
+    }
+    return files;
+}
+
+LessonEntry load_entry(const fs::path& file, const std::vector<fs::path>& previous) {
+    LessonEntry entry;
+    entry.file = file;
+    // Stamped before reading: an edit that lands while the file is read shows
+    // as a change at the next look, never as nothing.
+    entry.stamps.push_back(stamp_file(file));
+    for (const fs::path& side : previous)
+        if (side != file) entry.stamps.push_back(stamp_file(side));
+    // The loader reports problems as issues and is not meant to throw; a
+    // throw here would be a loader bug, and it must still not take the
+    // whole catalog (or the app) down with it.
+    try {
+        LoadResult loaded = load_lesson(file);
+        entry.lesson = std::move(loaded.lesson);
+        entry.issues = std::move(loaded.issues);
+    } catch (const std::exception& e) {
+        entry.lesson.reset();
+        entry.issues.push_back(LessonIssue{file.string(), "", std::string("could not load: ") + e.what()});
+    }
+    if (entry.lesson) {
+        // Exactly the files this version was made from: one the lesson no
+        // longer names is no reason to reload it.
+        std::vector<FileStamp> stamps;
+        for (const fs::path& side : lesson_files(*entry.lesson)) {
+            const auto known = std::find_if(entry.stamps.begin(), entry.stamps.end(),
+                                            [&](const FileStamp& s) { return s.file == side; });
+            stamps.push_back(known != entry.stamps.end() ? *known : stamp_file(side));
+        }
+        entry.stamps = std::move(stamps);
+    }
+    // The loader gives a line only for syntax errors; the rest name a JSON
+    // path, and an instructor fixing the file wants the line as well.
+    bool need_lines = false;
+    for (const LessonIssue& issue : entry.issues) need_lines |= issue.line == 0 && !issue.json_path.empty();
+    if (need_lines) {
+        try {
+            const std::string text = read_file(file);
+            for (LessonIssue& issue : entry.issues)
+                if (issue.line == 0 && !issue.json_path.empty()) issue.line = json_path_line(text, issue.json_path);
+        } catch (const std::exception&) {
+            // Unreadable now: the issues keep their paths, which is what they had.
+        }
+    }
+    return entry;
+}
+
 std::vector<LessonEntry> load_catalog(const fs::path& dir) {
     std::vector<LessonEntry> entries;
-    for (const fs::path& file : list_lessons(dir)) {
-        LessonEntry entry;
-        entry.file = file;
-        // The loader reports problems as issues and is not meant to throw; a
-        // throw here would be a loader bug, and it must still not take the
-        // whole catalog (or the app) down with it.
-        try {
-            LoadResult loaded = load_lesson(file);
-            entry.lesson = std::move(loaded.lesson);
-            entry.issues = std::move(loaded.issues);
-        } catch (const std::exception& e) {
-            entry.lesson.reset();
-            entry.issues.push_back(LessonIssue{file.string(), "", std::string("could not load: ") + e.what()});
-        }
-        entries.push_back(std::move(entry));
-    }
+    for (const fs::path& file : list_lessons(dir)) entries.push_back(load_entry(file));
     return entries;
 }
 

@@ -3,12 +3,15 @@
 // No GUI code here: it is the app's thin layer over wb::list_lessons and
 // wb::load_lesson. A lesson that fails to load stays in the catalog with its
 // issues, so the list can show it in red instead of hiding the instructor's
-// mistake.
+// mistake. Each entry remembers the size and modification time of every file
+// it was made from (the JSON and its side files), so the app can tell when an
+// instructor changed one (lesson_reload.hpp).
 #pragma once
 
 #include "core/data_dirs.hpp"
 #include "lesson/loader.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -16,12 +19,32 @@
 
 namespace wb::app {
 
+// A file as it was when read: enough to notice an edit without reading it again.
+struct FileStamp {
+    std::filesystem::path file;
+    bool exists = false;
+    std::uintmax_t size = 0;
+    std::filesystem::file_time_type mtime{};
+
+    bool operator==(const FileStamp&) const = default;
+};
+
+FileStamp stamp_file(const std::filesystem::path& file);
+// Every file a lesson was made from: its JSON, then each step's starter,
+// solution and reference files and image assets (inline sources have none).
+std::vector<std::filesystem::path> lesson_files(const Lesson& lesson);
+
 struct LessonEntry {
     std::filesystem::path file;
-    std::optional<Lesson> lesson;     // set when it loaded cleanly
-    std::vector<LessonIssue> issues;  // why it did not
+    // Set when it loaded cleanly. After a reload that failed it is still the
+    // last version that loaded, and `issues` say what is wrong on disk now.
+    std::optional<Lesson> lesson;
+    std::vector<LessonIssue> issues;  // why the file on disk does not load; empty when it does
+    std::vector<FileStamp> stamps;    // the files it was read from, as they were then
 
     bool ok() const { return lesson.has_value(); }
+    // The file on disk does not load (whether or not an older version is shown).
+    bool broken() const { return !issues.empty(); }
     // The lesson id, or the file name without ".json" when it failed to load.
     std::string id() const;
 };
@@ -49,6 +72,12 @@ const FolderSearch& shaders_folder();
 // find_data_folder("lessons"). An explicit choice that does not exist is an
 // error, not a reason to fall back.
 FolderSearch find_lessons_folder(const std::string& explicit_dir);
+
+// Loads one lesson file into an entry: the lesson, or its issues (each with
+// the line of its JSON path where the loader gave none), and the stamps of
+// the files read. `previous`: the files the last version was made from, also
+// stamped, so a broken JSON still notices its side files changing.
+LessonEntry load_entry(const std::filesystem::path& file, const std::vector<std::filesystem::path>& previous = {});
 
 // Every lesson file in `dir`, sorted by name, each loaded (or with its issues).
 std::vector<LessonEntry> load_catalog(const std::filesystem::path& dir);

@@ -123,6 +123,10 @@ public:
         script_.waiting_ = Waiting::Frames;
         script_.frames_left_ = n;
     }
+    void wait_for_reload(double timeout_s) {
+        script_.reloads_before_ = state.lesson_watch.reloads;
+        wait(Waiting::Reload, timeout_s);
+    }
     void wait_for_file(std::string path, double timeout_s) {
         script_.wait_file_ = std::move(path);
         wait(Waiting::File, timeout_s);
@@ -246,6 +250,16 @@ Tick set_source(Call& c) {
     return Tick::Continue;
 }
 
+// The instructor's side of the loop: SRC's bytes replace DEST, as an editor
+// saving a lesson file (or a side file) would.
+Tick copy_file(Call& c) {
+    if (c.words.size() != 2) return c.fail("copy-file wants SRC DEST");
+    std::error_code ec;
+    std::filesystem::copy_file(c.words[0], c.words[1], std::filesystem::copy_options::overwrite_existing, ec);
+    if (ec) return c.fail("copy-file " + c.words[0] + " " + c.words[1] + ": " + ec.message());
+    return Tick::Continue;
+}
+
 Tick compile(Call& c) {
     if (!c.state.lesson) return c.fail("no lesson is open");
     c.state.requests.compile = true;
@@ -342,6 +356,16 @@ Tick wait_for_file(Call& c) {
     if (c.words.empty() || c.words.size() > 2 || (c.words.size() == 2 && !to_seconds(c.words[1], seconds)))
         return c.fail("wait-for-file wants FILE [SECONDS]");
     c.wait_for_file(c.words[0], seconds);
+    return Tick::Continue;
+}
+
+// Waits until the open lesson's files are reloaded once more, whether the
+// reload loaded or failed (lesson_reload.hpp; a change settles first).
+Tick wait_reload(Call& c) {
+    double seconds = 10;
+    if (c.words.size() > 1 || (c.words.size() == 1 && !to_seconds(c.words[0], seconds)))
+        return c.fail("wait-reload wants [SECONDS]");
+    c.wait_for_reload(seconds);
     return Tick::Continue;
 }
 
@@ -610,6 +634,7 @@ constexpr Command kCommands[] = {
     {"case", choose_case},
     {"edit-line", edit_line},
     {"set-source", set_source},
+    {"copy-file", copy_file},
     {"compile", compile},
     {"run", run},
     {"run-anyway", run_anyway},
@@ -625,6 +650,7 @@ constexpr Command kCommands[] = {
     {"sleep", sleep},
     {"frames", frames},
     {"wait-for-file", wait_for_file},
+    {"wait-reload", wait_reload},
     {"expect-frames-during-compile", expect_frames_during_compile},
     {"expect-marker", expect_marker},
     {"expect-refused", expect_refused},
@@ -723,6 +749,12 @@ Script::Tick Script::keep_waiting(AppState& state, bool jobs_idle) {
         }
         break;
     }
+    case Waiting::Reload:
+        if (state.lesson_watch.reloads <= reloads_before_) {
+            if (timed_out) return fail("timed out waiting for the lesson to be reloaded");
+            return Tick::Continue;
+        }
+        break;
     case Waiting::CompileStart:
         // The frame loop submits the requested compile after the frame that asked.
         if (state.last_submitted_job > job_before_) {

@@ -19,11 +19,15 @@
 //   close-window               (what the window's close button does: the app
 //                              saves and exits 0)
 //   quit                       (the end of the script is a quit too)
+// Acting as the instructor:
+//   copy-file SRC DEST         (SRC's bytes replace DEST: a lesson or side file saved)
 // Waiting:
 //   wait [SECONDS]             (waits: jobs done, the latest text compiled)
 //   sleep SECONDS (waits)      frames N (waits)
 //   wait-for-file FILE [SECONDS]  (waits until FILE exists: a test outside the
 //                              app says it has done its part, e.g. killed the worker)
+//   wait-reload [SECONDS]      (waits until the open lesson's changed files are
+//                              reloaded, whether they loaded or not; default 10 s)
 // Looking at the state:
 //   expect-marker LINE         expect-refused SUBSTRING
 //   expect-status STATUS       expect-source-contains TEXT
@@ -48,7 +52,10 @@
 //   expect-drawn-marker LINE   (the editor painted a marker on that line)
 //   expect-drawn-run-button disabled|enabled
 //   expect-drawn-text SUBSTRING      (the launch refusal, a diagnostic, the
-//                              device note, "and N more"...)
+//                              device note, "and N more", the instructions'
+//                              "lesson / step" heading, each line of the lesson
+//                              file's error banner, a broken lesson's first
+//                              problem in the lesson list...)
 //   expect-no-drawn-text SUBSTRING
 // Blank lines and lines starting with '#' are skipped. Each command is echoed
 // as "script: line K: COMMAND"; a failure prints "script: line K: <what
@@ -83,7 +90,7 @@ public:
     void screenshot_done() { screenshot_.clear(); }
 
     // What a command that spans frames waits for.
-    enum class Waiting { Nothing, Idle, Frames, Sleep, CompileStart, CompileFrames, DeviceCheck, File };
+    enum class Waiting { Nothing, Idle, Frames, Sleep, CompileStart, CompileFrames, DeviceCheck, File, Reload };
     // One command as its handler sees it (script.cpp): the state, the
     // command's words, and what a handler may do to the script.
     class Call;
@@ -109,6 +116,7 @@ private:
     std::uint64_t job_before_ = 0;
     std::uint64_t job_target_ = 0;
     std::string wait_file_;     // Waiting::File
+    std::uint64_t reloads_before_ = 0;  // Waiting::Reload: AppState::lesson_watch.reloads at the start
     bool run_pressed_ = false;  // a `run` command has pressed Run...
     std::string run_refused_;   // ...and found it disabled for this reason ("" when it started a run)
 };

@@ -72,6 +72,10 @@ constexpr std::array<Entry, static_cast<std::size_t>(UiText::Count_)> kTable{{
     {"waiting for the device check", "正在检查设备"},
     // Past the runtime's cap on one compile's diagnostics (kMaxDiagnostics).
     {"%zu listed, and %zu more not shown", "列出 %zu 条，另有 %zu 条未显示"},
+    // The banner over the editor when a changed lesson file does not load.
+    {"The lesson file has errors. You are working with the last version that loaded; save a fixed file and it reloads.",
+     "课程文件有错误。当前使用的是上次成功加载的版本；保存修正后的文件即可重新加载。"},
+    {"%zu problems", "共 %zu 个问题"},
 }};
 
 }  // namespace

@@ -68,6 +68,8 @@ enum class UiText {
     Buffers,
     Waiting,
     AndMoreDiagnostics,
+    LessonFileHasErrors,
+    LessonIssuesMore,
     Count_,
 };
 

@@ -29,15 +29,15 @@ t() { local name=$1; shift; local s=$(date +%s%N); "$@" >"$OUTD/$name.txt" 2>&1;
 t cli_normal_offbyone   "$CLI" run $VA --case ragged --source $D/off_by_one.cu --no-timing
 t cli_memcheck_offbyone "$CLI" run $VA --case ragged --source $D/off_by_one.cu --memcheck
 t cli_memcheck_offbyone_json "$CLI" run $VA --case ragged --source $D/off_by_one.cu --memcheck --json
-t cli_racecheck_racy    "$CLI" run $MM --step 1 --case ragged --source $D/racy_matmul.cu --racecheck
-t cli_racecheck_racy_json "$CLI" run $MM --step 1 --case ragged --source $D/racy_matmul.cu --racecheck --json
+t cli_racecheck_racy    "$CLI" run $MM --step shared_memory_tiles --case ragged --source $D/racy_matmul.cu --racecheck
+t cli_racecheck_racy_json "$CLI" run $MM --step shared_memory_tiles --case ragged --source $D/racy_matmul.cu --racecheck --json
 t cli_memcheck_clean    "$CLI" run $VA --case ragged --solution --memcheck
-t cli_racecheck_clean   "$CLI" run $MM --step 1 --case ragged --solution --racecheck
+t cli_racecheck_clean   "$CLI" run $MM --step shared_memory_tiles --case ragged --solution --racecheck
 t cli_normal_large      "$CLI" run $VA --case large --solution --no-timing
 t cli_memcheck_large    "$CLI" run $VA --case large --solution --memcheck
 # Directly under the tool (default options: host backtraces and all), in-process.
 t raw_memcheck_offbyone  "$CS" --tool memcheck "$CLI" run $VA --case ragged --source $D/off_by_one.cu --no-timing --in-process
-t raw_racecheck_analysis "$CS" --tool racecheck --racecheck-report analysis "$CLI" run $MM --step 1 --case ragged --source $D/racy_matmul.cu --no-timing --in-process
-t raw_racecheck_hazard   "$CS" --tool racecheck --racecheck-report hazard --print-limit 50 "$CLI" run $MM --step 1 --case ragged --source $D/racy_matmul.cu --no-timing --in-process
+t raw_racecheck_analysis "$CS" --tool racecheck --racecheck-report analysis "$CLI" run $MM --step shared_memory_tiles --case ragged --source $D/racy_matmul.cu --no-timing --in-process
+t raw_racecheck_hazard   "$CS" --tool racecheck --racecheck-report hazard --print-limit 50 "$CLI" run $MM --step shared_memory_tiles --case ragged --source $D/racy_matmul.cu --no-timing --in-process
 t raw_memcheck_clean     "$CS" --tool memcheck "$CLI" run $VA --case ragged --solution --no-timing --in-process
-t raw_racecheck_clean    "$CS" --tool racecheck "$CLI" run $MM --step 1 --case ragged --solution --no-timing --in-process
+t raw_racecheck_clean    "$CS" --tool racecheck "$CLI" run $MM --step shared_memory_tiles --case ragged --solution --no-timing --in-process

@@ -46,7 +46,9 @@ void draw_instructions(AppState& state, const Fonts& fonts, const PanelRect& rec
     }
     // The step's Markdown usually opens with its own heading; the lesson and
     // step titles stay small above it so the page does not say it twice.
-    ImGui::TextDisabled("%s / %s", entry->lesson->title.get(state.lang).c_str(), step->title.get(state.lang).c_str());
+    const std::string heading = entry->lesson->title.get(state.lang) + " / " + step->title.get(state.lang);
+    ImGui::TextDisabled("%s", heading.c_str());
+    record_drawn_text(state.drawn.texts, heading);
     ImGui::Separator();
     // No bold face is loaded (fonts.hpp); the widget falls back to the regular one.
     const MarkdownFonts md_fonts{fonts.ui, nullptr, fonts.heading, fonts.code};

@@ -1,6 +1,8 @@
 // app/panels/lesson_list.cpp — lessons on the left, in file order, each with
 // its steps; a step that passed a run is marked done. A lesson that failed to
-// load is listed by file name in red, so the instructor sees it is there and broken.
+// load is listed by file name in red with its first problem under it, so the
+// instructor sees it is there and broken; one whose file broke after it loaded
+// is marked "(!)" (the banner over the editor lists why).
 #include "panels/panels.hpp"
 
 #include "app_state.hpp"
@@ -25,11 +27,30 @@ void draw_lesson_list(AppState& state, const PanelRect& rect) {
         const LessonEntry& entry = state.lessons[static_cast<std::size_t>(i)];
         std::string label = entry.ok() ? entry.lesson->title.get(state.lang) : entry.file.filename().string();
         if (label.empty()) label = entry.id();
+        if (entry.ok() && entry.broken()) label = "(!) " + label;
         label += "###" + entry.file.filename().string();
         if (!entry.ok()) {
             ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.4f, 0.4f, 1.0f));
             if (ImGui::Selectable(label.c_str(), i == state.selected_lesson) && i != state.selected_lesson)
                 select_lesson(state, i);
+            if (ImGui::IsItemHovered() && !entry.issues.empty()) {
+                std::string all;
+                for (const LessonIssue& issue : entry.issues) all += (all.empty() ? "" : "\n") + issue.to_string();
+                ImGui::SetTooltip("%s", all.c_str());
+            }
+            // Its first problem under the name, so a broken lesson is never just missing.
+            if (!entry.issues.empty()) {
+                const LessonIssue& first = entry.issues.front();
+                std::string why = first.line > 0 ? "line " + std::to_string(first.line) + ": " : std::string();
+                if (!first.json_path.empty()) why += first.json_path + ": ";
+                why += first.message;
+                ImGui::Indent();
+                ImGui::PushTextWrapPos(0.0f);
+                ImGui::TextUnformatted(why.c_str());
+                ImGui::PopTextWrapPos();
+                record_drawn_text(state.drawn.texts, entry.file.filename().string() + ": " + why);
+                ImGui::Unindent();
+            }
             ImGui::PopStyleColor();
             continue;
         }

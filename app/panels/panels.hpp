@@ -20,6 +20,11 @@ void draw_lesson_list(AppState& state, const PanelRect& rect);
 void draw_instructions(AppState& state, const Fonts& fonts, const PanelRect& rect);
 // The kernel editor with Run, Stop, Reset, Show solution, Compare, External editor.
 void draw_editor_panel(AppState& state, const Fonts& fonts, const PanelRect& rect);
+// The banner over the editor while the open lesson's file does not load:
+// each issue as file:line: json.path: message. Its height is 0 when there is
+// none, and the editor takes the whole column.
+float lesson_issues_height(const AppState& state);
+void draw_lesson_issues(AppState& state, const PanelRect& rect);
 // Block, grid, shared memory, params and test case, checked against the device.
 void draw_launch_panel(AppState& state, const PanelRect& rect);
 // The last run: pass/fail, errors, timings, buffers.

@@ -40,7 +40,7 @@ void draw_status_bar(AppState& state, const PanelRect& rect) {
         ImGui::SameLine();
     }
     int broken = 0;
-    for (const LessonEntry& entry : state.lessons) broken += entry.ok() ? 0 : 1;
+    for (const LessonEntry& entry : state.lessons) broken += entry.ok() && !entry.broken() ? 0 : 1;
     ImGui::Text("%s: %s (%s)", tr(UiText::LessonsFolder, lang), state.folder.dir.string().c_str(),
                 state.folder.found_by.c_str());
     ImGui::SameLine();

@@ -7,7 +7,8 @@
 // driver is later given the lowered (mangled) name. A name that is not in the
 // source makes NVRTC fail with errors about a file called "__nv_name_map",
 // which would baffle a student, so those are rewritten into one sentence
-// naming the kernel that was not found.
+// naming the kernel that was not found. Every program also gets the standard
+// headers NVRTC lacks (<cmath>, <cfloat>, <cstdint>...), from nvrtc_include/.
 #include "compile/nvrtc.hpp"
 
 #include "core/sha256.hpp"
@@ -32,33 +33,6 @@ namespace {
 constexpr std::size_t kMaxLogBytes = std::size_t(1) << 20;
 constexpr const char* kNameMapFile = "__nv_name_map";
 
-// Headers that code written for nvcc includes but NVRTC does not ship. printf
-// and assert are built into NVRTC, so <cstdio> and <cassert> only need to
-// exist; the fixed-width integer types come from CCCL's <cuda/std/cstdint>.
-struct BuiltinHeader {
-    const char* name;
-    const char* text;
-};
-
-constexpr const char* kStdintShim =
-    "#pragma once\n"
-    "#include <cuda/std/cstdint>\n"
-    "using cuda::std::int8_t; using cuda::std::int16_t; using cuda::std::int32_t; using cuda::std::int64_t;\n"
-    "using cuda::std::uint8_t; using cuda::std::uint16_t; using cuda::std::uint32_t; using cuda::std::uint64_t;\n"
-    "using cuda::std::intptr_t; using cuda::std::uintptr_t;\n";
-
-const std::vector<BuiltinHeader>& builtin_headers() {
-    static const std::vector<BuiltinHeader> headers = {
-        {"cstdio", "#pragma once\n// printf is built into NVRTC.\n"},
-        {"stdio.h", "#pragma once\n// printf is built into NVRTC.\n"},
-        {"cassert", "#pragma once\n// assert is built into NVRTC.\n"},
-        {"assert.h", "#pragma once\n// assert is built into NVRTC.\n"},
-        {"cstdint", kStdintShim},
-        {"stdint.h", kStdintShim},
-    };
-    return headers;
-}
-
 [[noreturn]] void throw_nvrtc(nvrtcResult rc, const std::string& what, const std::string& log = {}) {
     std::string message = what + " failed: " + nvrtcGetErrorString(rc);
     if (!log.empty()) message += "\n" + log;
@@ -74,7 +48,7 @@ class Program {
 public:
     Program(const std::string& text, const std::string& name) {
         std::vector<const char*> contents, names;
-        for (const auto& h : builtin_headers()) {
+        for (const auto& h : nvrtc_builtin_headers()) {
             names.push_back(h.name);
             contents.push_back(h.text);
         }
@@ -345,13 +319,18 @@ CompileResult compile_cuda(const SourceText& source, const CompileOptions& optio
     return compile_cuda(source, options, CompileCache::global());
 }
 
-std::string nvrtc_builtin_headers_digest() {
+std::string nvrtc_headers_digest(const std::vector<NvrtcHeader>& headers) {
     Sha256 h;
-    for (const auto& b : builtin_headers()) {
+    for (const auto& b : headers) {
         h.update_field(b.name);
         h.update_field(b.text);
     }
     return h.finish_hex();
+}
+
+std::string nvrtc_builtin_headers_digest() {
+    static const std::string digest = nvrtc_headers_digest(nvrtc_builtin_headers());
+    return digest;
 }
 
 std::string nvrtc_version() {

@@ -55,8 +55,24 @@ struct CompileResult {
 // source's own line numbers.
 CompileResult compile_cuda(const SourceText& source, const CompileOptions& options);
 
-// A digest of the headers the wrapper provides to every program (<cstdio>,
-// <cassert>, <cstdint>...), which NVRTC lacks; part of the compile cache key.
+// A header the wrapper gives every program by name ("cmath", "cfloat"...).
+struct NvrtcHeader {
+    const char* name;
+    const char* text;
+};
+
+// The standard headers a .cu file includes but NVRTC does not ship (<cmath>,
+// <cfloat>, <cstdint>, <climits>, <cstddef>, <cstdio>, <cassert>, <limits>,
+// <type_traits>... and their .h forms). Their text is runtime/compile/
+// nvrtc_include/, compiled in at build time (embed_nvrtc_headers.cmake), so
+// an install needs no data folder for them.
+const std::vector<NvrtcHeader>& nvrtc_builtin_headers();
+
+// A digest of `headers`' names and text.
+std::string nvrtc_headers_digest(const std::vector<NvrtcHeader>& headers);
+
+// nvrtc_headers_digest(nvrtc_builtin_headers()); part of the compile cache
+// key, so a change to any of those headers misses the cache.
 std::string nvrtc_builtin_headers_digest();
 
 // "13.0" — from nvrtcVersion.

@@ -4,6 +4,7 @@
 #include "core/error.hpp"
 
 #include <utility>
+#include <vector>
 
 namespace wb {
 
@@ -34,29 +35,47 @@ GpuContext::~GpuContext() {
 
 void GpuContext::make_current() const { driver_->check(driver_->api().cuCtxSetCurrent(ctx_), "cuCtxSetCurrent"); }
 
-DeviceBuffer::DeviceBuffer(const Driver& d, std::size_t bytes) : d_(&d), bytes_(bytes) {
-    CUresult r = d.api().cuMemAlloc(&ptr_, bytes ? bytes : 1);
-    if (r != CUDA_SUCCESS) {
-        ptr_ = 0;
-        d.check(r, ("allocating " + std::to_string(bytes) + " bytes of GPU memory").c_str());
-    }
+DeviceBuffer::DeviceBuffer(const Driver& d, std::size_t bytes, std::size_t guard) : d_(&d), bytes_(bytes), guard_(guard) {
+    CUdeviceptr base = 0;
+    CUresult r = d.api().cuMemAlloc(&base, (bytes ? bytes : 1) + 2 * guard);
+    if (r != CUDA_SUCCESS) d.check(r, ("allocating " + std::to_string(bytes) + " bytes of GPU memory").c_str());
+    ptr_ = base + guard;
 }
 
 DeviceBuffer::~DeviceBuffer() {
-    if (ptr_) d_->api().cuMemFree(ptr_);
+    if (ptr_) d_->api().cuMemFree(ptr_ - guard_);
 }
 
 DeviceBuffer::DeviceBuffer(DeviceBuffer&& o) noexcept
-    : d_(o.d_), ptr_(std::exchange(o.ptr_, 0)), bytes_(std::exchange(o.bytes_, 0)) {}
+    : d_(o.d_), ptr_(std::exchange(o.ptr_, 0)), bytes_(std::exchange(o.bytes_, 0)), guard_(std::exchange(o.guard_, 0)) {}
 
 DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& o) noexcept {
     if (this != &o) {
-        if (ptr_) d_->api().cuMemFree(ptr_);
+        if (ptr_) d_->api().cuMemFree(ptr_ - guard_);
         d_ = o.d_;
         ptr_ = std::exchange(o.ptr_, 0);
         bytes_ = std::exchange(o.bytes_, 0);
+        guard_ = std::exchange(o.guard_, 0);
     }
     return *this;
+}
+
+void DeviceBuffer::fill_guards(unsigned char pattern) const {
+    if (!guard_) return;
+    d_->check(d_->api().cuMemsetD8(ptr_ - guard_, pattern, guard_), "filling a guard zone");
+    d_->check(d_->api().cuMemsetD8(ptr_ + bytes_, pattern, guard_), "filling a guard zone");
+}
+
+std::optional<long long> DeviceBuffer::first_guard_write(unsigned char pattern) const {
+    if (!guard_) return std::nullopt;
+    std::vector<unsigned char> before(guard_), after(guard_);
+    d_->check(d_->api().cuMemcpyDtoH(before.data(), ptr_ - guard_, guard_), "reading a guard zone");
+    d_->check(d_->api().cuMemcpyDtoH(after.data(), ptr_ + bytes_, guard_), "reading a guard zone");
+    for (std::size_t i = 0; i < guard_; ++i)  // nearest the buffer first
+        if (after[i] != pattern) return static_cast<long long>(bytes_ + i);
+    for (std::size_t i = guard_; i-- > 0;)
+        if (before[i] != pattern) return -static_cast<long long>(guard_ - i);
+    return std::nullopt;
 }
 
 void DeviceBuffer::upload(const void* src) const {

@@ -8,6 +8,7 @@
 #include "driver/device.hpp"
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 namespace wb {
@@ -33,10 +34,14 @@ private:
     DeviceInfo info_;
 };
 
+// Device memory. With `guard` > 0 the allocation has that many bytes before
+// and after the buffer, which the run fills with a pattern and checks after
+// each validation run: a stray write past either end lands there instead of
+// in the allocator's silent padding, and is reported.
 class DeviceBuffer {
 public:
     DeviceBuffer() = default;
-    DeviceBuffer(const Driver& d, std::size_t bytes);
+    DeviceBuffer(const Driver& d, std::size_t bytes, std::size_t guard = 0);
     ~DeviceBuffer();
     DeviceBuffer(DeviceBuffer&& o) noexcept;
     DeviceBuffer& operator=(DeviceBuffer&& o) noexcept;
@@ -49,10 +54,17 @@ public:
     void download(void* dst) const;
     void fill_bytes(unsigned char value) const;
 
+    // Where the guard zones were written: the byte offset of the first
+    // changed byte from the buffer's start (negative: before it), or nullopt
+    // when both zones still hold `pattern` everywhere.
+    void fill_guards(unsigned char pattern) const;
+    std::optional<long long> first_guard_write(unsigned char pattern) const;
+
 private:
     const Driver* d_ = nullptr;
-    CUdeviceptr ptr_ = 0;
+    CUdeviceptr ptr_ = 0;   // the buffer itself, past the leading guard
     std::size_t bytes_ = 0;
+    std::size_t guard_ = 0;
 };
 
 class GpuModule {

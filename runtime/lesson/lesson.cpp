@@ -48,15 +48,17 @@ const TestCase* Step::find_case(const std::string& name) const {
     return nullptr;
 }
 
-const Step* Lesson::find_step(const std::string& id_or_index) const {
+const Step* Lesson::find_step(const std::string& id_or_number) const {
     for (const auto& s : steps)
-        if (s.id == id_or_index) return &s;
-    // Ids win over indices, so a step whose id is "1" is still found by name.
-    std::size_t index = 0;
-    const char* first = id_or_index.data();
-    const char* last = first + id_or_index.size();
-    auto [ptr, ec] = std::from_chars(first, last, index);
-    if (ec == std::errc() && ptr == last && first != last && index < steps.size()) return &steps[index];
+        if (s.id == id_or_number) return &s;
+    // Ids win over numbers, so a step whose id is "1" is still found by name.
+    // Numbers are 1-based, as the GUI shows them ("Step 1 of 2"): "0" is no step.
+    std::size_t number = 0;
+    const char* first = id_or_number.data();
+    const char* last = first + id_or_number.size();
+    auto [ptr, ec] = std::from_chars(first, last, number);
+    if (ec == std::errc() && ptr == last && first != last && number >= 1 && number <= steps.size())
+        return &steps[number - 1];
     return nullptr;
 }
 

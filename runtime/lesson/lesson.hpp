@@ -73,6 +73,10 @@ struct Buffer {
     std::vector<std::string> shape;  // expressions over params, outermost first
     BufferRole role = BufferRole::Input;
     BufferInit init;
+    // An output that kernels accumulate into ("init": {"fill": 0}): its
+    // device copy holds this value before every validation run and every
+    // timed sample instead of poison, and the reference starts from it too.
+    std::optional<double> fill;
     std::string json_path;           // "steps[1].buffers[2]" or "buffers[2]"
 };
 
@@ -105,8 +109,12 @@ struct ReferenceSpec {
 
 struct CompareSpec {
     std::string buffer;
-    double atol = 0;
+    double atol = 0;                   // resolved; from atol_expr when that is set
     double rtol = 0;
+    std::string atol_expr, rtol_expr;  // expressions over params ("1e-6 * N"), evaluated per case
+    // A change between the two validation runs is a failure. Unset: true for
+    // integer outputs, false for floats (atomics reorder float additions).
+    std::optional<bool> deterministic;
     std::string json_path;
 };
 
@@ -117,6 +125,7 @@ constexpr double kDefaultRunTimeout = 30.0;
 struct TestCase {
     std::string name;
     std::map<std::string, double> params;  // overrides of param defaults
+    std::map<std::string, BufferInit> inputs;  // per-case init of input/inout buffers ("a constant image")
     bool timing = false;                   // the large case used for timing
     double timeout_s = 0;                  // > 0: this case's run deadline, over Checks::timeout_s
     std::string json_path;
@@ -185,7 +194,7 @@ struct Lesson {
     LocalizedText summary;
     std::vector<Step> steps;
 
-    // Step by id, or by 0-based index written as a number ("0", "1").
+    // Step by id, or by its 1-based number as the GUI shows it ("1" is the first step).
     const Step* find_step(const std::string& id_or_index) const;
 };
 

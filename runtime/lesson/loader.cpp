@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <deque>
 #include <cstdio>
 #include <cstdlib>
 #include <initializer_list>
@@ -345,6 +346,8 @@ private:
     std::vector<LessonIssue> issues_;
     std::set<std::pair<std::string, std::string>> seen_;
     bool truncated_ = false;
+    int format_ = 1;
+    std::deque<Json> merged_;  // format 2's merged step sections; a deque keeps their addresses
 
     // Names visible while parsing the current step.
     std::set<std::string> param_names_;
@@ -376,7 +379,12 @@ private:
     void parse_views(const Section& s, Step& step);
     void parse_compile(const Section& s, Step& step);
     std::optional<double> param_value(const Param& p, const Json& j, const std::string& path, const char* what);
-    fs::path assets_dir() const;
+    bool value_fits_type(const Param& p, double v, const std::string& path, const char* what);
+    struct ImageFolder {
+        fs::path dir;
+        std::string what;  // how the "not found" message names it
+    };
+    std::vector<ImageFolder> image_folders() const;
 };
 
 void Loader::issue(const std::string& path, const std::string& message, int line, int column) {
@@ -575,17 +583,35 @@ std::optional<DType> Loader::dtype(const Json& obj, const std::string& path, boo
     return std::nullopt;
 }
 
-// Beside the lessons folder first (lessons/ and assets/ ship side by side, in
-// the source tree and installed alike), then the shipped assets folder by the
-// one data-folder rule the app and the CLI share (core/data_dirs.hpp), last
-// the compiled-in install folder (named in the "does not exist" message).
-fs::path Loader::assets_dir() const {
-    if (!options_.assets_dir.empty()) return options_.assets_dir;
-    std::error_code ec;
-    const fs::path beside = (dir_ / ".." / "assets").lexically_normal();
-    if (fs::is_directory(beside, ec)) return beside;
-    if (auto shipped = find_data_folder("assets")) return shipped->dir;
-    return fs::path(WB_INSTALL_DATA_DIR) / "assets";
+// Where an image named by init.file is looked for, in order: the lesson's own
+// folder (so an instructor ships an image beside the lesson), its assets/
+// subfolder, the assets/ beside the lessons folder (the shipped layout: lessons/
+// and assets/ side by side), and the shipped assets folder by the one
+// data-folder rule the app and the CLI share (core/data_dirs.hpp), else the
+// compiled-in install folder. Each image is looked up on its own, so a local
+// folder never hides a shipped image it lacks. LoadOptions::assets_dir
+// replaces the last two. A folder reached twice is listed once.
+std::vector<Loader::ImageFolder> Loader::image_folders() const {
+    std::vector<ImageFolder> out;
+    std::vector<fs::path> seen;
+    auto add = [&](const fs::path& dir, std::string what) {
+        std::error_code ec;
+        fs::path key = fs::weakly_canonical(dir, ec);
+        if (ec) key = dir.lexically_normal();
+        if (std::find(seen.begin(), seen.end(), key) != seen.end()) return;
+        seen.push_back(key);
+        out.push_back({dir.lexically_normal(), std::move(what)});
+    };
+    add(dir_, "the lesson's folder");
+    add(dir_ / "assets", "the lesson's assets folder");
+    if (!options_.assets_dir.empty()) {
+        add(options_.assets_dir, "the assets folder");
+        return out;
+    }
+    add(dir_ / ".." / "assets", "the assets folder beside the lessons folder");
+    if (auto shipped = find_data_folder("assets")) add(shipped->dir, "the shipped assets");
+    else add(fs::path(WB_INSTALL_DATA_DIR) / "assets", "the shipped assets");
+    return out;
 }
 
 // --- the lesson ---
@@ -636,16 +662,18 @@ LoadResult Loader::load_text(const std::string& json_text) {
     // A different format may mean anything else, so stop before guessing.
     if (const Json* f = field(root, "format")) {
         if (!f->is_number_integer() && !f->is_number_unsigned()) {
-            issue("format", "expected the number 1, got " + type_name(*f));
+            issue("format", "expected the number 1 or 2, got " + type_name(*f));
             return result;
         }
-        if (f->get<long long>() != 1) {
-            issue("format", "format " + std::to_string(f->get<long long>()) +
-                                " is not supported; this version of CUDA Workbook reads format 1");
+        const long long v = f->get<long long>();
+        if (v != 1 && v != 2) {
+            issue("format", "format " + std::to_string(v) +
+                                " is not supported; this version of CUDA Workbook reads formats 1 and 2");
             return result;
         }
+        format_ = int(v);
     } else {
-        issue("", "missing key 'format' (the number 1)");
+        issue("", "missing key 'format' (the number 1 or 2)");
     }
 
     std::vector<std::string> top_keys = {"$schema", "format", "id", "title", "summary", "steps"};
@@ -653,6 +681,7 @@ LoadResult Loader::load_text(const std::string& json_text) {
     check_keys(root, "", top_keys);
 
     Lesson lesson;
+    lesson.format = format_;
     lesson.file = file_;
     lesson.dir = dir_;
     if (auto s = get_string(root, "$schema", "", false)) lesson.schema = *s;
@@ -720,10 +749,20 @@ void Loader::parse_step(const Json& root, const Json& sj, std::size_t index, Ste
             for (std::size_t i = 0; i < h->size(); ++i) step.hints.push_back(text((*h)[i], index_path(path + ".hints", i)));
     }
 
-    // Merge: a step's own key replaces the lesson-level default wholesale.
+    // Merge: a step's own key replaces the lesson-level default wholesale;
+    // in format 2 a step's "checks" object is laid over the lesson's, key by
+    // key, so a step can tighten a tolerance without copying the cases.
     auto section = [&](const std::string& key) {
-        if (const Json* v = field(sj, key)) return Section{v, path + "." + key};
-        if (const Json* v = field(root, key)) return Section{v, key};
+        const Json* own = field(sj, key);
+        const Json* shared = field(root, key);
+        if (format_ >= 2 && key == "checks" && own && shared && own->is_object() && shared->is_object()) {
+            Json merged = *shared;
+            for (auto it = own->begin(); it != own->end(); ++it) merged[it.key()] = it.value();
+            merged_.push_back(std::move(merged));
+            return Section{&merged_.back(), path + "." + key};
+        }
+        if (own) return Section{own, path + "." + key};
+        if (shared) return Section{shared, key};
         return Section{nullptr, key};
     };
     param_names_.clear();
@@ -752,10 +791,17 @@ void Loader::parse_params(const Section& s, Step& step) {
         Param p;
         p.name = name;
         p.json_path = path;
-        if (auto t = dtype(pj, path, true)) p.type = *t;
+        const auto type = dtype(pj, path, true);
+        if (type) p.type = *type;
         auto def = get_number(pj, "default", path, true);
         p.min = get_number(pj, "min", path, false);
         p.max = get_number(pj, "max", path, false);
+        // A bound the type cannot hold (an i32 max of 2^40) would let a slider
+        // or a case reach values the kernel's argument cannot carry.
+        if (type) {
+            for (auto [bound, key] : {std::pair{&p.min, "min"}, std::pair{&p.max, "max"}})
+                if (*bound && !value_fits_type(p, **bound, key_path(path, key), key)) bound->reset();
+        }
         if (const Json* d = field(pj, "description")) p.description = text(*d, path + ".description");
         if (p.min && p.max && *p.min > *p.max)
             issue(path, "min " + fmt_num(*p.min) + " is greater than max " + fmt_num(*p.max));
@@ -775,18 +821,7 @@ std::optional<double> Loader::param_value(const Param& p, const Json& j, const s
         return std::nullopt;
     }
     const double v = j.get<double>();
-    bool ok = true;
-    if (!dtype_is_float(p.type) && v != std::floor(v)) {
-        issue(path, std::string(what) + " " + fmt_num(v) + " is not a whole number, but '" + p.name + "' is " +
-                        std::string(dtype_name(p.type)));
-        ok = false;
-    }
-    auto [lo, hi] = dtype_range(p.type);
-    if (v < lo || v > hi) {
-        issue(path, std::string(what) + " " + fmt_num(v) + " does not fit '" + p.name + "' (" +
-                        std::string(dtype_name(p.type)) + ")");
-        ok = false;
-    }
+    bool ok = value_fits_type(p, v, path, what);
     if (p.min && v < *p.min) {
         issue(path, std::string(what) + " " + fmt_num(v) + " for '" + p.name + "' is below its min " + fmt_num(*p.min));
         ok = false;
@@ -796,6 +831,29 @@ std::optional<double> Loader::param_value(const Param& p, const Json& j, const s
         ok = false;
     }
     return ok ? std::optional<double>(v) : std::nullopt;
+}
+
+// True when `v` (a param's default, min, max or a case's value) is a value of
+// the param's type: whole for integer types, and inside the type's range
+// (finite for floats). Otherwise reports at `path` and returns false.
+bool Loader::value_fits_type(const Param& p, double v, const std::string& path, const char* what) {
+    const std::string type(dtype_name(p.type));
+    if (!std::isfinite(v)) {
+        issue(path, std::string(what) + " for '" + p.name + "' is not a finite number");
+        return false;
+    }
+    bool ok = true;
+    if (!dtype_is_float(p.type) && v != std::floor(v)) {
+        issue(path, std::string(what) + " " + fmt_num(v) + " is not a whole number, but '" + p.name + "' is " + type);
+        ok = false;
+    }
+    auto [lo, hi] = dtype_range(p.type);
+    if (v < lo || v > hi) {
+        issue(path, std::string(what) + " " + fmt_num(v) + " does not fit '" + p.name + "' (" + type + ": " +
+                        fmt_num(lo) + " to " + fmt_num(hi) + ")");
+        ok = false;
+    }
+    return ok;
 }
 
 void Loader::parse_buffers(const Section& s, Step& step) {
@@ -849,6 +907,16 @@ void Loader::parse_buffers(const Section& s, Step& step) {
 
 void Loader::parse_init(const Json& j, const std::string& path, Buffer& b) {
     if (!want_object(j, path, "an init object ({\"kind\": ...})")) return;
+    if (field(j, "fill") && !field(j, "kind")) {
+        // {"fill": v}: an output the kernel accumulates into starts from v.
+        check_keys(j, path, {"fill"});
+        if (b.role != BufferRole::Output)
+            issue(path + ".fill", "fill is for output buffers that kernels accumulate into; an input or inout "
+                                  "buffer gets its contents from {\"kind\": ...}");
+        else if (auto v = get_number(j, "fill", path, true))
+            b.fill = *v;
+        return;
+    }
     auto kind = get_string(j, "kind", path, true);
     if (!kind) return;
     BufferInit& in = b.init;
@@ -907,13 +975,38 @@ void Loader::parse_init(const Json& j, const std::string& path, Buffer& b) {
         }
         if (auto file = get_string(j, "file", path, true)) {
             in.image_name = *file;
-            const fs::path dir = assets_dir();
-            try {
-                in.image = resolve_inside(dir, *file);
-            } catch (const Error& e) {
-                issue(path + ".file", e.message() + " (images are looked up in the assets folder)");
-            } catch (const std::exception& e) {
-                issue(path + ".file", std::string("cannot resolve '") + *file + "': " + e.what());
+            const fs::path rel(*file);
+            bool relative = !file->empty() && rel.is_relative() && !rel.has_root_name();
+            for (const auto& part : rel) relative = relative && part != "..";
+            if (file->empty()) {
+                issue(path + ".file", "empty file name");
+            } else if (!relative) {
+                issue(path + ".file", "'" + *file + "' must be a relative path without '..': an image is named "
+                                      "relative to the lesson's folder or an assets folder");
+            } else {
+                // The first folder that holds the file wins; resolve_inside then
+                // refuses a symlink there that leads out of that folder.
+                std::string searched;
+                bool found = false;
+                for (const ImageFolder& f : image_folders()) {
+                    std::error_code ec;
+                    if (!fs::is_regular_file(f.dir / rel, ec)) {
+                        searched += (searched.empty() ? "" : ", ") + f.dir.string() + " (" + f.what + ")";
+                        continue;
+                    }
+                    found = true;
+                    try {
+                        in.image = resolve_inside(f.dir, *file);
+                    } catch (const Error& e) {
+                        issue(path + ".file", e.message());
+                    } catch (const std::exception& e) {
+                        issue(path + ".file", std::string("cannot resolve '") + *file + "': " + e.what());
+                    }
+                    break;
+                }
+                if (!found)
+                    issue(path + ".file", "image '" + *file + "' does not exist in any of the folders images are "
+                                          "looked up in: " + searched);
             }
         }
         // The shape must say where the channels go, so the resampler knows H and W.
@@ -1044,11 +1137,19 @@ void Loader::parse_checks(const Section& s, Step& step) {
     const Json& j = *s.value;
     check_keys(j, s.path, {"compare", "cases", "warmup", "repeat", "timeout_s"});
 
-    auto tolerance = [&](const Json& cj, const char* key, const std::string& p, double fallback) {
+    // A number, or an expression over params so a tolerance can grow with
+    // the problem ("1e-6 * N" for a sum of N floats); `expr_out` gets the
+    // expression, evaluated for each case by the run.
+    auto tolerance = [&](const Json& cj, const char* key, const std::string& p, double fallback, std::string& expr_out) {
+        const Json* f = field(cj, key);
+        if (f && f->is_string()) {
+            expr_out = expr(*f, p + "." + key, Scope::Params);
+            return fallback;
+        }
         auto v = get_number(cj, key, p, false);
         if (!v) return fallback;
         if (*v < 0 || !std::isfinite(*v)) {
-            issue(p + "." + key, std::string(key) + " must be a number >= 0, got " + fmt_num(*v));
+            issue(p + "." + key, std::string(key) + " must be a number >= 0 or an expression over params, got " + fmt_num(*v));
             return fallback;
         }
         return *v;
@@ -1071,7 +1172,7 @@ void Loader::parse_checks(const Section& s, Step& step) {
                 const Json& cj = (*cmp)[i];
                 const std::string p = index_path(path, i);
                 if (!want_object(cj, p, "an object ({\"buffer\": \"c\", \"atol\": ..., \"rtol\": ...})")) continue;
-                check_keys(cj, p, {"buffer", "atol", "rtol"});
+                check_keys(cj, p, {"buffer", "atol", "rtol", "deterministic"});
                 CompareSpec spec;
                 spec.json_path = p;
                 DType type = DType::F32;
@@ -1085,8 +1186,12 @@ void Loader::parse_checks(const Section& s, Step& step) {
                     if (!seen.insert(*name).second) issue(p + ".buffer", "buffer '" + *name + "' is compared twice");
                 }
                 auto [atol, rtol] = defaults_for(type);
-                spec.atol = tolerance(cj, "atol", p, atol);
-                spec.rtol = tolerance(cj, "rtol", p, rtol);
+                spec.atol = tolerance(cj, "atol", p, atol, spec.atol_expr);
+                spec.rtol = tolerance(cj, "rtol", p, rtol, spec.rtol_expr);
+                if (const Json* d = field(cj, "deterministic")) {
+                    if (!d->is_boolean()) issue(p + ".deterministic", "expected true or false, got " + type_name(*d));
+                    else spec.deterministic = d->get<bool>();
+                }
                 c.compare.push_back(std::move(spec));
             }
         }
@@ -1095,7 +1200,12 @@ void Loader::parse_checks(const Section& s, Step& step) {
         for (const auto& b : step.buffers) {
             if (b.role == BufferRole::Input) continue;
             auto [atol, rtol] = defaults_for(b.type);
-            c.compare.push_back({b.name, atol, rtol, s.path});
+            CompareSpec spec;
+            spec.buffer = b.name;
+            spec.atol = atol;
+            spec.rtol = rtol;
+            spec.json_path = s.path;
+            c.compare.push_back(std::move(spec));
         }
         if (c.compare.empty() && !step.buffers.empty())
             issue(s.path, "no output or inout buffer to compare; mark the buffer the kernel writes as \"role\": \"output\"");
@@ -1114,7 +1224,7 @@ void Loader::parse_checks(const Section& s, Step& step) {
             const Json& tj = (*cases)[i];
             const std::string p = index_path(cpath, i);
             if (!want_object(tj, p, "a case object ({\"name\": ..., \"params\": {...}})")) continue;
-            check_keys(tj, p, {"name", "params", "timing", "timeout_s"});
+            check_keys(tj, p, {"name", "params", "inputs", "timing", "timeout_s"});
             TestCase tc;
             tc.json_path = p;
             if (auto name = get_string(tj, "name", p, true)) {
@@ -1143,6 +1253,28 @@ void Loader::parse_checks(const Section& s, Step& step) {
                             continue;
                         }
                         if (auto v = param_value(*prm, value, vp, "value")) tc.params[name] = *v;
+                    }
+                }
+            }
+            if (const Json* ij = field(tj, "inputs")) {
+                // Per-case contents of an input: the worst case for a histogram
+                // is an image of one colour. Parsed as that buffer's own init.
+                if (want_object(*ij, p + ".inputs", "an object of buffer inits ({\"img\": {\"kind\": \"constant\", \"value\": 7}})")) {
+                    for (const auto& [name, init] : ij->items()) {
+                        const std::string ip = key_path(p + ".inputs", name);
+                        const Buffer* b = step.find_buffer(name);
+                        if (!b) {
+                            issue(ip, "unknown buffer '" + name + "'");
+                            continue;
+                        }
+                        if (b->role == BufferRole::Output) {
+                            issue(ip, "buffer '" + name + "' is an output; a case can set the contents of inputs and inouts only");
+                            continue;
+                        }
+                        Buffer copy = *b;
+                        copy.init = BufferInit{};
+                        parse_init(init, ip, copy);
+                        tc.inputs[name] = copy.init;
                     }
                 }
             }

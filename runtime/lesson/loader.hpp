@@ -32,7 +32,8 @@ struct LoadOptions {
     int max_depth = 32;                     // JSON nesting
     std::size_t max_issues = 50;
     // Folder for image assets named by "init": {"kind": "image", "file": ...}.
-    // Empty: "<lesson dir>/../assets", then the installed assets folder.
+    // Images are looked up in the lesson's folder, then "<lesson dir>/assets",
+    // then here; empty: then "<lesson dir>/../assets" and the shipped assets.
     std::filesystem::path assets_dir;
 };
 

@@ -185,6 +185,34 @@ std::string first_error(const std::vector<Diagnostic>& diags) {
     return {};
 }
 
+// The compare list with each tolerance expression evaluated for these params.
+// Guard zones around every device buffer, and the two patterns they hold in
+// the two validation runs (a write of exactly one pattern is still seen).
+constexpr std::size_t kGuardBytes = 64 * 1024;
+constexpr unsigned char kGuardA = 0xA5, kGuardB = 0x5A;
+
+std::vector<CompareSpec> resolve_compare(const Step& step, const std::map<std::string, double>& params) {
+    std::vector<CompareSpec> out = step.checks.compare;
+    const ExprVars vars(params.begin(), params.end());
+    for (auto& spec : out) {
+        auto eval = [&](const std::string& e, const char* key, double& value) {
+            if (e.empty()) return;
+            try {
+                value = eval_expr(e, vars);
+            } catch (const Error& err) {
+                throw Error(ErrorKind::Expression, err.message(), {"", spec.json_path + "." + key});
+            }
+            if (!(value >= 0) || !std::isfinite(value))
+                throw Error(ErrorKind::Expression, std::string(key) + " '" + e + "' gives " + format_number(value) +
+                                                       " for these params; a tolerance must be a finite number >= 0",
+                            {"", spec.json_path + "." + key});
+        };
+        eval(spec.atol_expr, "atol", spec.atol);
+        eval(spec.rtol_expr, "rtol", spec.rtol);
+    }
+    return out;
+}
+
 class LocalBackend final : public RunBackend {
 public:
     explicit LocalBackend(int ordinal) : ordinal_(ordinal) {}
@@ -247,8 +275,8 @@ private:
     // Sizes every launch and checks it against the device's limits (or the
     // target architecture's); a refusal sets r's status to Refused.
     void check_launches(const RunRequest& req, const Step& step, RunResult& r, GpuContext* ctx);
-    void run_on_gpu(const RunRequest& req, const Step& step, RunResult& r, std::vector<HostBuffer>& host,
-                    const std::vector<HostBuffer>& reference_out);
+    void run_on_gpu(const RunRequest& req, const Step& step, const std::vector<CompareSpec>& compare, RunResult& r,
+                    std::vector<HostBuffer>& host, const std::vector<HostBuffer>& reference_out);
 
     std::mutex mutex_;
     int ordinal_;
@@ -262,11 +290,12 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
     if (!req.lesson) throw Error(ErrorKind::Usage, "no lesson given");
     const Lesson& lesson = *req.lesson;
     r.lesson_id = lesson.id;
-    const Step* step = lesson.find_step(req.step.empty() ? "0" : req.step);
+    const Step* step = lesson.find_step(req.step.empty() ? "1" : req.step);
     if (!step) {
         std::string ids;
         for (const auto& s : lesson.steps) ids += (ids.empty() ? "" : ", ") + s.id;
-        throw Error(ErrorKind::Usage, "lesson '" + lesson.id + "' has no step '" + req.step + "'; its steps are: " + ids);
+        throw Error(ErrorKind::Usage, "lesson '" + lesson.id + "' has no step '" + req.step + "'; give a number from 1 to " +
+                                          std::to_string(lesson.steps.size()) + " or an id: " + ids);
     }
     r.step_id = step->id;
     const TestCase* tc = req.test_case.empty() ? (step->checks.cases.empty() ? nullptr : &step->checks.cases[0])
@@ -324,6 +353,7 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
     };
     r.bytes = metric(step->metrics.bytes, "bytes");
     r.flops = metric(step->metrics.flops, "flops");
+    const std::vector<CompareSpec> compare = resolve_compare(*step, r.params);  // a bad tolerance fails here, GPU or not
 
     // Compile-as-you-type: diagnostics and the launch limits, nothing built or run.
     if (!req.reference) {
@@ -335,8 +365,20 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
     }
 
     // Host buffers, initialised once; the reference and the GPU get copies.
+    // A case may give an input other contents; an output with "fill" starts
+    // from that value on both sides.
     std::vector<HostBuffer> host;
-    for (const auto& b : step->buffers) host.push_back(make_buffer(b, vars));
+    for (const auto& b : step->buffers) {
+        Buffer spec = b;
+        if (tc)
+            if (auto it = tc->inputs.find(b.name); it != tc->inputs.end()) spec.init = it->second;
+        if (b.fill) {
+            spec.init = BufferInit{};
+            spec.init.kind = InitKind::Constant;
+            spec.init.value = *b.fill;
+        }
+        host.push_back(make_buffer(spec, vars));
+    }
     auto find_host = [](std::vector<HostBuffer>& v, const std::string& name) -> HostBuffer& {
         for (auto& h : v)
             if (h.name == name) return h;
@@ -391,7 +433,7 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
         return;
     }
     phase("gpu");
-    run_on_gpu(req, *step, r, host, reference_out);
+    run_on_gpu(req, *step, compare, r, host, reference_out);
 }
 
 void LocalBackend::check_launches(const RunRequest& req, const Step& step, RunResult& r, GpuContext* ctx) {
@@ -410,8 +452,8 @@ void LocalBackend::check_launches(const RunRequest& req, const Step& step, RunRe
     }
 }
 
-void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, RunResult& r, std::vector<HostBuffer>& host,
-                              const std::vector<HostBuffer>& reference_out) {
+void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std::vector<CompareSpec>& compare,
+                              RunResult& r, std::vector<HostBuffer>& host, const std::vector<HostBuffer>& reference_out) {
     const Driver& d = ctx_->driver();
     const auto& cu = d.api();
     GpuModule module(d, r.compile.image);
@@ -431,8 +473,13 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, RunResult
         functions.push_back(f);
     }
 
+    // Guard zones catch a write past either end of a buffer (a missing bounds
+    // test), which would otherwise land in the allocator's padding and pass.
+    // Under compute-sanitizer there are none: memcheck must see such a write
+    // as outside the allocation.
+    const std::size_t guard = req.sanitizer == SanitizerTool::None ? kGuardBytes : 0;
     std::vector<DeviceBuffer> dev;
-    for (const auto& h : host) dev.emplace_back(d, h.size_bytes());
+    for (const auto& h : host) dev.emplace_back(d, h.size_bytes(), guard);
     auto device_index = [&](const std::string& name) -> std::size_t {
         for (std::size_t i = 0; i < host.size(); ++i)
             if (host[i].name == name) return i;
@@ -446,9 +493,22 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, RunResult
         for (std::size_t i = 0; i < host.size(); ++i)
             if (host[i].role != BufferRole::Output) dev[i].upload(host[i].data());
     };
+    // Outputs are poisoned, except those the lesson fills (kernels accumulate
+    // into them): those get their fill value, from the host copy.
+    auto is_filled = [&](std::size_t i) {
+        const Buffer* b = step.find_buffer(host[i].name);
+        return b && b->fill.has_value();
+    };
     auto poison_outputs = [&](unsigned char pattern) {
         for (std::size_t i = 0; i < host.size(); ++i)
-            if (host[i].role == BufferRole::Output) dev[i].fill_bytes(pattern);
+            if (host[i].role == BufferRole::Output) {
+                if (is_filled(i)) dev[i].upload(host[i].data());
+                else dev[i].fill_bytes(pattern);
+            }
+    };
+    auto refill_outputs = [&] {
+        for (std::size_t i = 0; i < host.size(); ++i)
+            if (host[i].role == BufferRole::Output && is_filled(i)) dev[i].upload(host[i].data());
     };
     auto launch_all = [&] {
         for (std::size_t i = 0; i < functions.size(); ++i) {
@@ -478,16 +538,38 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, RunResult
         return out;
     };
 
-    // 6. two validation runs with different poison
+    // The first guard zone written, over every buffer, as "buffer 'c': ...".
+    std::string out_of_bounds;
+    auto check_guards = [&](unsigned char pattern) {
+        for (std::size_t i = 0; i < host.size() && out_of_bounds.empty(); ++i) {
+            const auto at = dev[i].first_guard_write(pattern);
+            if (!at) continue;
+            const long long esize = static_cast<long long>(dtype_size(host[i].type));
+            const long long n = static_cast<long long>(host[i].count());
+            const long long element = *at >= 0 ? *at / esize : -((-*at + esize - 1) / esize);
+            out_of_bounds = "the kernel wrote outside buffer '" + host[i].name + "' (" + std::to_string(n) +
+                            " elements): first at element [" + std::to_string(element) + "], " +
+                            (*at >= 0 ? "past its end" : "before its start");
+        }
+    };
+    auto fill_guards = [&](unsigned char pattern) {
+        for (auto& b : dev) b.fill_guards(pattern);
+    };
+
+    // 6. two validation runs with different poison (and guard patterns)
     upload_inputs();
     poison_outputs(kPoisonA);
+    fill_guards(kGuardA);
     launch_all();
     synchronize("running");
+    check_guards(kGuardA);
     std::vector<HostBuffer> run_a = download_outputs();
     upload_inputs();
     poison_outputs(kPoisonB);
+    fill_guards(kGuardB);
     launch_all();
     synchronize("running a second time");
+    check_guards(kGuardB);
     std::vector<HostBuffer> run_b = download_outputs();
 
     // 7. compare
@@ -498,7 +580,7 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, RunResult
     };
     bool all_passed = true;
     std::string first_failure;
-    for (const auto& spec : step.checks.compare) {
+    for (const auto& spec : compare) {
         const HostBuffer* got = find_in(run_a, spec.buffer);
         const HostBuffer* got_b = find_in(run_b, spec.buffer);
         const HostBuffer* want = find_in(reference_out, spec.buffer);
@@ -508,13 +590,24 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, RunResult
             first_failure = "output '" + c.buffer + "': " + std::to_string(c.mismatches) + " of " +
                             std::to_string(c.count) + " elements differ from the CPU reference";
             if (c.unwritten) first_failure += " (" + std::to_string(c.unwritten) + " never written)";
-            if (c.nondeterministic) first_failure += " (" + std::to_string(c.nondeterministic) + " changed between two runs: a race?)";
+            if (c.deterministic && c.nondeterministic)
+                first_failure += " (" + std::to_string(c.nondeterministic) +
+                                 " changed between two runs, and this output must be the same every time: a race?)";
+            else if (c.changed_and_failed)
+                first_failure += " (" + std::to_string(c.changed_and_failed) +
+                                 " of the wrong elements changed between two runs: a race is the likely cause)";
             if (!c.note.empty()) first_failure += " (" + c.note + ")";
         }
         all_passed = all_passed && c.passed;
         r.comparisons.push_back(std::move(c));
     }
-    if (all_passed) {
+    if (!out_of_bounds.empty()) {
+        all_passed = false;
+        r.status = RunStatus::Mismatch;
+        r.message = out_of_bounds + (first_failure.empty() ? "" : "; and " + first_failure);
+        r.hint = "a thread wrote where no element is: a missing or wrong bounds test (if (i < n)), or index "
+                 "arithmetic that overshoots; Check memory shows the line";
+    } else if (all_passed) {
         r.status = RunStatus::Passed;
         r.message = "all " + std::to_string(r.comparisons.size()) + " compared output" +
                     (r.comparisons.size() == 1 ? "" : "s") + " match the CPU reference";
@@ -532,14 +625,17 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, RunResult
         t.warmup = req.warmup >= 0 ? req.warmup : step.checks.warmup;
         int repeat = std::max(1, req.repeat >= 0 ? req.repeat : step.checks.repeat);
         bool has_inout = std::any_of(host.begin(), host.end(), [](const HostBuffer& h) { return h.role == BufferRole::InOut; });
+        const bool has_filled = std::any_of(step.buffers.begin(), step.buffers.end(), [](const Buffer& b) { return b.fill.has_value(); });
         for (int i = 0; i < t.warmup; ++i) {
             if (has_inout) upload_inputs();
+            if (has_filled) refill_outputs();
             launch_all();
         }
         synchronize("warming up");
         GpuEvent start(d), stop(d);
         for (int i = 0; i < repeat; ++i) {
             if (has_inout) upload_inputs();  // an in-place kernel must see its original input every time
+            if (has_filled) refill_outputs();  // an accumulating kernel must start from its fill every time
             d.check(cu.cuEventRecord(start.get(), nullptr), "cuEventRecord");
             launch_all();
             d.check(cu.cuEventRecord(stop.get(), nullptr), "cuEventRecord");
@@ -570,7 +666,7 @@ std::unique_ptr<RunBackend> make_local_backend(int ordinal) { return std::make_u
 double run_timeout(const RunRequest& req) {
     if (req.timeout_s > 0) return req.timeout_s;
     if (!req.lesson) return kDefaultRunTimeout;
-    const Step* step = req.lesson->find_step(req.step.empty() ? "0" : req.step);
+    const Step* step = req.lesson->find_step(req.step.empty() ? "1" : req.step);
     if (!step) return kDefaultRunTimeout;
     const TestCase* tc = req.test_case.empty() ? (step->checks.cases.empty() ? nullptr : &step->checks.cases[0])
                                                : step->find_case(req.test_case);
@@ -580,7 +676,7 @@ double run_timeout(const RunRequest& req) {
 
 std::string run_timeout_source(const RunRequest& req) {
     if (req.timeout_s > 0) return "the time limit given for this run (--timeout, or Time limit in the launch panel)";
-    const Step* step = req.lesson ? req.lesson->find_step(req.step.empty() ? "0" : req.step) : nullptr;
+    const Step* step = req.lesson ? req.lesson->find_step(req.step.empty() ? "1" : req.step) : nullptr;
     if (!step) return "the default time limit";
     const TestCase* tc = req.test_case.empty() ? (step->checks.cases.empty() ? nullptr : &step->checks.cases[0])
                                                : step->find_case(req.test_case);

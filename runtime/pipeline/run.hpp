@@ -40,7 +40,7 @@ struct LaunchOverride {
 
 struct RunRequest {
     std::shared_ptr<const Lesson> lesson;
-    std::string step;                        // id or index; "" = first step
+    std::string step;                        // id, or number from 1 (the GUI's); "" = first step
     std::string test_case;                   // name; "" = first case
     SourceChoice source = SourceChoice::Starter;
     std::string custom_source;               // for SourceChoice::Custom

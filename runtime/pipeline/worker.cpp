@@ -59,7 +59,7 @@ RunResult initial_result(const RunRequest& req) {
     r.case_name = req.test_case;
     if (req.lesson) {
         r.lesson_id = req.lesson->id;
-        if (const Step* s = req.lesson->find_step(req.step.empty() ? "0" : req.step)) {
+        if (const Step* s = req.lesson->find_step(req.step.empty() ? "1" : req.step)) {
             r.step_id = s->id;
             if (r.case_name.empty() && !s->checks.cases.empty()) r.case_name = s->checks.cases[0].name;
         }
@@ -324,7 +324,7 @@ FrameLimits result_limits(const RunRequest& req) {
     limits.max_blob = 0;
     if (!req.keep_buffers || !req.lesson) return limits;
     try {
-        const Step* step = req.lesson->find_step(req.step.empty() ? "0" : req.step);
+        const Step* step = req.lesson->find_step(req.step.empty() ? "1" : req.step);
         if (!step) return limits;
         const TestCase* tc = req.test_case.empty() ? (step->checks.cases.empty() ? nullptr : &step->checks.cases[0])
                                                    : step->find_case(req.test_case);

@@ -26,7 +26,7 @@ wb::RunResult run_vector_add(const std::string& source, const std::string& test_
     wb::RunRequest req;
     req.trusted = true;  // on a GPU machine the bundle's binaries may not know this checkout as shipped
     req.lesson = load_shipped("01_vector_add.json");
-    req.step = "0";
+    req.step = "1";
     req.test_case = test_case;
     req.source = wb::SourceChoice::Custom;
     req.custom_source = source;

@@ -1,8 +1,9 @@
-// tests/gpu/sanitizer_gpu_test.cpp — compute-sanitizer catches what a normal run lets through.
+// tests/gpu/sanitizer_gpu_test.cpp — compute-sanitizer names the line of what a normal run can only see.
 //
-// The off-by-one write (`if (i <= n)`) passes a normal run: c[n] lands in the
-// allocation's padding and the comparison only looks at c[0..n). Under memcheck
-// the same kernel is reported on its line, with the thread and block. A tiled
+// The off-by-one write (`if (i <= n)`) fails a normal run through the guard
+// zone after 'c', which can name the element but not the line. Under memcheck
+// (which runs without guard zones) the same kernel is reported on its line,
+// with the thread and block. A tiled
 // matmul without its second __syncthreads() is reported by racecheck. The
 // lesson's own solutions are clean. Skipped, with the reason, without a GPU or
 // without compute-sanitizer. Prints the time of a sanitized run vs a normal one.
@@ -60,18 +61,20 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
-TEST(Sanitizer, OffByOneWritePassesANormalRunButMemcheckReportsItsLineThreadAndBlock) {
+TEST(Sanitizer, OffByOneWriteIsCaughtByTheGuardsAndMemcheckReportsItsLineThreadAndBlock) {
     WB_REQUIRE_SANITIZER();
     wb::WorkerBackend worker;
-    auto normal_req = request("01_vector_add.json", "0", "ragged", data("off_by_one.cu"), wb::SanitizerTool::None);
+    auto normal_req = request("01_vector_add.json", "1", "ragged", data("off_by_one.cu"), wb::SanitizerTool::None);
     normal_req.timing = false;
     auto t0 = std::chrono::steady_clock::now();
     wb::RunResult normal = worker.run(normal_req);
     double normal_s = seconds_since(t0);
-    ASSERT_EQ(normal.status, wb::RunStatus::Passed) << "a normal run should not see the extra write: " << normal.message;
+    // The guard zones after every buffer catch the write of c[1000] in a normal run too.
+    ASSERT_EQ(normal.status, wb::RunStatus::Mismatch) << normal.message;
+    EXPECT_NE(normal.message.find("wrote outside buffer 'c'"), std::string::npos) << normal.message;
 
     t0 = std::chrono::steady_clock::now();
-    wb::RunResult r = worker.run(request("01_vector_add.json", "0", "ragged", data("off_by_one.cu"), wb::SanitizerTool::Memcheck));
+    wb::RunResult r = worker.run(request("01_vector_add.json", "1", "ragged", data("off_by_one.cu"), wb::SanitizerTool::Memcheck));
     double memcheck_s = seconds_since(t0);
     ASSERT_EQ(r.status, wb::RunStatus::SanitizerErrors) << r.message << "\n" << r.output;
     EXPECT_GT(r.sanitizer_errors, 0);
@@ -86,7 +89,7 @@ TEST(Sanitizer, OffByOneWritePassesANormalRunButMemcheckReportsItsLineThreadAndB
     EXPECT_EQ(write->block, (std::array<int, 3>{3, 0, 0}));
     EXPECT_EQ(write->thread, (std::array<int, 3>{232, 0, 0}));
     // The warm worker is untouched: the next normal run works.
-    EXPECT_EQ(worker.run(request("01_vector_add.json", "0", "ragged", "", wb::SanitizerTool::None)).status,
+    EXPECT_EQ(worker.run(request("01_vector_add.json", "1", "ragged", "", wb::SanitizerTool::None)).status,
               wb::RunStatus::Passed);
     std::printf("[ figures  ] vector_add ragged: normal run %.3f s, under memcheck %.3f s (%.0fx)\n", normal_s,
                 memcheck_s, memcheck_s / normal_s);
@@ -96,11 +99,13 @@ TEST(Sanitizer, OffByOneWritePassesANormalRunButMemcheckReportsItsLineThreadAndB
 TEST(Sanitizer, AWriteOnePastTheEndIsReportedAsAWriteOnItsLine) {
     WB_REQUIRE_SANITIZER();
     wb::WorkerBackend worker;
-    auto normal_req = request("01_vector_add.json", "0", "ragged", data("write_past_end.cu"), wb::SanitizerTool::None);
+    auto normal_req = request("01_vector_add.json", "1", "ragged", data("write_past_end.cu"), wb::SanitizerTool::None);
     normal_req.timing = false;
-    ASSERT_EQ(worker.run(normal_req).status, wb::RunStatus::Passed) << "a normal run lets the write through";
+    const wb::RunResult normal = worker.run(normal_req);
+    ASSERT_EQ(normal.status, wb::RunStatus::Mismatch) << "the guard zone after 'c' sees the write: " << normal.message;
+    EXPECT_NE(normal.message.find("first at element [1000], past its end"), std::string::npos) << normal.message;
     wb::RunResult r =
-        worker.run(request("01_vector_add.json", "0", "ragged", data("write_past_end.cu"), wb::SanitizerTool::Memcheck));
+        worker.run(request("01_vector_add.json", "1", "ragged", data("write_past_end.cu"), wb::SanitizerTool::Memcheck));
     ASSERT_EQ(r.status, wb::RunStatus::SanitizerErrors) << r.message << "\n" << r.output;
     ASSERT_FALSE(r.sanitizer_findings.empty()) << r.output;
     const wb::SanitizerFinding& f = r.sanitizer_findings[0];
@@ -116,7 +121,7 @@ TEST(Sanitizer, TiledMatmulWithoutTheSecondSyncthreadsIsCaughtByRacecheck) {
     WB_REQUIRE_SANITIZER();
     wb::WorkerBackend worker;
     auto t0 = std::chrono::steady_clock::now();
-    wb::RunResult r = worker.run(request("03_matmul.json", "1", "ragged", data("racy_matmul.cu"), wb::SanitizerTool::Racecheck));
+    wb::RunResult r = worker.run(request("03_matmul.json", "shared_memory_tiles", "ragged", data("racy_matmul.cu"), wb::SanitizerTool::Racecheck));
     double s = seconds_since(t0);
     ASSERT_EQ(r.status, wb::RunStatus::SanitizerErrors) << r.message << "\n" << r.output;
     ASSERT_FALSE(r.sanitizer_findings.empty()) << r.output;
@@ -133,19 +138,19 @@ TEST(Sanitizer, LessonSolutionsAreCleanUnderMemcheckAndRacecheck) {
     WB_REQUIRE_SANITIZER();
     wb::WorkerBackend worker;
     auto t0 = std::chrono::steady_clock::now();
-    wb::RunResult m = worker.run(request("01_vector_add.json", "0", "ragged", "", wb::SanitizerTool::Memcheck));
+    wb::RunResult m = worker.run(request("01_vector_add.json", "1", "ragged", "", wb::SanitizerTool::Memcheck));
     double ms = seconds_since(t0);
     EXPECT_EQ(m.status, wb::RunStatus::Passed) << m.message << "\n" << m.output;
     EXPECT_EQ(m.sanitizer_errors, 0) << m.output;
     EXPECT_TRUE(m.sanitizer_findings.empty());
-    wb::RunResult rc = worker.run(request("03_matmul.json", "1", "ragged", "", wb::SanitizerTool::Racecheck));
+    wb::RunResult rc = worker.run(request("03_matmul.json", "shared_memory_tiles", "ragged", "", wb::SanitizerTool::Racecheck));
     EXPECT_EQ(rc.status, wb::RunStatus::Passed) << rc.message << "\n" << rc.output;
     EXPECT_EQ(rc.sanitizer_errors, 0) << rc.output;
     t0 = std::chrono::steady_clock::now();
-    wb::RunResult big = worker.run(request("01_vector_add.json", "0", "large", "", wb::SanitizerTool::Memcheck));
+    wb::RunResult big = worker.run(request("01_vector_add.json", "1", "large", "", wb::SanitizerTool::Memcheck));
     double big_s = seconds_since(t0);
     EXPECT_EQ(big.status, wb::RunStatus::Passed) << big.message << "\n" << big.output;
-    auto plain = request("01_vector_add.json", "0", "large", "", wb::SanitizerTool::None);
+    auto plain = request("01_vector_add.json", "1", "large", "", wb::SanitizerTool::None);
     plain.timing = false;
     t0 = std::chrono::steady_clock::now();
     EXPECT_EQ(worker.run(plain).status, wb::RunStatus::Passed);

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 namespace {
 
@@ -38,7 +39,15 @@ HostBuffer poisoned(DType type, std::vector<std::size_t> shape, uint8_t pattern)
     return h;
 }
 
-wb::CompareSpec tol(double atol, double rtol) { return wb::CompareSpec{"c", atol, rtol, "checks.compare[0]"}; }
+wb::CompareSpec tol(double atol, double rtol, std::optional<bool> deterministic = std::nullopt) {
+    wb::CompareSpec s;
+    s.buffer = "c";
+    s.atol = atol;
+    s.rtol = rtol;
+    s.deterministic = deterministic;
+    s.json_path = "checks.compare[0]";
+    return s;
+}
 
 TEST(Compare, OutputWithinTolerancePasses) {
     HostBuffer want = make(DType::F32, {3}, {1, 2, 3});
@@ -155,21 +164,72 @@ TEST(Compare, WithOneRunPoisonShowsAsNaNForFloats) {
     EXPECT_EQ(r.first[0].reason, MismatchReason::NotANumber);
 }
 
-TEST(Compare, CellsThatDifferBetweenRunsAreNondeterministic) {
+TEST(Compare, EachRunIsJudgedOnItsOwnAndAChangeThatFailsIsNamed) {
     HostBuffer want = make(DType::F32, {4}, {1, 2, 3, 4});
     HostBuffer a = make(DType::F32, {4}, {1, 2, 3, 4});
     HostBuffer b = make(DType::F32, {4}, {1, 2.5, 3, 4});
     std::memset(static_cast<std::byte*>(a.data()) + 12, wb::kPoisonA, 4);  // cell 3 written only in run B
     CompareResult r = wb::compare_buffers(a, &b, want, tol(1e-5, 1e-5));
     EXPECT_EQ(r.nondeterministic, 2u);
+    EXPECT_EQ(r.changed_and_failed, 2u);
     EXPECT_EQ(r.unwritten, 0u);
     EXPECT_EQ(r.mismatches, 2u);
+    EXPECT_FALSE(r.passed);
     ASSERT_EQ(r.first.size(), 2u);
     EXPECT_EQ(r.first[0].flat, 1u);
-    EXPECT_EQ(r.first[0].reason, MismatchReason::Nondeterministic);
-    EXPECT_EQ(r.first[0].got, 2.0);  // the first run's value is reported
+    EXPECT_EQ(r.first[0].reason, MismatchReason::Tolerance);
+    EXPECT_EQ(r.first[0].got, 2.5) << "run B was the wrong one, so its value is reported";
     EXPECT_EQ(r.first[1].flat, 3u);
-    EXPECT_EQ(r.first[1].reason, MismatchReason::Nondeterministic);
+    EXPECT_EQ(r.first[1].reason, MismatchReason::NotANumber) << "run A left poison in a cell run B wrote";
+}
+
+TEST(Compare, FloatSumsThatChangeWithinToleranceAreANoteNotAFailure) {
+    // What float atomicAdd does: a different order of additions each run.
+    HostBuffer want = make(DType::F32, {3}, {100, 200, 300});
+    HostBuffer a = make(DType::F32, {3}, {100.00001, 200, 300});
+    HostBuffer b = make(DType::F32, {3}, {99.99999, 200, 300.00002});
+    CompareResult r = wb::compare_buffers(a, &b, want, tol(1e-3, 1e-5));
+    EXPECT_TRUE(r.passed) << r.note;
+    EXPECT_FALSE(r.deterministic);
+    EXPECT_EQ(r.nondeterministic, 2u);
+    EXPECT_EQ(r.mismatches, 0u);
+    EXPECT_NE(r.note.find("2 elements changed between the two validation runs"), std::string::npos) << r.note;
+}
+
+TEST(Compare, ADeterministicOutputFailsOnAnyChange) {
+    HostBuffer want = make(DType::F32, {3}, {100, 200, 300});
+    HostBuffer a = make(DType::F32, {3}, {100.00001, 200, 300});
+    HostBuffer b = make(DType::F32, {3}, {99.99999, 200, 300});
+    CompareResult r = wb::compare_buffers(a, &b, want, tol(1e-3, 1e-5, true));
+    EXPECT_FALSE(r.passed);
+    EXPECT_TRUE(r.deterministic);
+    ASSERT_EQ(r.first.size(), 1u);
+    EXPECT_EQ(r.first[0].reason, MismatchReason::Nondeterministic);
+}
+
+TEST(Compare, IntegerOutputsAreDeterministicByDefault) {
+    // A racy histogram whose counts happen to land within atol still fails.
+    HostBuffer want = make(DType::I32, {2}, {5, 7});
+    HostBuffer a = make(DType::I32, {2}, {5, 7});
+    HostBuffer b = make(DType::I32, {2}, {6, 7});
+    CompareResult r = wb::compare_buffers(a, &b, want, tol(1, 0));
+    EXPECT_FALSE(r.passed);
+    EXPECT_TRUE(r.deterministic);
+    ASSERT_EQ(r.first.size(), 1u);
+    EXPECT_EQ(r.first[0].reason, MismatchReason::Nondeterministic);
+    CompareResult allowed = wb::compare_buffers(a, &b, want, tol(1, 0, false));
+    EXPECT_TRUE(allowed.passed) << "\"deterministic\": false lets an integer output vary within atol";
+}
+
+TEST(Compare, ASecondRunThatFailsAloneIsCaught) {
+    HostBuffer want = make(DType::F32, {2}, {1, 2});
+    HostBuffer a = make(DType::F32, {2}, {1, 2});
+    HostBuffer b = make(DType::F32, {2}, {1, 9});
+    CompareResult r = wb::compare_buffers(a, &b, want, tol(1e-5, 1e-5));
+    EXPECT_FALSE(r.passed);
+    EXPECT_EQ(r.changed_and_failed, 1u);
+    ASSERT_EQ(r.first.size(), 1u);
+    EXPECT_EQ(r.first[0].got, 9.0);
 }
 
 TEST(Compare, IntegersAreExactUnlessAtolIsSet) {

@@ -176,7 +176,7 @@ TEST(CompileLimitsCli, CompileHasTheRunsDeadline) {
     TempLesson tmp;
     const std::string file = lesson_with_starter(tmp, "bomb", kTemplateBomb);
     auto t0 = std::chrono::steady_clock::now();
-    auto r = run_cli("compile '" + file + "' --trust --step 0 --timeout 3");
+    auto r = run_cli("compile '" + file + "' --trust --step 1 --timeout 3");
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     EXPECT_EQ(r.code, 1) << r.out;
     EXPECT_TRUE(contains(r.out, "FAILED (timed-out: timed out after 3 s while compiling the kernel)")) << r.out;

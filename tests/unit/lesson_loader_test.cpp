@@ -6,6 +6,7 @@
 // it in lessons_bad/expected.json; the cases that need the file system
 // (symlinks, huge files, bad bytes) are made at run time in a temporary folder.
 // Throughout, the loader must never throw, whatever the input.
+#include "core/fs.hpp"
 #include "lesson/loader.hpp"
 
 #include <gtest/gtest.h>
@@ -241,9 +242,10 @@ TEST(LessonLoader, FullLessonMergesStepOverridesAndReadsFiles) {
     EXPECT_EQ(s1.starter.origin, "<inline>");
 
     EXPECT_EQ(l.find_step("saxpy"), &l.steps[1]);
-    EXPECT_EQ(l.find_step("0"), &l.steps[0]);
-    EXPECT_EQ(l.find_step("1"), &l.steps[1]);
-    EXPECT_EQ(l.find_step("2"), nullptr);
+    EXPECT_EQ(l.find_step("1"), &l.steps[0]);  // numbers are 1-based, as the GUI shows them
+    EXPECT_EQ(l.find_step("2"), &l.steps[1]);
+    EXPECT_EQ(l.find_step("0"), nullptr);
+    EXPECT_EQ(l.find_step("3"), nullptr);
     EXPECT_EQ(l.find_step("nope"), nullptr);
 }
 
@@ -282,9 +284,10 @@ TEST(LessonLoader, GoodLessonsAreListedSortedWithoutTheSchema) {
     EXPECT_TRUE(list_lessons(dir.path() / "missing").empty());
 
     auto good = list_lessons(kGood);
-    ASSERT_EQ(good.size(), 2u);
-    EXPECT_EQ(good[0].filename(), "full.json");
-    EXPECT_EQ(good[1].filename(), "minimal.json");
+    ASSERT_EQ(good.size(), 3u);
+    EXPECT_EQ(good[0].filename(), "format2.json");
+    EXPECT_EQ(good[1].filename(), "full.json");
+    EXPECT_EQ(good[2].filename(), "minimal.json");
 }
 
 // ---------------------------------------------------------------------------
@@ -546,4 +549,234 @@ TEST(LessonLoader, ValuesOfEveryWrongTypeAreIssuesNotExceptions) {
         }
     }
     EXPECT_GT(tried, 1000u);
+}
+
+// ---------------------------------------------------------------------------
+// Images: the lesson's own folder, its assets/, then the shipped assets
+// ---------------------------------------------------------------------------
+
+namespace {
+
+// The minimal good lesson with one u8 [4, 4, 3] image buffer per name in `files`.
+std::string minimal_with_images(const std::vector<std::string>& files) {
+    auto j = nlohmann::ordered_json::parse(slurp(kGood / "minimal.json"));
+    for (std::size_t i = 0; i < files.size(); ++i)
+        j["buffers"].push_back({{"name", "img" + std::to_string(i)}, {"type", "u8"}, {"shape", {4, 4, 3}},
+                                {"role", "input"}, {"init", {{"kind", "image"}, {"file", files[i]}}}});
+    return j.dump(2);
+}
+
+const fs::path kPattern = kData / "assets" / "test_pattern.png";
+const fs::path kShippedAssets = fs::path(WB_SOURCE_DIR) / "assets";  // a test binary lives in a build tree
+
+// A course laid out as an instructor would: <root>/lessons/course.json.
+struct Course {
+    TempDir root;
+    fs::path lessons = root.path() / "lessons";
+    fs::path file = lessons / "course.json";
+    LoadResult load(const std::vector<std::string>& images) {
+        spit(file, minimal_with_images(images));
+        return load_lesson(file);
+    }
+    fs::path image(std::size_t i, const LoadResult& r) const { return r.lesson->steps[0].buffers[2 + i].init.image; }
+};
+
+}  // namespace
+
+TEST(LessonLoader, ImageBesideTheLessonIsFoundInTheLessonsOwnFolder) {
+    Course c;
+    fs::create_directories(c.lessons / "course_files");
+    fs::copy_file(kPattern, c.lessons / "cat.png");
+    fs::copy_file(kPattern, c.lessons / "course_files" / "dog.png");
+    LoadResult r = c.load({"cat.png", "course_files/dog.png"});
+    ASSERT_TRUE(r.ok()) << all_issues(r);
+    EXPECT_EQ(c.image(0, r), fs::canonical(c.lessons / "cat.png"));
+    EXPECT_EQ(c.image(1, r), fs::canonical(c.lessons / "course_files" / "dog.png"));
+}
+
+TEST(LessonLoader, ImageInTheLessonsAssetsSubfolderIsFound) {
+    Course c;
+    fs::create_directories(c.lessons / "assets");
+    fs::copy_file(kPattern, c.lessons / "assets" / "cat.png");
+    LoadResult r = c.load({"cat.png"});
+    ASSERT_TRUE(r.ok()) << all_issues(r);
+    EXPECT_EQ(c.image(0, r), fs::canonical(c.lessons / "assets" / "cat.png"));
+}
+
+TEST(LessonLoader, LocalAssetsFoldersDoNotHideShippedImagesTheyLack) {
+    // Both an assets/ inside the lesson folder and one beside it exist, each
+    // with an image of its own; a shipped image neither has is still found.
+    ASSERT_TRUE(fs::exists(kShippedAssets / "chelsea.png"));
+    Course c;
+    fs::create_directories(c.lessons / "assets");
+    fs::create_directories(c.root.path() / "assets");
+    fs::copy_file(kPattern, c.lessons / "assets" / "mine.png");
+    fs::copy_file(kPattern, c.root.path() / "assets" / "beside.png");
+    LoadResult r = c.load({"chelsea.png", "mine.png", "beside.png"});
+    ASSERT_TRUE(r.ok()) << all_issues(r);
+    EXPECT_EQ(c.image(0, r), fs::canonical(kShippedAssets / "chelsea.png"));
+    EXPECT_EQ(c.image(1, r), fs::canonical(c.lessons / "assets" / "mine.png"));
+    EXPECT_EQ(c.image(2, r), fs::canonical(c.root.path() / "assets" / "beside.png"));
+}
+
+TEST(LessonLoader, TheLessonsOwnImageWinsOverTheShippedOneOfTheSameName) {
+    Course c;
+    fs::create_directories(c.lessons / "assets");
+    fs::copy_file(kPattern, c.lessons / "chelsea.png");
+    fs::copy_file(kPattern, c.lessons / "assets" / "chelsea.png");
+    LoadResult r = c.load({"chelsea.png"});
+    ASSERT_TRUE(r.ok()) << all_issues(r);
+    EXPECT_EQ(c.image(0, r), fs::canonical(c.lessons / "chelsea.png"));
+    fs::remove(c.lessons / "chelsea.png");
+    r = c.load({"chelsea.png"});
+    ASSERT_TRUE(r.ok()) << all_issues(r);
+    EXPECT_EQ(c.image(0, r), fs::canonical(c.lessons / "assets" / "chelsea.png"));
+}
+
+TEST(LessonLoader, MissingImageNamesEveryFolderThatWasSearched) {
+    Course c;
+    LoadResult r = c.load({"nowhere.png"});
+    ASSERT_FALSE(r.ok());
+    ASSERT_TRUE(has_issue(r, "buffers[2].init.file", "image 'nowhere.png' does not exist")) << all_issues(r);
+    const std::string msg = all_issues(r);
+    for (const fs::path& dir : {c.lessons, c.lessons / "assets", c.root.path() / "assets", kShippedAssets})
+        EXPECT_NE(msg.find(dir.lexically_normal().string() + " ("), std::string::npos) << dir << " not named in\n" << msg;
+    EXPECT_NE(msg.find("the lesson's folder"), std::string::npos) << msg;
+}
+
+TEST(LessonLoader, ImagePathsThatLeaveTheFolderAreRefused) {
+    Course c;
+    fs::copy_file(kPattern, c.root.path() / "outside.png");
+    LoadResult r = c.load({"../outside.png", (c.root.path() / "outside.png").string()});
+    ASSERT_FALSE(r.ok());
+    EXPECT_TRUE(has_issue(r, "buffers[2].init.file", "must be a relative path without '..'")) << all_issues(r);
+    EXPECT_TRUE(has_issue(r, "buffers[3].init.file", "must be a relative path without '..'")) << all_issues(r);
+}
+
+TEST(LessonLoader, SymlinkedImageLeadingOutOfTheLessonFolderIsRefusedNotSkipped) {
+    // A link in the lesson folder that leads elsewhere is an error at that
+    // folder, not a reason to fall through to the shipped image of that name.
+    Course c;
+    fs::create_directories(c.lessons);
+    fs::copy_file(kPattern, c.root.path() / "outside.png");
+    fs::create_symlink(c.root.path() / "outside.png", c.lessons / "chelsea.png");
+    LoadResult r = c.load({"chelsea.png"});
+    ASSERT_FALSE(r.ok());
+    EXPECT_TRUE(has_issue(r, "buffers[2].init.file", "symlink that leads outside")) << all_issues(r);
+}
+
+// ---------------------------------------------------------------------------
+// Param values against the param's type
+// ---------------------------------------------------------------------------
+
+namespace {
+
+LoadResult load_with_param(const nlohmann::ordered_json& param, const nlohmann::ordered_json& case_params = nullptr) {
+    auto j = nlohmann::ordered_json::parse(slurp(kGood / "minimal.json"));
+    j["params"]["N"] = param;
+    if (!case_params.is_null()) j["checks"]["cases"][0]["params"] = case_params;
+    return load_lesson_text(j.dump(), kGood / "minimal.json");
+}
+
+}  // namespace
+
+TEST(LessonLoader, ParamBoundsThatDoNotFitTheParamsTypeAreRefusedAtTheirPath) {
+    struct Bad {
+        nlohmann::ordered_json param;
+        std::string path, message;
+    };
+    const std::vector<Bad> bad = {
+        {{{"type", "i32"}, {"default", 16}, {"max", 1099511627776LL}}, "params.N.max",
+         "max 1099511627776 does not fit 'N' (i32: -2147483648 to 2147483647)"},
+        {{{"type", "i32"}, {"default", 16}, {"min", -2147483649LL}}, "params.N.min", "does not fit 'N' (i32"},
+        {{{"type", "i32"}, {"default", 16}, {"min", 1.5}}, "params.N.min", "min 1.5 is not a whole number"},
+        {{{"type", "u32"}, {"default", 16}, {"min", -1}}, "params.N.min", "min -1 does not fit 'N' (u32: 0 to 4294967295)"},
+        {{{"type", "u32"}, {"default", 16}, {"max", 4294967296LL}}, "params.N.max", "does not fit 'N' (u32"},
+        {{{"type", "u8"}, {"default", 16}, {"max", 256}}, "params.N.max", "max 256 does not fit 'N' (u8: 0 to 255)"},
+        {{{"type", "f32"}, {"default", 16}, {"max", 1e39}}, "params.N.max", "max 1e+39 does not fit 'N' (f32"},
+        {{{"type", "f32"}, {"default", -1e39}}, "params.N.default", "default -1e+39 does not fit 'N' (f32"},
+        {{{"type", "i32"}, {"default", 4294967296LL}}, "params.N.default", "does not fit 'N' (i32"},
+    };
+    for (const Bad& b : bad) {
+        SCOPED_TRACE(b.param.dump());
+        LoadResult r = load_with_param(b.param);
+        EXPECT_FALSE(r.ok());
+        EXPECT_TRUE(has_issue(r, b.path, b.message)) << all_issues(r);
+    }
+}
+
+TEST(LessonLoader, ParamBoundsAtTheEdgesOfTheirTypeAreAccepted) {
+    const std::vector<nlohmann::ordered_json> good = {
+        {{"type", "i32"}, {"default", 16}, {"min", -2147483648LL}, {"max", 2147483647}},
+        {{"type", "u32"}, {"default", 16}, {"min", 0}, {"max", 4294967295LL}},
+        {{"type", "u8"}, {"default", 16}, {"min", 0}, {"max", 255}},
+        {{"type", "i32"}, {"default", 16}, {"min", 1.0}, {"max", 64.0}},  // whole, though written as floats
+        {{"type", "f32"}, {"default", 16}, {"min", -3.4e38}, {"max", 3.4e38}},
+        {{"type", "f64"}, {"default", 16}, {"max", 1e300}},
+    };
+    for (const auto& p : good) {
+        SCOPED_TRACE(p.dump());
+        LoadResult r = load_with_param(p);
+        EXPECT_TRUE(r.ok()) << all_issues(r);
+    }
+}
+
+TEST(LessonLoader, CaseValueThatDoesNotFitTheTypeIsRefusedEvenWithoutAMax) {
+    LoadResult r = load_with_param({{"type", "u8"}, {"default", 16}}, {{"N", 300}});
+    EXPECT_FALSE(r.ok());
+    EXPECT_TRUE(has_issue(r, "checks.cases[0].params.N", "300 does not fit 'N' (u8: 0 to 255)")) << all_issues(r);
+    r = load_with_param({{"type", "i32"}, {"default", 16}}, {{"N", 3000000000LL}});
+    EXPECT_TRUE(has_issue(r, "checks.cases[0].params.N", "does not fit 'N' (i32")) << all_issues(r);
+}
+
+// ---- format 2 -------------------------------------------------------------------
+
+TEST(LessonLoaderFormat2, ExpressionsTolerancesFillInputsAndMergedChecks) {
+    LoadResult r = load_lesson(kGood / "format2.json");
+    ASSERT_TRUE(r.ok()) << all_issues(r);
+    const Lesson& l = *r.lesson;
+    EXPECT_EQ(l.format, 2);
+    const Step& first = l.steps[0];
+    ASSERT_EQ(first.checks.compare.size(), 1u);
+    EXPECT_EQ(first.checks.compare[0].atol_expr, "1e-6 * N");
+    EXPECT_EQ(first.checks.compare[0].rtol, 1e-5);
+    EXPECT_FALSE(first.checks.compare[0].deterministic.has_value());
+    const Buffer* sum = first.find_buffer("sum");
+    ASSERT_TRUE(sum && sum->fill);
+    EXPECT_EQ(*sum->fill, 0.0);
+    const TestCase* ones = first.find_case("ones");
+    ASSERT_TRUE(ones);
+    ASSERT_EQ(ones->inputs.count("x"), 1u);
+    EXPECT_EQ(ones->inputs.at("x").kind, InitKind::Constant);
+    EXPECT_EQ(ones->inputs.at("x").value, 1.0);
+    // The second step sets its own tolerance and keeps the lesson's cases.
+    const Step& second = l.steps[1];
+    EXPECT_EQ(second.checks.compare[0].atol_expr, "1e-6 * N");
+    EXPECT_EQ(second.checks.compare[0].rtol, 4e-6);
+    ASSERT_TRUE(second.checks.compare[0].deterministic.has_value());
+    EXPECT_FALSE(*second.checks.compare[0].deterministic);
+    EXPECT_EQ(second.checks.cases.size(), 8u);
+}
+
+TEST(LessonLoaderFormat2, Format1StepChecksStillReplaceTheLessonsWholesale) {
+    auto j = nlohmann::json::parse(read_file(kGood / "format2.json"));
+    j["format"] = 1;
+    LoadResult r = load_lesson_text(j.dump(), kGood / "format2_as_v1.json");
+    EXPECT_FALSE(r.ok());
+    EXPECT_TRUE(has_issue(r, "steps[1].checks", "missing key 'cases'")) << all_issues(r);
+}
+
+TEST(LessonLoaderFormat2, NewKeysAreCheckedWithTheirPaths) {
+    auto j = nlohmann::json::parse(read_file(kGood / "format2.json"));
+    j["checks"]["compare"][0]["atol"] = "M * 2";
+    j["checks"]["compare"][0]["deterministic"] = "yes";
+    j["buffers"][0]["init"] = {{"fill", 0}};
+    j["checks"]["cases"][5]["inputs"] = {{"sum", {{"kind", "zero"}}}, {"nope", {{"kind", "zero"}}}};
+    LoadResult r = load_lesson_text(j.dump(), kGood / "format2_bad.json");
+    EXPECT_FALSE(r.ok());
+    EXPECT_TRUE(has_issue(r, "checks.compare[0].atol", "M")) << all_issues(r);
+    EXPECT_TRUE(has_issue(r, "checks.compare[0].deterministic", "expected true or false")) << all_issues(r);
+    EXPECT_TRUE(has_issue(r, "buffers[0].init.fill", "fill is for output buffers")) << all_issues(r);
+    EXPECT_TRUE(has_issue(r, "checks.cases[5].inputs.sum", "is an output")) << all_issues(r);
+    EXPECT_TRUE(has_issue(r, "checks.cases[5].inputs.nope", "unknown buffer")) << all_issues(r);
 }

@@ -1,0 +1,232 @@
+// cli/commands/check.cpp — `cuda-workbook-cli check <lesson or folder...>`, the instructor's check.
+//
+// For every lesson: it loads; every step's starter compiles (a student never
+// opens a broken exercise); every step's solution passes every case on the GPU.
+// Without a GPU, or with --compile-only, everything up to the launch is checked.
+// Each check is one line of text, one JSON object (--json), and one JUnit
+// testcase (--junit FILE, junit.hpp).
+#include "commands.hpp"
+
+#include "common.hpp"
+#include "junit.hpp"
+#include "lesson/loader.hpp"
+#include "pipeline/report.hpp"
+#include "pipeline/run.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace wb::cli {
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// A failed run's details for JUnit: diagnostics, the hint, the first mismatches.
+std::string failure_details(const RunResult& r) {
+    std::ostringstream d;
+    for (const auto& g : r.compile.diagnostics) d << g.to_string() << "\n";
+    for (const auto& g : r.reference.diagnostics) d << "reference: " << g.to_string() << "\n";
+    for (const auto& l : r.launches)
+        if (l.refusal) d << l.entry << " refused (" << l.refusal->limit << "): " << l.refusal->message << "\n";
+    for (const auto& c : r.comparisons)
+        for (const auto& m : c.first)
+            d << c.buffer << index_str(m.index) << ": got " << fmt("%.9g", m.got) << ", want " << fmt("%.9g", m.want)
+              << " (" << mismatch_reason_name(m.reason) << ")\n";
+    if (!r.hint.empty()) d << "hint: " << r.hint << "\n";
+    return d.str();
+}
+
+}  // namespace
+
+int cmd_check(int argc, char** argv) {
+    Args a = parse_args(argc, argv, 2, {"--arch", "--junit"}, {"--compile-only", "--json", "--help", "--in-process", "--trust"},
+                        "check");
+    if (a.flag("--help")) {
+        std::cout << "Usage: cuda-workbook-cli check <lesson.json or folder...> [--compile-only] [--trust] [--json]\n"
+                     "                             [--junit FILE] [--arch A]\n\n"
+                     "The instructor's check: every lesson validates, every starter compiles, and every\n"
+                     "solution passes every test case on the GPU. Without a GPU (or with --compile-only)\n"
+                     "it checks everything up to the launch: solutions compile, references build and run,\n"
+                     "and launches fit the target's limits. Asked for with --compile-only, that passing\n"
+                     "exits 0; without a GPU, it exits 4 (nothing ran). A folder stands for every lesson\n"
+                     "in it; *.schema.json files are skipped. Lessons outside the shipped lessons folder\n"
+                     "need --trust: their CPU references are compiled and run on this computer.\n\n"
+                     "  --junit FILE   also write JUnit XML: one testcase per check line, classname\n"
+                     "                 lesson_id/step_id; compile-only cases are <skipped>\n\n"
+                  << kExitCodes;
+        return kOk;
+    }
+    if (a.positional.empty()) throw UsageError("check needs at least one lesson file or folder");
+    bool as_json = a.flag("--json");
+    std::vector<std::string> files;
+    for (const auto& f : expand_lesson_args(a.positional)) {
+        if (!is_schema_file(f)) files.push_back(f);
+        else if (!as_json) std::cout << f << ": skipped: a JSON Schema, not a lesson\n";
+    }
+    if (files.empty()) throw UsageError("no lesson files found in the given files and folders");
+    // Before anything is compiled: one untrusted lesson stops the whole check.
+    if (!trusted_or_explain(files, a.flag("--trust"), "check")) return kUntrusted;
+    // Opened now, so that a path that cannot be written is a usage error before minutes of checking.
+    const auto junit_path = a.value("--junit");
+    std::ofstream junit_out;
+    if (junit_path) {
+        junit_out.open(*junit_path, std::ios::binary | std::ios::trunc);
+        if (!junit_out) throw UsageError("--junit " + *junit_path + ": cannot write this file");
+    }
+
+    auto backend = make_backend(a);
+    BackendInfo bi = backend->info();
+    const bool asked = a.flag("--compile-only");
+    const bool compile_only = asked || !bi.has_gpu;
+    const std::string compile_only_reason = asked ? "asked for with --compile-only" : bi.no_gpu_reason;
+    if (!as_json) {
+        if (!compile_only) std::cout << "device: " << bi.devices[0].name << " (" << bi.devices[0].arch() << ")\n";
+        else std::cout << "compile-only: " << compile_only_reason << "\n";
+    }
+    int passed = 0, failed = 0, invalid = 0;
+    json out = json::array();
+    std::vector<JunitSuite> suites;
+    for (const auto& file : files) {
+        JunitSuite suite;
+        suite.file = file;
+        auto t_load = std::chrono::steady_clock::now();
+        LoadResult lr = load_lesson(file);
+        if (!lr.ok()) {
+            ++invalid;
+            ++failed;
+            if (as_json) {
+                out.push_back({{"file", file}, {"ok", false}, {"issues", issues_json(lr.issues)}});
+            } else {
+                std::cout << "FAIL " << file << ": invalid lesson\n";
+                print_issues(lr.issues);
+            }
+            JunitCase jc;
+            jc.classname = file;
+            jc.name = "lesson loads";
+            jc.seconds = seconds_since(t_load);
+            jc.outcome = JunitCase::Outcome::Failed;
+            jc.type = "invalid-lesson";
+            jc.message = "invalid lesson: " + std::to_string(lr.issues.size()) + " problem" + (lr.issues.size() == 1 ? "" : "s");
+            for (const auto& i : lr.issues) jc.details += i.to_string() + "\n";
+            suite.name = file;
+            suite.cases.push_back(jc);
+            suites.push_back(std::move(suite));
+            continue;
+        }
+        auto lesson = std::make_shared<const Lesson>(std::move(*lr.lesson));
+        suite.name = lesson->id;
+        for (const auto& step : lesson->steps) {
+            const std::string classname = lesson->id + "/" + step.id;
+            // The starter must compile, so a student never opens a broken exercise.
+            {
+                RunRequest req;
+                req.lesson = lesson;
+                req.step = step.id;
+                req.source = SourceChoice::Starter;
+                req.compile_only = true;
+                req.reference = false;
+                req.arch = a.value("--arch").value_or("");
+                req.keep_buffers = false;
+                req.trusted = true;  // trusted_or_explain checked every file
+                auto t0 = std::chrono::steady_clock::now();
+                RunResult r = backend->run(req);
+                bool ok = r.compile.ok;
+                ok ? ++passed : ++failed;
+                JunitCase jc{classname, "starter compiles", seconds_since(t0)};
+                if (!ok) {
+                    jc.outcome = JunitCase::Outcome::Failed;
+                    jc.type = run_status_name(r.status);
+                    jc.message = r.message;
+                    jc.details = failure_details(r);
+                }
+                suite.cases.push_back(std::move(jc));
+                if (as_json) {
+                    json j = to_json(r);
+                    j["check"] = "starter-compiles";
+                    out.push_back(j);
+                } else {
+                    std::cout << (ok ? "ok   " : "FAIL ") << lesson->id << " / " << step.id << " / starter compiles";
+                    if (!ok) std::cout << ": " << r.message;
+                    std::cout << "\n";
+                }
+            }
+            for (const auto& tc : step.checks.cases) {
+                RunRequest req;
+                req.lesson = lesson;
+                req.step = step.id;
+                req.test_case = tc.name;
+                req.source = SourceChoice::Solution;
+                req.compile_only = compile_only;
+                req.arch = a.value("--arch").value_or("");
+                req.keep_buffers = false;
+                req.timing = tc.timing;
+                req.trusted = true;
+                auto t0 = std::chrono::steady_clock::now();
+                RunResult r = backend->run(req);
+                const bool only_compiled = compile_only && r.status == RunStatus::CompileOnly;
+                bool ok = r.status == RunStatus::Passed || only_compiled;
+                ok ? ++passed : ++failed;
+                JunitCase jc{classname, tc.name + " (" + params_str(r.params) + ")", seconds_since(t0)};
+                if (!ok) {
+                    jc.outcome = JunitCase::Outcome::Failed;
+                    jc.type = run_status_name(r.status);
+                    jc.message = r.message;
+                    jc.details = failure_details(r);
+                } else if (only_compiled) {
+                    jc.outcome = JunitCase::Outcome::Skipped;
+                    jc.type = "compile-only";
+                    jc.message = "compile-only: compiled, reference built and run, launch checked; no kernel ran (" +
+                                 compile_only_reason + ")";
+                }
+                suite.cases.push_back(std::move(jc));
+                if (as_json) {
+                    json j = to_json(r);
+                    j["check"] = "solution-passes";
+                    out.push_back(j);
+                } else {
+                    std::cout << (ok ? "ok   " : "FAIL ") << lesson->id << " / " << step.id << " / " << tc.name << " ("
+                              << params_str(r.params) << "): " << run_status_name(r.status);
+                    if (r.status == RunStatus::Passed && r.gpu_time)
+                        std::cout << fmt(", GPU %.4f ms", r.gpu_time->median_ms) << fmt(", CPU %.3f ms", r.cpu_ms)
+                                  << (r.bytes > 0 ? fmt(", %.1f GB/s", r.gbs()) : "")
+                                  << (r.flops > 0 ? fmt(", %.1f GFLOP/s", r.gflops()) : "");
+                    if (!ok) std::cout << ": " << r.message;
+                    std::cout << "\n";
+                    if (!ok)
+                        for (const auto& c : r.comparisons)
+                            for (const auto& m : c.first)
+                                std::cout << "       " << c.buffer << index_str(m.index) << ": got " << fmt("%.9g", m.got)
+                                          << ", want " << fmt("%.9g", m.want) << "\n";
+                }
+            }
+        }
+        suites.push_back(std::move(suite));
+    }
+    if (as_json) std::cout << out.dump(2) << "\n";
+    else std::cout << "check: " << passed << " passed, " << failed << " failed" << (compile_only ? " (compile-only: no kernel ran)" : "") << "\n";
+    if (junit_path) {
+        junit_out << junit_xml(suites);
+        junit_out.close();
+        if (!junit_out) {
+            std::cerr << "cuda-workbook-cli check: could not write " << *junit_path << "\n";
+            return kInternal;
+        }
+        if (!as_json) std::cout << "junit: " << *junit_path << "\n";
+    }
+    if (invalid) return kInvalidLesson;
+    if (failed) return kFailed;
+    // Asked-for compile-only is a complete answer (0); no GPU means nothing ran (4).
+    return compile_only && !asked ? kNoGpu : kOk;
+}
+
+}  // namespace wb::cli

@@ -1,0 +1,217 @@
+// cli/commands/run.cpp — `cuda-workbook-cli run <lesson.json> [options]`.
+//
+// One step, one test case: compile, CPU reference, limit check, two poisoned
+// validation runs, comparison, timing (runtime/pipeline/run.hpp does the work,
+// in a worker process unless --in-process). Prints the result as text lines
+// (lesson, device, compile, reference, launch, check, time, result) or JSON.
+#include "commands.hpp"
+
+#include "common.hpp"
+#include "core/error.hpp"
+#include "core/fs.hpp"
+#include "pipeline/report.hpp"
+#include "pipeline/run.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace wb::cli {
+
+namespace {
+
+// Under compute-sanitizer: no time, then each finding as  file:line: what, by thread (x,y,z) in block (x,y,z).
+// The raw report (r.output) is printed only when no finding could be read from it.
+void print_sanitizer(const RunResult& r) {
+    const char* tool = sanitizer_tool_name(r.sanitizer);
+    if (!r.gpu_time && r.status != RunStatus::CompileOnly) std::cout << "time    not timed under compute-sanitizer\n";
+    if (r.sanitizer_errors >= 0)
+        std::cout << "sanitizer " << tool << ": " << r.sanitizer_errors << (r.sanitizer_errors == 1 ? " error" : " errors")
+                  << ", " << r.sanitizer_findings.size() << " distinct finding" << (r.sanitizer_findings.size() == 1 ? "" : "s")
+                  << "\n";
+    for (const auto& f : r.sanitizer_findings) std::cout << f.to_string() << "\n";
+    if (r.sanitizer_findings.empty() && r.status != RunStatus::Passed && !r.output.empty()) {
+        std::cout << "output  (the worker and compute-sanitizer)\n";
+        std::istringstream lines(r.output);
+        for (std::string line; std::getline(lines, line);) std::cout << "        " << line << "\n";
+    }
+}
+
+void print_run_text(const RunResult& r) {
+    // Only what is known: an input error or a timeout may come before the step,
+    // the case or the params are.
+    std::string header = "lesson " + (r.lesson_id.empty() ? std::string("?") : r.lesson_id);
+    if (!r.step_id.empty()) header += " · step " + r.step_id;
+    if (!r.case_name.empty()) header += " · case " + r.case_name;
+    if (!r.params.empty()) header += " (" + params_str(r.params) + ")";
+    std::cout << header << "\n";
+    if (r.device)
+        std::cout << "device  " << r.device->name << " (" << r.device->arch() << ", " << r.device->sm_count << " SMs, "
+                  << bytes_human(double(r.device->total_memory)) << ")\n";
+    else if (!r.device_note.empty())
+        std::cout << "device  none: " << r.device_note << "\n";
+    if (!r.compile.options.empty()) {
+        std::cout << "compile " << (r.compile.ok ? "ok" : "FAILED") << ": " << r.compile.arch << " "
+                  << (r.compile.is_cubin ? "cubin" : "PTX") << ", "
+                  << (r.compile.from_cache ? "from " + r.compile.cache_source + " cache" : fmt("%.2f s", r.compile.seconds))
+                  << ", " << r.compile.error_count() << " errors, " << r.compile.warning_count() << " warnings\n";
+        print_diagnostics(r.compile.diagnostics, r.compile.diagnostics_omitted);
+    }
+    if (!r.reference.ok && !r.reference.log.empty()) {
+        std::cout << "reference FAILED to compile:\n";
+        print_diagnostics(r.reference.diagnostics);
+    } else if (r.cpu_ms >= 0) {
+        std::cout << "reference ok: CPU " << fmt("%.4f ms", r.cpu_ms)
+                  << (r.reference.from_cache ? " (library from cache)" : fmt(" (built in %.2f s)", r.reference.seconds)) << "\n";
+    }
+    for (const auto& l : r.launches) {
+        long long tpb = l.dims.threads_per_block();
+        std::cout << "launch  " << l.entry << "<<<" << dims_str(l.dims.grid) << ", " << dims_str(l.dims.block) << ", "
+                  << l.dims.shared_bytes << ">>>  " << l.dims.blocks() << " blocks x " << tpb << " threads = "
+                  << l.dims.blocks() * tpb << " threads, " << (tpb + 31) / 32 << " warps/block";
+        if (l.resources.registers >= 0)
+            std::cout << ", " << l.resources.registers << " regs/thread, " << l.resources.static_shared << " B static smem";
+        std::cout << "\n";
+        if (l.refusal) std::cout << "        REFUSED (" << l.refusal->limit << "): " << l.refusal->message << "\n";
+    }
+    for (const auto& c : r.comparisons) {
+        std::cout << "check   " << c.buffer << ": " << (c.passed ? "PASS" : "FAIL") << "  max abs err "
+                  << fmt("%.3g", c.max_abs_error) << ", max rel err " << fmt("%.3g", c.max_rel_error) << ", "
+                  << c.mismatches << " mismatches of " << c.count << " (atol " << fmt("%g", c.atol) << ", rtol "
+                  << fmt("%g", c.rtol) << ")\n";
+        if (!c.note.empty()) std::cout << "        " << c.note << "\n";
+        for (const auto& m : c.first)
+            std::cout << "        at " << index_str(m.index) << ": got " << fmt("%.9g", m.got) << ", want "
+                      << fmt("%.9g", m.want) << " (" << mismatch_reason_name(m.reason) << ")\n";
+    }
+    if (r.gpu_time) {
+        const auto& t = *r.gpu_time;
+        std::cout << "time    GPU " << fmt("%.4f", t.median_ms) << " ms median (min " << fmt("%.4f", t.min_ms) << ", max "
+                  << fmt("%.4f", t.max_ms) << ", " << t.samples_ms.size() << " runs after " << t.warmup << " warm-up)";
+        if (r.cpu_ms >= 0) std::cout << "  CPU " << fmt("%.4f", r.cpu_ms) << " ms  speed-up " << fmt("%.1fx", r.cpu_ms / t.median_ms);
+        if (r.bytes > 0) std::cout << "  " << fmt("%.1f GB/s", r.gbs());
+        if (r.flops > 0) std::cout << "  " << fmt("%.1f GFLOP/s", r.gflops());
+        std::cout << "\n";
+        if (t.near_resolution) std::cout << "        (under 10 us: near the resolution of event timing, about 1-2 us)\n";
+    }
+    if (r.sanitizer != SanitizerTool::None) print_sanitizer(r);
+    else if (!r.output.empty()) {
+        std::cout << "output  (what the kernel printed)\n";
+        std::istringstream lines(r.output);
+        for (std::string line; std::getline(lines, line);) std::cout << "        " << line << "\n";
+    }
+    std::cout << "result  " << run_status_name(r.status) << ": " << r.message << "\n";
+    if (!r.hint.empty()) std::cout << "hint    " << r.hint << "\n";
+}
+
+}  // namespace
+
+int cmd_run(int argc, char** argv) {
+    Args a = parse_args(argc, argv, 2, {"--step", "--case", "--block", "--grid", "--shared", "--param", "--source", "--arch",
+                                        "--repeat", "--warmup", "--timeout"},
+                        {"--solution", "--compile-only", "--no-timing", "--json", "--help", "--in-process", "--trust",
+                         "--memcheck", "--racecheck"},
+                        "run");
+    if (a.flag("--help")) {
+        std::cout << "Usage: cuda-workbook-cli run <lesson.json> [options]\n\n"
+                     "Compiles a step's kernel, runs it on the GPU for one test case, and checks its\n"
+                     "outputs against the lesson's CPU reference. Without a GPU it compiles, runs the\n"
+                     "reference and checks the launch against the target's limits, then exits 4 (no GPU).\n"
+                     "With --compile-only it stops there by request and exits 0 when all of that passed.\n\n"
+                     "Options:\n"
+                     "  --step S          step id, or number from 1 as in the app (default: the first)\n"
+                     "  --case C          test case name (default: the first)\n"
+                     "  --block x,y,z     block size for the first launch (the grid follows, unless --grid)\n"
+                     "  --grid x,y,z      grid size for the first launch\n"
+                     "  --shared BYTES    dynamic shared memory for the first launch\n"
+                     "  --param N=V       set a param (repeatable); checked against its bounds\n"
+                     "  --solution        run the lesson's solution (default: the starter)\n"
+                     "  --source FILE     run the kernel in FILE\n"
+                     "  --arch A          compile for A (default: the GPU's own sm_XX)\n"
+                     "  --warmup N, --repeat N   timing runs (default: the lesson's)\n"
+                     "  --no-timing       check only\n"
+                     "  --timeout S       stop the run after S seconds (default: the lesson's, else 30)\n"
+                     "  --in-process      run in this process, not a worker (debugging; a fault ends the CLI)\n"
+                     "  --compile-only    stop before the GPU: compile, reference, limits (exit 0 if they pass)\n"
+                     "  --memcheck        run under compute-sanitizer memcheck: every out-of-bounds or\n"
+                     "                    misaligned access is reported with its line, thread and block\n"
+                     "                    (slow: not timed; the deadline is 10x the lesson's, at least 120 s)\n"
+                     "  --racecheck       run under compute-sanitizer racecheck: shared-memory races\n"
+                     "                    between threads of a block (a missing __syncthreads())\n"
+                     "                    Either way, a report with errors is 'sanitizer-errors' (exit 1)\n"
+                     "                    even when the outputs match; without a GPU nothing runs under\n"
+                     "                    the tool, the run is compile-only (exit 4)\n"
+                     "  --trust           the lesson is outside the shipped lessons folder and you trust\n"
+                     "                    its author (its CPU reference is compiled and run here)\n"
+                     "  --json            print the result as JSON\n\n"
+                  << kExitCodes;
+        return kOk;
+    }
+    int refused = kOk;
+    auto lesson = open_one_lesson(a, "run", refused);
+    if (!lesson) return refused;
+    bool as_json = a.flag("--json");
+    RunRequest req;
+    req.lesson = lesson;
+    // Checked here too, so that the message lists the numbers and ids to choose from.
+    if (auto s = a.value("--step")) req.step = step_or_usage_error(*lesson, *s).id;
+    req.test_case = a.value("--case").value_or("");
+    req.arch = a.value("--arch").value_or("");
+    req.compile_only = a.flag("--compile-only");
+    req.timing = !a.flag("--no-timing");
+    req.keep_buffers = false;
+    if (a.flag("--solution") && a.value("--source")) throw UsageError("--solution and --source cannot be used together");
+    if (a.flag("--solution")) req.source = SourceChoice::Solution;
+    if (auto f = a.value("--source")) {
+        req.source = SourceChoice::Custom;
+        try {
+            req.custom_source = read_file(*f, 4u << 20);
+        } catch (const Error& e) {
+            throw UsageError(e.what());
+        }
+        req.custom_origin = fs::path(*f).filename().string();
+    }
+    for (const auto& [k, v] : a.repeated) {
+        auto eq = v.find('=');
+        if (eq == std::string::npos || eq == 0) throw UsageError("--param takes NAME=VALUE, not '" + v + "'");
+        char* end = nullptr;
+        double d = std::strtod(v.c_str() + eq + 1, &end);
+        if (*end || eq + 1 == v.size()) throw UsageError("--param " + v + ": '" + v.substr(eq + 1) + "' is not a number");
+        req.params[v.substr(0, eq)] = d;
+    }
+    LaunchOverride ov;
+    if (auto b = a.value("--block")) ov.block = parse_dim3(*b, "--block");
+    if (auto g = a.value("--grid")) ov.grid = parse_dim3(*g, "--grid");
+    if (auto s = a.value("--shared")) ov.shared_bytes = std::atoll(s->c_str());
+    if (ov.block || ov.grid || ov.shared_bytes) req.launches.push_back(ov);
+    auto int_opt = [&](const char* k) {
+        auto v = a.value(k);
+        if (!v) return -1;
+        char* end = nullptr;
+        long n = std::strtol(v->c_str(), &end, 10);
+        if (*end || n < 0) throw UsageError(std::string(k) + " takes a whole number >= 0");
+        return int(n);
+    };
+    req.warmup = int_opt("--warmup");
+    req.repeat = int_opt("--repeat");
+    req.timeout_s = seconds_option(a, "--timeout");
+    req.trusted = true;  // open_one_lesson checked
+
+    if (a.flag("--memcheck") && a.flag("--racecheck"))
+        throw UsageError("--memcheck and --racecheck cannot be used together: run one, then the other");
+    if (a.flag("--memcheck")) req.sanitizer = SanitizerTool::Memcheck;
+    if (a.flag("--racecheck")) req.sanitizer = SanitizerTool::Racecheck;
+    if (req.sanitizer != SanitizerTool::None && a.flag("--in-process"))
+        throw UsageError("--in-process cannot be used with --memcheck or --racecheck: the tool runs a worker process");
+
+    auto backend = make_backend(a);
+    RunResult r = backend->run(req);
+    if (as_json) std::cout << to_json(r).dump(2) << "\n";
+    else print_run_text(r);
+    return exit_for(r, a.flag("--compile-only"));
+}
+
+}  // namespace wb::cli

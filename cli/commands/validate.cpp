@@ -1,0 +1,55 @@
+// cli/commands/validate.cpp — `cuda-workbook-cli validate <lesson.json or folder...>`.
+//
+// Loads each lesson and prints every problem as `file: json.path: message`.
+// A folder stands for every lesson JSON directly inside it (list_lessons), as
+// in `check`. Files named *.schema.json are skipped with one line, so that
+// `validate lessons/*.json` does not load lessons/lesson.schema.json as a
+// lesson. Runs nothing, so it needs neither a GPU nor --trust.
+#include "commands.hpp"
+
+#include "common.hpp"
+#include "lesson/loader.hpp"
+
+#include <iostream>
+
+using nlohmann::json;
+
+namespace wb::cli {
+
+int cmd_validate(int argc, char** argv) {
+    Args a = parse_args(argc, argv, 2, {}, {"--json", "--help"}, "validate");
+    if (a.flag("--help")) {
+        std::cout << "Usage: cuda-workbook-cli validate <lesson.json or folder...> [--json]\n\n"
+                     "Checks each lesson file: JSON syntax, the format, file references, expressions.\n"
+                     "Each problem is printed as  file: json.path: message\n"
+                     "A folder stands for every lesson in it; *.schema.json files are skipped.\n\n"
+                  << kExitCodes;
+        return kOk;
+    }
+    if (a.positional.empty()) throw UsageError("validate needs at least one lesson file or folder");
+    const std::vector<std::string> files = expand_lesson_args(a.positional);
+    if (files.empty()) throw UsageError("no lesson files found in the given folders");
+    bool as_json = a.flag("--json");
+    json out = json::array();
+    int bad = 0;
+    for (const auto& p : files) {
+        if (is_schema_file(p)) {
+            if (as_json) out.push_back({{"file", p}, {"ok", true}, {"skipped", "a JSON Schema, not a lesson"}});
+            else std::cout << p << ": skipped: a JSON Schema, not a lesson\n";
+            continue;
+        }
+        LoadResult lr = load_lesson(p);
+        if (!lr.ok()) ++bad;
+        if (as_json) {
+            out.push_back({{"file", p}, {"ok", lr.ok()}, {"issues", issues_json(lr.issues)}});
+        } else if (lr.ok()) {
+            std::cout << p << ": ok (" << lr.lesson->id << ", " << lr.lesson->steps.size() << " steps)\n";
+        } else {
+            print_issues(lr.issues);
+        }
+    }
+    if (as_json) std::cout << out.dump(2) << "\n";
+    return bad ? kInvalidLesson : kOk;
+}
+
+}  // namespace wb::cli

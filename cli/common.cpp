@@ -1,0 +1,213 @@
+// cli/common.cpp — the shared pieces of cuda-workbook-cli's commands (common.hpp).
+#include "common.hpp"
+
+#include "compile/diagnostics.hpp"
+#include "core/data_dirs.hpp"
+#include "pipeline/report.hpp"
+#include "pipeline/run.hpp"
+#include "pipeline/worker.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace wb::cli {
+
+const char* const kExitCodes =
+    "Exit codes:\n"
+    "  0  success (also a compile-only check or run that --compile-only asked for)\n"
+    "  1  a check failed: compile error, wrong output, refused launch, CUDA error\n"
+    "  2  bad command line (unknown option, step or case)\n"
+    "  3  a lesson file is invalid\n"
+    "  4  no GPU: what could be checked without one passed, but nothing ran\n"
+    "  5  internal error\n"
+    "  6  the lesson is not one of the shipped lessons and --trust was not given\n"
+    "     (its CPU reference is C++ that would be compiled and run on this computer)\n";
+
+Args parse_args(int argc, char** argv, int first, const std::vector<std::string>& with_value,
+                const std::vector<std::string>& bare, const std::string& command) {
+    Args a;
+    for (int i = first; i < argc; ++i) {
+        std::string s = argv[i];
+        if (s.rfind("--", 0) == 0) {
+            std::string key = s, val;
+            bool has_eq = false;
+            if (auto eq = s.find('='); eq != std::string::npos) {
+                key = s.substr(0, eq);
+                val = s.substr(eq + 1);
+                has_eq = true;
+            }
+            bool takes_value = std::find(with_value.begin(), with_value.end(), key) != with_value.end();
+            bool is_bare = std::find(bare.begin(), bare.end(), key) != bare.end();
+            if (takes_value) {
+                if (!has_eq) {
+                    if (i + 1 >= argc) throw UsageError(key + " needs a value");
+                    val = argv[++i];
+                }
+                if (key == "--param") a.repeated.push_back({key, val});
+                else a.values[key] = val;
+            } else if (is_bare && !has_eq) {
+                a.flags[key] = true;
+            } else {
+                throw UsageError("unknown option '" + s + "' for '" + command + "' (see: cuda-workbook-cli " + command +
+                                 " --help)");
+            }
+        } else {
+            a.positional.push_back(s);
+        }
+    }
+    return a;
+}
+
+std::array<long long, 3> parse_dim3(const std::string& s, const char* what) {
+    std::array<long long, 3> d{1, 1, 1};
+    std::stringstream ss(s);
+    std::string part;
+    int i = 0;
+    while (std::getline(ss, part, ',')) {
+        if (i >= 3) throw UsageError(std::string(what) + " takes at most three numbers: x,y,z");
+        char* end = nullptr;
+        long long v = std::strtoll(part.c_str(), &end, 10);
+        if (part.empty() || *end) throw UsageError(std::string(what) + " '" + s + "' is not a list of whole numbers like 16,16,1");
+        d[i++] = v;
+    }
+    if (i == 0) throw UsageError(std::string(what) + " is empty");
+    return d;
+}
+
+double seconds_option(const Args& a, const char* name) {
+    auto t = a.value(name);
+    if (!t) return 0;
+    char* end = nullptr;
+    const double v = std::strtod(t->c_str(), &end);
+    if (*end || !(v > 0)) throw UsageError(std::string(name) + " takes a number of seconds above 0");
+    return v;
+}
+
+bool trusted_or_explain(const std::vector<std::string>& files, bool trust_given, const std::string& command) {
+    if (trust_given) return true;
+    std::vector<fs::path> folders;
+    for (const auto& f : files) {
+        if (is_shipped_lesson(f)) continue;
+        fs::path folder = lesson_trust_folder(f);
+        if (std::find(folders.begin(), folders.end(), folder) != folders.end()) continue;
+        folders.push_back(folder);
+        const auto shipped = shipped_lessons_folder();
+        std::cerr << "cuda-workbook-cli " << command << ": " << f << " is in " << folder.string()
+                  << ", which is not the shipped lessons folder ("
+                  << (shipped ? shipped->string() : std::string("none was found")) << "): "
+                  << untrusted_lesson_explanation() << ". If you trust its author, add --trust.\n";
+    }
+    return folders.empty();
+}
+
+json issues_json(const std::vector<LessonIssue>& issues) {
+    json arr = json::array();
+    for (const auto& i : issues) arr.push_back(to_json(i));
+    return arr;
+}
+
+void print_issues(const std::vector<LessonIssue>& issues) {
+    for (const auto& i : issues) std::cerr << i.to_string() << "\n";
+}
+
+std::shared_ptr<const Lesson> open_one_lesson(const Args& a, const std::string& command, int& exit_code) {
+    if (a.positional.size() != 1) throw UsageError(command + " needs exactly one lesson file");
+    const bool as_json = a.flag("--json");
+    LoadResult lr = load_lesson(a.positional[0]);
+    if (!lr.ok()) {
+        if (as_json) std::cout << json{{"issues", issues_json(lr.issues)}}.dump(2) << "\n";
+        else print_issues(lr.issues);
+        exit_code = kInvalidLesson;
+        return nullptr;
+    }
+    if (!trusted_or_explain(a.positional, a.flag("--trust"), command)) {
+        exit_code = kUntrusted;
+        return nullptr;
+    }
+    return std::make_shared<const Lesson>(std::move(*lr.lesson));
+}
+
+const Step& step_or_usage_error(const Lesson& lesson, const std::string& id_or_number) {
+    if (const Step* s = lesson.find_step(id_or_number)) return *s;
+    std::string ids;
+    for (const auto& s : lesson.steps) ids += (ids.empty() ? "" : ", ") + s.id;
+    const std::string numbers =
+        lesson.steps.size() == 1 ? "the number 1" : "a number from 1 to " + std::to_string(lesson.steps.size());
+    throw UsageError("lesson '" + lesson.id + "' has no step '" + id_or_number + "'; give " + numbers + " or an id: " + ids);
+}
+
+bool is_schema_file(const std::string& path) {
+    const std::string name = fs::path(path).filename().string();
+    const std::string suffix = ".schema.json";
+    return name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::vector<std::string> expand_lesson_args(const std::vector<std::string>& positional) {
+    std::vector<std::string> files;
+    for (const auto& p : positional) {
+        std::error_code ec;
+        if (fs::is_directory(p, ec)) {
+            for (const auto& f : list_lessons(p)) files.push_back(f.string());
+        } else {
+            files.push_back(p);
+        }
+    }
+    return files;
+}
+
+std::unique_ptr<RunBackend> make_backend(const Args& a) {
+    if (a.flag("--in-process")) return make_local_backend();
+    return std::make_unique<WorkerBackend>();
+}
+
+int exit_for(const RunResult& r, bool compile_only_asked) {
+    switch (r.status) {
+    case RunStatus::Passed: return kOk;
+    case RunStatus::CompileOnly: return compile_only_asked ? kOk : kNoGpu;
+    case RunStatus::InputError: return kUsage;
+    default: return kFailed;
+    }
+}
+
+std::string fmt(const char* f, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+
+std::string bytes_human(double b) {
+    if (b >= 1 << 30) return fmt("%.1f GiB", b / (1 << 30));
+    if (b >= 1 << 20) return fmt("%.1f MiB", b / (1 << 20));
+    if (b >= 1 << 10) return fmt("%.1f KiB", b / (1 << 10));
+    return fmt("%.0f B", b);
+}
+
+std::string dims_str(const std::array<long long, 3>& d) {
+    return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
+}
+
+std::string index_str(const std::vector<std::size_t>& idx) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < idx.size(); ++i) s += (i ? "," : "") + std::to_string(idx[i]);
+    return s + "]";
+}
+
+std::string params_str(const std::map<std::string, double>& p) {
+    std::string s;
+    for (const auto& [k, v] : p) s += (s.empty() ? "" : " ") + k + "=" + fmt("%.10g", v);
+    return s;
+}
+
+void print_diagnostics(const std::vector<Diagnostic>& diags, std::size_t omitted) {
+    for (const auto& d : diags) std::cout << "  " << d.to_string() << "\n";
+    if (omitted) std::cout << "  ... and " << omitted << " more (only the first " << diags.size() << " are listed)\n";
+}
+
+}  // namespace wb::cli

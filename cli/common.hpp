@@ -1,0 +1,110 @@
+// cli/common.hpp — what every cuda-workbook-cli command shares: the exit codes,
+// the argument reader, the trust gate, and the text helpers the commands print with.
+//
+// Each command lives in cli/commands/<name>.cpp and is declared in
+// cli/commands/commands.hpp; cli/main.cpp only dispatches. A command throws
+// UsageError for a bad command line (main prints it and exits 2).
+#pragma once
+
+#include "lesson/lesson.hpp"
+#include "lesson/loader.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace wb {
+struct Diagnostic;
+struct RunResult;
+class RunBackend;
+}  // namespace wb
+
+namespace wb::cli {
+
+enum Exit { kOk = 0, kFailed = 1, kUsage = 2, kInvalidLesson = 3, kNoGpu = 4, kInternal = 5, kUntrusted = 6 };
+
+// The table every --help ends with (and docs/cli.md repeats).
+extern const char* const kExitCodes;
+
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// A small argument reader: positional words and --flags, some with values.
+struct Args {
+    std::vector<std::string> positional;
+    std::map<std::string, std::string> values;
+    std::vector<std::pair<std::string, std::string>> repeated;  // --param N=V may repeat
+    std::map<std::string, bool> flags;
+
+    bool flag(const std::string& f) const { return flags.count(f) > 0; }
+    std::optional<std::string> value(const std::string& k) const {
+        auto it = values.find(k);
+        if (it == values.end()) return std::nullopt;
+        return it->second;
+    }
+};
+
+// Reads argv[first..]: `with_value` options take the next word (or `=value`),
+// `bare` ones take none; anything else starting with "--" is a UsageError.
+Args parse_args(int argc, char** argv, int first, const std::vector<std::string>& with_value,
+                const std::vector<std::string>& bare, const std::string& command);
+
+// "16,16,1" → {16,16,1}; missing sizes are 1.
+std::array<long long, 3> parse_dim3(const std::string& s, const char* what);
+
+// A number of seconds above 0, or 0 when the option is absent.
+double seconds_option(const Args& a, const char* name);
+
+// Lessons from outside the shipped lessons folder carry C++ (the CPU
+// reference) that is compiled and run natively, and kernels that run: run,
+// check and compile refuse them unless --trust says the user trusts the
+// author. Returns true when every file may be used; otherwise prints why,
+// once per folder, and returns false.
+bool trusted_or_explain(const std::vector<std::string>& files, bool trust_given, const std::string& command);
+
+// The one lesson `compile` and `run` take: loaded (or its issues printed, exit 3)
+// and trusted (or explained, exit 6). `exit_code` is set when it returns null.
+std::shared_ptr<const Lesson> open_one_lesson(const Args& a, const std::string& command, int& exit_code);
+
+// The step `--step S` names: an id, or a number from 1 (the GUI's numbers).
+// A UsageError names the numbers and the ids there are.
+const Step& step_or_usage_error(const Lesson& lesson, const std::string& id_or_number);
+
+// The lesson files the command line names: a folder stands for every lesson
+// JSON directly inside it (list_lessons: sorted, JSON Schema files left out).
+std::vector<std::string> expand_lesson_args(const std::vector<std::string>& positional);
+
+// True for a file named *.schema.json: a JSON Schema, never a lesson.
+bool is_schema_file(const std::string& path);
+
+// GPU work runs in a worker process (a faulting kernel cannot take the CLI
+// down, and a hung one is killed at its deadline); --in-process is for debugging.
+std::unique_ptr<RunBackend> make_backend(const Args& a);
+
+// The exit code a run's status stands for. A compile-only result is 0 when
+// compile-only was asked for (--compile-only) and 4 when there was no GPU.
+int exit_for(const RunResult& r, bool compile_only_asked);
+
+// Lesson issues as json ([{file, json_path, message, ...}]).
+nlohmann::json issues_json(const std::vector<LessonIssue>& issues);
+void print_issues(const std::vector<LessonIssue>& issues);
+
+// Text helpers.
+std::string fmt(const char* f, double v);
+std::string bytes_human(double b);
+std::string dims_str(const std::array<long long, 3>& d);
+std::string index_str(const std::vector<std::size_t>& idx);
+std::string params_str(const std::map<std::string, double>& p);
+// The diagnostics, and "and N more" for those the runtime dropped past its cap.
+void print_diagnostics(const std::vector<Diagnostic>& diags, std::size_t omitted = 0);
+
+}  // namespace wb::cli

@@ -1,0 +1,4 @@
+// <stdint.h> for kernels compiled with NVRTC: the same as <cstdint>.
+#pragma once
+
+#include <cstdint>

@@ -1,0 +1,3 @@
+// <stdio.h> for kernels compiled with NVRTC: printf is built into device
+// code, so the header only has to exist.
+#pragma once

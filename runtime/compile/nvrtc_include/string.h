@@ -1,0 +1,4 @@
+// <string.h> for kernels compiled with NVRTC: the same as <cstring>.
+#pragma once
+
+#include <cstring>

@@ -1,0 +1,247 @@
+// tests/unit/cli_instructor_test.cpp — the instructor's loop on the command line:
+// `new` writes a lesson that validates and passes, `validate` takes folders and
+// skips JSON Schema files, step numbers are 1-based as in the GUI, compile-only
+// exits the same way in `run` and `check`, and `check --junit` writes JUnit XML
+// that a real XML parser (python3's) reads. The driver is off (cli_runner.hpp).
+#include "cli_runner.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool has_line(const std::string& out, const std::string& line) {
+    return ("\n" + out).find("\n" + line + "\n") != std::string::npos;
+}
+
+std::string slurp(const fs::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+// A fresh folder under the temp dir, removed at the end of the test. `name`
+// may hold characters that need quoting in XML.
+struct TempDir {
+    fs::path path;
+    explicit TempDir(const std::string& name = "wb_cli_instructor") {
+        std::random_device rd;
+        path = fs::temp_directory_path() / (name + "_" + std::to_string(rd()) + std::to_string(rd()));
+        fs::create_directories(path);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+    std::string q(const std::string& rel = "") const { return "'" + (rel.empty() ? path : path / rel).string() + "'"; }
+};
+
+// Parses a JUnit file with python3's xml.etree (an error if it is not well-formed XML)
+// and prints "suites T F S" then one "case|classname|name|outcome|message" line per testcase.
+std::string parse_junit(const fs::path& xml, const TempDir& tmp) {
+    const fs::path script = tmp.path / "parse_junit.py";
+    std::ofstream(script) << "import sys, xml.etree.ElementTree as E\n"
+                             "root = E.parse(sys.argv[1]).getroot()\n"
+                             "assert root.tag == 'testsuites', root.tag\n"
+                             "print('suites', root.get('tests'), root.get('failures'), root.get('skipped'))\n"
+                             "for s in root.findall('testsuite'):\n"
+                             "    for c in s.findall('testcase'):\n"
+                             "        f, k = c.find('failure'), c.find('skipped')\n"
+                             "        o = 'failure' if f is not None else 'skipped' if k is not None else 'passed'\n"
+                             "        m = (f if f is not None else k).get('message') if o != 'passed' else ''\n"
+                             "        print('case|%s|%s|%s|%s' % (c.get('classname'), c.get('name'), o, m))\n";
+    std::string cmd = "python3 '" + script.string() + "' '" + xml.string() + "' 2>&1";
+    std::string out;
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return "popen failed";
+    char buf[4096];
+    std::size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+    const int status = pclose(p);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return "python3 could not parse it:\n" + out;
+    return out;
+}
+
+}  // namespace
+
+// ---- validate ------------------------------------------------------------------
+
+TEST(CliValidate, AFolderValidatesEveryLessonInIt) {
+    auto r = run_cli("validate lessons");
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_TRUE(contains(r.out, "lessons/01_vector_add.json: ok (vector_add,")) << r.out;
+    EXPECT_FALSE(contains(r.out, "lesson.schema.json")) << "a folder never lists the schema\n" << r.out;
+}
+
+TEST(CliValidate, AGlobThatTakesInTheSchemaSkipsIt) {
+    // The shell expands lessons/*.json to the lessons and lessons/lesson.schema.json.
+    auto r = run_cli("validate lessons/*.json");
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_TRUE(has_line(r.out, "lessons/lesson.schema.json: skipped: a JSON Schema, not a lesson")) << r.out;
+    EXPECT_TRUE(contains(r.out, "lessons/03_matmul.json: ok")) << r.out;
+}
+
+TEST(CliValidate, AFolderWithNoLessonsIsABadCommandLine) {
+    TempDir tmp;
+    auto r = run_cli("validate " + tmp.q());
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_TRUE(contains(r.out, "no lesson files found")) << r.out;
+}
+
+// ---- exit codes ----------------------------------------------------------------
+
+TEST(CliExitCodes, CompileOnlyAskedForExits0InRunAndCheckAlike) {
+    auto run = run_cli("run lessons/01_vector_add.json --solution --case small --compile-only");
+    EXPECT_EQ(run.code, 0) << run.out;
+    EXPECT_TRUE(contains(run.out, "result  compile-only")) << run.out;
+    auto check = run_cli("check lessons/01_vector_add.json --compile-only");
+    EXPECT_EQ(check.code, 0) << check.out;
+}
+
+TEST(CliExitCodes, NoGpuWithoutTheFlagExits4InRunAndCheckAlike) {
+    EXPECT_EQ(run_cli("run lessons/01_vector_add.json --solution --case small").code, 4);
+    EXPECT_EQ(run_cli("check lessons/01_vector_add.json").code, 4);
+}
+
+// ---- step numbers ----------------------------------------------------------------
+
+TEST(CliSteps, NumbersStartAt1AsInTheGui) {
+    // vector_add has two steps; "2" is the second, as the GUI's "2." in the lesson list.
+    auto c = run_cli("compile lessons/01_vector_add.json --step 2");
+    EXPECT_EQ(c.code, 0) << c.out;
+    EXPECT_TRUE(contains(c.out, "grid_stride_loop starter : ok")) << c.out;
+    EXPECT_FALSE(contains(c.out, "one_thread_per_element")) << c.out;
+
+    auto r = run_cli("run lessons/01_vector_add.json --step 1 --solution --case small --compile-only");
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_TRUE(contains(r.out, "lesson vector_add · step one_thread_per_element · case small")) << r.out;
+}
+
+TEST(CliSteps, IdsStillWork) {
+    auto r = run_cli("run lessons/01_vector_add.json --step grid_stride_loop --solution --case small --compile-only");
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_TRUE(contains(r.out, "· step grid_stride_loop ·")) << r.out;
+}
+
+TEST(CliSteps, AStepThatIsNotThereNamesTheNumbersAndIds) {
+    for (const char* cmd : {"compile", "run"}) {
+        for (const char* step : {"0", "3", "nope"}) {
+            auto r = run_cli(std::string(cmd) + " lessons/01_vector_add.json --step " + step);
+            EXPECT_EQ(r.code, 2) << cmd << " " << step << "\n" << r.out;
+            EXPECT_TRUE(contains(r.out, "lesson 'vector_add' has no step '" + std::string(step) +
+                                            "'; give a number from 1 to 2 or an id: one_thread_per_element, grid_stride_loop"))
+                << r.out;
+        }
+    }
+}
+
+// ---- new ---------------------------------------------------------------------------
+
+TEST(CliNew, IsListedAndHasHelp) {
+    EXPECT_TRUE(contains(run_cli("--help").out, "new LESSON_ID [--dir D]"));
+    auto r = run_cli("new --help");
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_TRUE(contains(r.out, "Usage: cuda-workbook-cli new LESSON_ID [--dir D]")) << r.out;
+    EXPECT_TRUE(contains(r.out, "Exit codes")) << r.out;
+}
+
+TEST(CliNew, WritesALessonThatValidatesAndPassesCompileOnly) {
+    TempDir tmp;
+    auto n = run_cli("new my_scale --dir " + tmp.q());
+    ASSERT_EQ(n.code, 0) << n.out;
+    for (const char* f : {"my_scale.json", "my_scale/starter.cu", "my_scale/solution.cu", "my_scale/reference.cpp",
+                          "lesson.schema.json"})
+        EXPECT_TRUE(fs::is_regular_file(tmp.path / f)) << f << "\n" << n.out;
+    // "$schema" resolves: the shipped schema was copied beside the lesson.
+    EXPECT_EQ(slurp(tmp.path / "lesson.schema.json"), slurp(fs::path(WB_SOURCE_DIR) / "lessons/lesson.schema.json"));
+    const std::string json = slurp(tmp.path / "my_scale.json");
+    EXPECT_TRUE(contains(json, "\"$schema\": \"./lesson.schema.json\"")) << json;
+    EXPECT_TRUE(contains(json, "\"zh\"")) << "text in both languages\n" << json;
+
+    auto v = run_cli("validate " + tmp.q("my_scale.json"));
+    EXPECT_EQ(v.code, 0) << v.out;
+    EXPECT_TRUE(contains(v.out, ": ok (my_scale, 1 steps)")) << v.out;
+
+    auto c = run_cli("check " + tmp.q("my_scale.json") + " --compile-only --trust");
+    EXPECT_EQ(c.code, 0) << c.out;
+    EXPECT_TRUE(contains(c.out, "ok   my_scale / scale / starter compiles")) << c.out;
+    EXPECT_TRUE(contains(c.out, "ok   my_scale / scale / small (N=8 s=2): compile-only")) << c.out;
+    EXPECT_TRUE(contains(c.out, "ok   my_scale / scale / ragged (N=1000 s=-0.5): compile-only")) << c.out;
+    EXPECT_TRUE(contains(c.out, "ok   my_scale / scale / large (N=16777216 s=2): compile-only")) << c.out;
+    EXPECT_TRUE(contains(c.out, "check: 4 passed, 0 failed")) << c.out;
+}
+
+TEST(CliNew, NeverOverwritesAndKeepsAnInstructorsSchema) {
+    TempDir tmp;
+    std::ofstream(tmp.path / "lesson.schema.json") << "{\"mine\": true}\n";
+    ASSERT_EQ(run_cli("new twice --dir " + tmp.q()).code, 0);
+    EXPECT_EQ(slurp(tmp.path / "lesson.schema.json"), "{\"mine\": true}\n");
+    std::ofstream(tmp.path / "twice/starter.cu") << "// my edits\n";
+
+    auto again = run_cli("new twice --dir " + tmp.q());
+    EXPECT_EQ(again.code, 2) << again.out;
+    EXPECT_TRUE(contains(again.out, "already exists; new never overwrites a file")) << again.out;
+    EXPECT_EQ(slurp(tmp.path / "twice/starter.cu"), "// my edits\n");
+
+    // Only the JSON is left from another attempt: still refused, and nothing else is written.
+    fs::remove_all(tmp.path / "twice");
+    auto half = run_cli("new twice --dir " + tmp.q());
+    EXPECT_EQ(half.code, 2) << half.out;
+    EXPECT_FALSE(fs::exists(tmp.path / "twice")) << half.out;
+}
+
+TEST(CliNew, RefusesABadIdAndAMissingFolder) {
+    TempDir tmp;
+    for (const char* id : {"Bad-Id", "with.dot", "../escape", "''"}) {
+        auto r = run_cli(std::string("new ") + id + " --dir " + tmp.q());
+        EXPECT_EQ(r.code, 2) << id << "\n" << r.out;
+        EXPECT_TRUE(contains(r.out, "is not a lesson id: use only a-z, 0-9 and _")) << r.out;
+    }
+    EXPECT_TRUE(fs::is_empty(tmp.path));
+    auto r = run_cli("new fine --dir " + tmp.q("missing"));
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_TRUE(contains(r.out, "no such folder")) << r.out;
+    EXPECT_FALSE(fs::exists(tmp.path / "missing"));
+}
+
+// ---- check --junit -------------------------------------------------------------------
+
+TEST(CliJunit, OneTestcasePerCheckLineAndCompileOnlyCasesAreSkipped) {
+    TempDir tmp;
+    ASSERT_EQ(run_cli("new junit_ok --dir " + tmp.q()).code, 0);
+    auto c = run_cli("check " + tmp.q("junit_ok.json") + " --compile-only --trust --junit " + tmp.q("out.xml"));
+    ASSERT_EQ(c.code, 0) << c.out;
+    const std::string parsed = parse_junit(tmp.path / "out.xml", tmp);
+    EXPECT_TRUE(has_line(parsed, "suites 4 0 3")) << parsed;
+    EXPECT_TRUE(has_line(parsed, "case|junit_ok/scale|starter compiles|passed|")) << parsed;
+    EXPECT_TRUE(contains(parsed, "case|junit_ok/scale|ragged (N=1000 s=-0.5)|skipped|compile-only: compiled, reference "
+                                 "built and run, launch checked; no kernel ran (asked for with --compile-only)")) << parsed;
+    EXPECT_TRUE(contains(parsed, "case|junit_ok/scale|large (N=16777216 s=2)|skipped|")) << parsed;
+}
+
+TEST(CliJunit, FailuresCarryTheMessageAndOddTextStaysWellFormed) {
+    // A folder whose name XML must escape, with a control character in it too.
+    TempDir tmp("wb_junit_&<\">\x01");  // no ' : the shell command quotes with it
+    ASSERT_EQ(run_cli("new broken --dir " + tmp.q()).code, 0);
+    std::ofstream(tmp.path / "broken/solution.cu")
+        << "extern \"C\" __global__ void scale(const float* x, float* y, float s, int n)\n"
+           "{ if (n < 0 && s > 0) y[0] = x[j]; }\n";
+    std::ofstream(tmp.path / "invalid.json") << "{\"format\": 1, \"title\": \"<&>\"}\n";
+    auto c = run_cli("check " + tmp.q() + " --compile-only --trust --junit " + tmp.q("out.xml"));
+    EXPECT_EQ(c.code, 3) << "an invalid lesson wins over a failed check\n" << c.out;
+    const std::string parsed = parse_junit(tmp.path / "out.xml", tmp);
+    // broken: the starter compiles, the three cases fail; invalid.json: one failure.
+    EXPECT_TRUE(has_line(parsed, "suites 5 4 0")) << parsed;
+    EXPECT_TRUE(contains(parsed, "case|broken/scale|small (N=8 s=2)|failure|")) << parsed;
+    EXPECT_TRUE(contains(parsed, "|lesson loads|failure|invalid lesson:")) << parsed;
+    EXPECT_TRUE(contains(parsed, "wb_junit_&<\">\xEF\xBF\xBD")) << "escaped, and the control character replaced\n"
+                                                                << parsed;
+}
