@@ -738,7 +738,7 @@ TEST(LessonLoaderFormat2, ExpressionsTolerancesFillInputsAndMergedChecks) {
     EXPECT_EQ(l.format, 2);
     const Step& first = l.steps[0];
     ASSERT_EQ(first.checks.compare.size(), 1u);
-    EXPECT_EQ(first.checks.compare[0].atol_expr, "1e-6 * N");
+    EXPECT_EQ(first.checks.compare[0].atol_expr, "1e-5 * N");
     EXPECT_EQ(first.checks.compare[0].rtol, 1e-5);
     EXPECT_FALSE(first.checks.compare[0].deterministic.has_value());
     const Buffer* sum = first.find_buffer("sum");
