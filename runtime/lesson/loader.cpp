@@ -328,6 +328,10 @@ private:
 struct Section {
     const Json* value = nullptr;
     std::string path;
+    // Format 2's merged checks: keys taken from the lesson level keep the
+    // lesson-level path in issues, so one mistake is reported once, where it is.
+    std::set<std::string> inherited;
+    std::string key_path(const std::string& key) const { return (inherited.count(key) ? std::string("checks") : path) + "." + key; }
 };
 
 class Loader {
@@ -757,9 +761,14 @@ void Loader::parse_step(const Json& root, const Json& sj, std::size_t index, Ste
         const Json* shared = field(root, key);
         if (format_ >= 2 && key == "checks" && own && shared && own->is_object() && shared->is_object()) {
             Json merged = *shared;
+            Section merged_section;
+            for (auto it = shared->begin(); it != shared->end(); ++it)
+                if (!own->contains(it.key())) merged_section.inherited.insert(it.key());
             for (auto it = own->begin(); it != own->end(); ++it) merged[it.key()] = it.value();
             merged_.push_back(std::move(merged));
-            return Section{&merged_.back(), path + "." + key};
+            merged_section.value = &merged_.back();
+            merged_section.path = path + "." + key;
+            return merged_section;
         }
         if (own) return Section{own, path + "." + key};
         if (shared) return Section{shared, key};
@@ -1161,7 +1170,7 @@ void Loader::parse_checks(const Section& s, Step& step) {
     };
 
     if (const Json* cmp = field(j, "compare")) {
-        const std::string path = s.path + ".compare";
+        const std::string path = s.key_path("compare");
         if (!cmp->is_array()) {
             issue(path, "expected an array of {\"buffer\": ...} entries, got " + type_name(*cmp));
         } else if (cmp->empty()) {
@@ -1212,7 +1221,7 @@ void Loader::parse_checks(const Section& s, Step& step) {
     }
 
     const Json* cases = field(j, "cases");
-    const std::string cpath = s.path + ".cases";
+    const std::string cpath = s.key_path("cases");
     if (!cases) {
         issue(s.path, "missing key 'cases'; at least one case is needed");
     } else if (!cases->is_array()) {
@@ -1286,7 +1295,7 @@ void Loader::parse_checks(const Section& s, Step& step) {
         const Json* v = field(j, key);
         if (!v) return;
         if (!v->is_number_integer() || v->get<long long>() < min || v->get<long long>() > 100000)
-            issue(s.path + "." + key, std::string(key) + " must be a whole number from " + std::to_string(min) + " to 100000");
+            issue(s.key_path(key), std::string(key) + " must be a whole number from " + std::to_string(min) + " to 100000");
         else
             out = static_cast<int>(v->get<long long>());
     };
