@@ -47,6 +47,7 @@ const Driver* Driver::get() {
     }
         WB_CUDA_DRIVER_FUNCTIONS(WB_RESOLVE)
 #undef WB_RESOLVE
+        d->api_.cuFuncGetParamInfo = reinterpret_cast<decltype(d->api_.cuFuncGetParamInfo)>(dlsym(h, "cuFuncGetParamInfo"));
         if (!missing.empty()) {
             g_reason = "The CUDA driver is too old for this program (missing " + missing +
                        "): update the NVIDIA driver. Running compile-only.";

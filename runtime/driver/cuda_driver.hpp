@@ -28,6 +28,8 @@ struct DriverApi {
 #define WB_DECLARE_FN(name) decltype(&::name) name = nullptr;
     WB_CUDA_DRIVER_FUNCTIONS(WB_DECLARE_FN)
 #undef WB_DECLARE_FN
+    // Optional (CUDA 12.4+): null on an older driver, and the argument check is skipped.
+    decltype(&::cuFuncGetParamInfo) cuFuncGetParamInfo = nullptr;
 };
 
 class Driver {

@@ -153,4 +153,25 @@ std::optional<LaunchRefusal> check_launch(const LaunchDims& dims, const DeviceLi
     return std::nullopt;
 }
 
+std::optional<LaunchRefusal> check_kernel_args(const std::string& entry, const std::vector<std::size_t>& params,
+                                               const std::vector<std::pair<std::string, std::size_t>>& args) {
+    auto list = [&] {
+        std::string s;
+        for (const auto& [name, size] : args) s += (s.empty() ? "" : ", ") + name;
+        return s;
+    };
+    const std::string kernel = "kernel '" + entry + "' ";
+    if (params.size() != args.size())
+        return LaunchRefusal{"arguments", kernel + "takes " + std::to_string(params.size()) + " parameter" +
+                                              (params.size() == 1 ? "" : "s") + ", but the lesson passes " +
+                                              std::to_string(args.size()) + " (" + list() + ")"};
+    for (std::size_t i = 0; i < params.size(); ++i)
+        if (params[i] != args[i].second)
+            return LaunchRefusal{"arguments", kernel + "parameter " + std::to_string(i + 1) + " is " +
+                                                  std::to_string(params[i]) + " bytes, but the lesson passes '" +
+                                                  args[i].first + "' there, which is " +
+                                                  std::to_string(args[i].second) + " bytes"};
+    return std::nullopt;
+}
+
 }  // namespace wb

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace wb {
@@ -79,6 +80,12 @@ struct LaunchRefusal {
     std::string limit;    // short id: "threads_per_block", "block.z", "grid.x", "shared_memory", "registers"
     std::string message;  // the sentence for the student
 };
+
+// The kernel's real parameter sizes against what the lesson passes (one
+// byte size and name per argument): nullopt when they agree; otherwise a
+// refusal (limit "arguments") naming the first argument that does not match.
+std::optional<LaunchRefusal> check_kernel_args(const std::string& entry, const std::vector<std::size_t>& param_sizes,
+                                               const std::vector<std::pair<std::string, std::size_t>>& args);
 
 // nullopt when the launch fits. `needs_optin` is set when the dynamic shared
 // memory is over the default but within what the kernel may opt in to.

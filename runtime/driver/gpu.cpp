@@ -118,6 +118,20 @@ CUfunction GpuModule::function(const std::string& lowered_name, const std::strin
     return f;
 }
 
+std::optional<std::vector<std::size_t>> GpuModule::param_sizes(CUfunction f) const {
+    const auto get = d_->api().cuFuncGetParamInfo;
+    if (!get) return std::nullopt;
+    std::vector<std::size_t> sizes;
+    for (std::size_t i = 0; i < 4096; ++i) {
+        std::size_t offset = 0, size = 0;
+        const CUresult r = get(f, i, &offset, &size);
+        if (r == CUDA_ERROR_INVALID_VALUE) break;  // past the last parameter
+        if (r != CUDA_SUCCESS) return std::nullopt;
+        sizes.push_back(size);
+    }
+    return sizes;
+}
+
 KernelResources GpuModule::resources(CUfunction f) const {
     KernelResources res;
     auto get = [&](CUfunction_attribute a) {

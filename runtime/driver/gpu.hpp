@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace wb {
 
@@ -77,6 +78,9 @@ public:
 
     CUfunction function(const std::string& lowered_name, const std::string& display_name) const;
     KernelResources resources(CUfunction f) const;
+    // The byte size of each of the kernel's parameters, in order, from the
+    // driver (cuFuncGetParamInfo); nullopt when the driver cannot tell.
+    std::optional<std::vector<std::size_t>> param_sizes(CUfunction f) const;
 
 private:
     const Driver* d_;

@@ -167,6 +167,9 @@ void set_refused(RunResult& r, const LaunchReport& lr) {
     if (limit == "shared_memory")
         r.hint = "use less shared memory per block: smaller tiles, or less dynamic shared memory (the launch "
                  "panel's Shared memory, or --shared on the command line)";
+    else if (limit == "arguments")
+        r.hint = "the kernel's parameters must be the ones the lesson passes, in order: compare your __global__ "
+                 "line with the starter's";
     else if (limit == "registers" || lr.refusal->message.find("register use") != std::string::npos)
         r.hint = "use a smaller block, or cap the kernel's registers with __launch_bounds__(threads per block)";
     else
@@ -462,7 +465,19 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
         auto it = r.compile.lowered_names.find(lr.entry);
         CUfunction f = module.function(it != r.compile.lowered_names.end() ? it->second : lr.entry, lr.entry);
         lr.resources = module.resources(f);
-        lr.refusal = check_launch(lr.dims, ctx_->info().limits, lr.resources, &lr.shared_optin);
+        // The kernel's real parameter list against the lesson's args: a
+        // student who changed the signature hears which argument no longer fits.
+        // Not under compute-sanitizer: the driver answers the probe past the
+        // last parameter with CUDA_ERROR_INVALID_VALUE, which the tool counts
+        // as an error of the run (the normal run has checked the args).
+        if (auto sizes = req.sanitizer == SanitizerTool::None ? module.param_sizes(f) : std::nullopt) {
+            const LaunchSpec& spec = step.launches[&lr - r.launches.data()];
+            std::vector<std::pair<std::string, std::size_t>> args;
+            for (const auto& a : spec.args)
+                args.emplace_back(a.name, a.kind == Arg::Kind::Buffer ? sizeof(void*) : dtype_size(a.type));
+            lr.refusal = check_kernel_args(lr.entry, *sizes, args);
+        }
+        if (!lr.refusal) lr.refusal = check_launch(lr.dims, ctx_->info().limits, lr.resources, &lr.shared_optin);
         if (lr.refusal) {
             set_refused(r, lr);
             return;

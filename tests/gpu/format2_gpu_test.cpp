@@ -81,3 +81,31 @@ extern "C" __global__ void vector_add(const float* a, const float* b, float* c, 
 })";
     EXPECT_EQ(worker.run(q).status, wb::RunStatus::Passed);
 }
+
+TEST(Format2, AKernelWhoseParametersDoNotMatchTheArgsIsRefusedBeforeItRuns) {
+    WB_REQUIRE_GPU();
+    wb::WorkerBackend worker;
+    wb::RunRequest q = solution(load_shipped("01_vector_add.json"), "", "ragged");
+    q.source = wb::SourceChoice::Custom;
+    q.custom_origin = "student.cu";
+    q.custom_source = R"(
+extern "C" __global__ void vector_add(const float* a, float* c, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i];
+})";
+    wb::RunResult r = worker.run(q);
+    EXPECT_EQ(r.status, wb::RunStatus::Refused) << r.message;
+    EXPECT_NE(r.message.find("takes 3 parameters, but the lesson passes 4 (a, b, c, N)"), std::string::npos) << r.message;
+    std::printf("[ figures  ] wrong parameter list: %s\n", r.message.c_str());
+    q.custom_source = R"(
+extern "C" __global__ void vector_add(const float* a, const float* b, float* c, double n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i];
+})";
+    r = worker.run(q);
+    EXPECT_EQ(r.status, wb::RunStatus::Refused) << r.message;
+    EXPECT_NE(r.message.find("parameter 4 is 8 bytes, but the lesson passes 'N' there, which is 4 bytes"), std::string::npos)
+        << r.message;
+}

@@ -103,3 +103,21 @@ TEST(LaunchLimits, WithoutAGpuARefusalNamesTheTargetArchitectureNotAGpu) {
     ASSERT_TRUE(g);
     EXPECT_NE(g->message.find("on this GPU"), std::string::npos) << g->message;
 }
+
+TEST(KernelArgs, MatchingSizesPass) {
+    EXPECT_FALSE(check_kernel_args("vector_add", {8, 8, 8, 4}, {{"a", 8}, {"b", 8}, {"c", 8}, {"n", 4}}));
+}
+
+TEST(KernelArgs, ACountThatDiffersNamesBoth) {
+    auto r = check_kernel_args("vector_add", {8, 8, 4}, {{"a", 8}, {"b", 8}, {"c", 8}, {"n", 4}});
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->limit, "arguments");
+    EXPECT_EQ(r->message, "kernel 'vector_add' takes 3 parameters, but the lesson passes 4 (a, b, c, n)");
+}
+
+TEST(KernelArgs, ASizeThatDiffersNamesTheArgument) {
+    // double n where the lesson passes an i32
+    auto r = check_kernel_args("vector_add", {8, 8, 8, 8}, {{"a", 8}, {"b", 8}, {"c", 8}, {"n", 4}});
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->message, "kernel 'vector_add' parameter 4 is 8 bytes, but the lesson passes 'n' there, which is 4 bytes");
+}
