@@ -132,6 +132,15 @@ std::optional<std::vector<std::size_t>> GpuModule::param_sizes(CUfunction f) con
     return sizes;
 }
 
+std::optional<std::pair<CUdeviceptr, std::size_t>> GpuModule::global(const std::string& name) const {
+    CUdeviceptr ptr = 0;
+    std::size_t size = 0;
+    const CUresult r = d_->api().cuModuleGetGlobal(&ptr, &size, mod_, name.c_str());
+    if (r == CUDA_ERROR_NOT_FOUND) return std::nullopt;
+    d_->check(r, ("looking up the __constant__ '" + name + "'").c_str());
+    return std::make_pair(ptr, size);
+}
+
 KernelResources GpuModule::resources(CUfunction f) const {
     KernelResources res;
     auto get = [&](CUfunction_attribute a) {

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace wb {
@@ -78,6 +79,9 @@ public:
 
     CUfunction function(const std::string& lowered_name, const std::string& display_name) const;
     KernelResources resources(CUfunction f) const;
+    // A global (a __constant__ variable) of the module: its address and size,
+    // or nullopt when the module has none of that name.
+    std::optional<std::pair<CUdeviceptr, std::size_t>> global(const std::string& name) const;
     // The byte size of each of the kernel's parameters, in order, from the
     // driver (cuFuncGetParamInfo); nullopt when the driver cannot tell.
     std::optional<std::vector<std::size_t>> param_sizes(CUfunction f) const;

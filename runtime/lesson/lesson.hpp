@@ -161,6 +161,14 @@ struct CompileSpec {
 
 // A step is one exercise. The loader has merged the lesson-level defaults
 // into it, so every field here is complete.
+// A __constant__ variable of the kernel's source, filled from an input
+// buffer before the launches (the convolution mask of the tutorials).
+struct ConstantSpec {
+    std::string name;    // the __constant__ variable, at namespace scope
+    std::string buffer;  // an input buffer: its bytes are copied in
+    std::string json_path;
+};
+
 struct Step {
     std::string id;
     LocalizedText title;
@@ -172,6 +180,7 @@ struct Step {
     std::vector<Param> params;
     std::vector<Buffer> buffers;
     std::vector<LaunchSpec> launches;
+    std::vector<ConstantSpec> constants;
     ReferenceSpec reference;
     Checks checks;
     Metrics metrics;

@@ -61,7 +61,7 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 // The keys a step may take over from the lesson level.
-const std::vector<std::string> kDefaultKeys = {"params",  "buffers", "launches", "reference",
+const std::vector<std::string> kDefaultKeys = {"params",  "buffers", "launches", "constants", "reference",
                                                "checks",  "metrics", "views",    "compile"};
 
 // ---------------------------------------------------------------------------
@@ -375,6 +375,7 @@ private:
     void parse_params(const Section& s, Step& step);
     void parse_buffers(const Section& s, Step& step);
     void parse_init(const Json& j, const std::string& path, Buffer& b);
+    void parse_constants(const Section& s, Step& step);
     void parse_launches(const Section& s, Step& step);
     std::vector<Arg> parse_args(const Json& j, const std::string& path, const Step& step);
     void parse_reference(const Section& s, Step& step);
@@ -777,6 +778,7 @@ void Loader::parse_step(const Json& root, const Json& sj, std::size_t index, Ste
     param_names_.clear();
     parse_params(section("params"), step);
     parse_buffers(section("buffers"), step);
+    parse_constants(section("constants"), step);
     parse_launches(section("launches"), step);
     parse_reference(section("reference"), step);
     parse_checks(section("checks"), step);
@@ -911,6 +913,38 @@ void Loader::parse_buffers(const Section& s, Step& step) {
         }
         if (const Json* init = field(bj, "init")) parse_init(*init, path + ".init", b);
         step.buffers.push_back(std::move(b));
+    }
+}
+
+void Loader::parse_constants(const Section& s, Step& step) {
+    if (!s.value) return;
+    if (!s.value->is_array()) {
+        issue(s.path, "expected an array of constants ({\"name\": \"mask\", \"buffer\": \"mask\"}), got " + type_name(*s.value));
+        return;
+    }
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < s.value->size(); ++i) {
+        const Json& cj = (*s.value)[i];
+        const std::string path = index_path(s.path, i);
+        if (!want_object(cj, path, "a constant object ({\"name\": \"mask\", \"buffer\": \"mask\"})")) continue;
+        check_keys(cj, path, {"name", "buffer"});
+        ConstantSpec c;
+        c.json_path = path;
+        if (auto name = get_string(cj, "name", path, true)) {
+            c.name = *name;
+            if (!is_identifier(*name))
+                issue(path + ".name", "'" + *name + "' is not a C++ name; give the __constant__ variable's name");
+            else if (!seen.insert(*name).second)
+                issue(path + ".name", "constant '" + *name + "' is filled twice");
+        }
+        if (auto buf = get_string(cj, "buffer", path, true)) {
+            c.buffer = *buf;
+            const Buffer* b = step.find_buffer(*buf);
+            if (!b) issue(path + ".buffer", "unknown buffer '" + *buf + "'");
+            else if (b->role != BufferRole::Input)
+                issue(path + ".buffer", "buffer '" + *buf + "' is not an input; a constant is filled from an input buffer");
+        }
+        step.constants.push_back(std::move(c));
     }
 }
 

@@ -167,6 +167,9 @@ void set_refused(RunResult& r, const LaunchReport& lr) {
     if (limit == "shared_memory")
         r.hint = "use less shared memory per block: smaller tiles, or less dynamic shared memory (the launch "
                  "panel's Shared memory, or --shared on the command line)";
+    else if (limit == "constants")
+        r.hint = "declare the constant at file scope with the name and size the lesson fills, e.g. "
+                 "__constant__ float mask[9];";
     else if (limit == "arguments")
         r.hint = "the kernel's parameters must be the ones the lesson passes, in order: compare your __global__ "
                  "line with the starter's";
@@ -500,6 +503,26 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
             if (host[i].name == name) return i;
         throw Error(ErrorKind::Internal, "no buffer '" + name + "'");
     };
+    // __constant__ variables are filled from their input buffers once: a
+    // kernel cannot write constant memory, so both runs and the timing see it.
+    for (const auto& c : step.constants) {
+        const auto global = module.global(c.name);
+        const std::size_t i = device_index(c.buffer);
+        LaunchReport& lr = r.launches.front();
+        if (!global)
+            lr.refusal = LaunchRefusal{"constants", "the kernel declares no __constant__ '" + c.name +
+                                                        "', which the lesson fills from buffer '" + c.buffer + "'"};
+        else if (host[i].size_bytes() > global->second)
+            lr.refusal = LaunchRefusal{"constants", "__constant__ '" + c.name + "' is " + std::to_string(global->second) +
+                                                        " bytes, but buffer '" + c.buffer + "' holds " +
+                                                        std::to_string(host[i].size_bytes())};
+        if (lr.refusal) {
+            set_refused(r, lr);
+            return;
+        }
+        d.check(cu.cuMemcpyHtoD(global->first, host[i].data(), host[i].size_bytes()), "filling a __constant__ variable");
+    }
+
     std::vector<ArgPack> packs;
     for (const auto& l : step.launches)
         packs.push_back(pack_args(l.args, r.params, [&](const std::string& name) { return dev[device_index(name)].ptr(); }));

@@ -109,3 +109,28 @@ extern "C" __global__ void vector_add(const float* a, const float* b, float* c, 
     EXPECT_NE(r.message.find("parameter 4 is 8 bytes, but the lesson passes 'N' there, which is 4 bytes"), std::string::npos)
         << r.message;
 }
+
+TEST(Format2, AConstantIsFilledFromItsBufferAndAMissingOneIsRefused) {
+    WB_REQUIRE_GPU();
+    auto lesson = load_data("lessons_good/constant_mask.json");
+    ASSERT_TRUE(lesson);
+    wb::WorkerBackend worker;
+    for (const char* c : {"one", "ragged"}) {
+        wb::RunResult r = worker.run(solution(lesson, "", c));
+        EXPECT_EQ(r.status, wb::RunStatus::Passed) << c << ": " << r.message;
+    }
+    wb::RunRequest q = solution(lesson, "", "ragged");
+    q.source = wb::SourceChoice::Custom;
+    q.custom_origin = "student.cu";
+    q.custom_source = R"(
+__constant__ float mask[5];
+extern "C" __global__ void conv1d(const float* x, float* y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = mask[2] * x[i];
+})";
+    wb::RunResult r = worker.run(q);
+    EXPECT_EQ(r.status, wb::RunStatus::Refused) << r.message;
+    EXPECT_NE(r.message.find("the kernel declares no __constant__ 'c_mask'"), std::string::npos) << r.message;
+    std::printf("[ figures  ] missing constant: %s\n", r.message.c_str());
+}

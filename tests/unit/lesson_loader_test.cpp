@@ -284,10 +284,11 @@ TEST(LessonLoader, GoodLessonsAreListedSortedWithoutTheSchema) {
     EXPECT_TRUE(list_lessons(dir.path() / "missing").empty());
 
     auto good = list_lessons(kGood);
-    ASSERT_EQ(good.size(), 3u);
-    EXPECT_EQ(good[0].filename(), "format2.json");
-    EXPECT_EQ(good[1].filename(), "full.json");
-    EXPECT_EQ(good[2].filename(), "minimal.json");
+    ASSERT_EQ(good.size(), 4u);
+    EXPECT_EQ(good[0].filename(), "constant_mask.json");
+    EXPECT_EQ(good[1].filename(), "format2.json");
+    EXPECT_EQ(good[2].filename(), "full.json");
+    EXPECT_EQ(good[3].filename(), "minimal.json");
 }
 
 // ---------------------------------------------------------------------------
@@ -779,4 +780,14 @@ TEST(LessonLoaderFormat2, NewKeysAreCheckedWithTheirPaths) {
     EXPECT_TRUE(has_issue(r, "buffers[0].init.fill", "fill is for output buffers")) << all_issues(r);
     EXPECT_TRUE(has_issue(r, "checks.cases[5].inputs.sum", "is an output")) << all_issues(r);
     EXPECT_TRUE(has_issue(r, "checks.cases[5].inputs.nope", "unknown buffer")) << all_issues(r);
+}
+
+TEST(LessonLoaderFormat2, ConstantsAreFilledFromInputBuffers) {
+    LoadResult r = load_lesson(kGood / "constant_mask.json");
+    ASSERT_TRUE(r.ok()) << all_issues(r);
+    const Step& step = r.lesson->steps[0];
+    ASSERT_EQ(step.constants.size(), 1u);
+    EXPECT_EQ(step.constants[0].name, "c_mask");
+    EXPECT_EQ(step.constants[0].buffer, "mask");
+    EXPECT_EQ(step.constants[0].json_path, "constants[0]");
 }
