@@ -4,8 +4,8 @@
 # exactly that app's cuda-workbook-worker with kill -9, then the app types a
 # line and compiles again. The compile result must arrive (from a fresh
 # worker), the app must stay up and exit 0, and the typed line must be on
-# disk. Issue 7 item 1: the next compile used to write into the dead worker's
-# pipe, the app died of SIGPIPE (status 141) and the line was lost.
+# disk: writing the next compile into the dead worker's pipe must not raise
+# SIGPIPE in the app (which would end it with status 141 and lose the line).
 #
 #   worker_killed_test.sh PATH/TO/cuda-workbook PATH/TO/lessons
 set -eu

@@ -56,7 +56,7 @@ TEST(Format2, ARacyIntegerHistogramStillFails) {
 
 TEST(Format2, AKernelWithoutItsBoundsTestIsCaughtByTheGuardZones) {
     // Lesson 01's ragged case (N = 1000, blocks of 256): threads 1000..1023
-    // write c[1000..1023], which used to land in the allocation's padding.
+    // write c[1000..1023], which without guard zones land in the allocation's padding.
     WB_REQUIRE_GPU();
     wb::WorkerBackend worker;
     wb::RunRequest q = solution(load_shipped("01_vector_add.json"), "", "ragged");

@@ -172,7 +172,7 @@ TEST(CompileLimitsCli, AWarningFloodPrintsTheFirst200AndACount) {
 }
 
 TEST(CompileLimitsCli, CompileHasTheRunsDeadline) {
-    // `compile` once ran NVRTC in the CLI's own process, with no deadline.
+    // `compile` runs NVRTC in the worker, under the run's deadline.
     TempLesson tmp;
     const std::string file = lesson_with_starter(tmp, "bomb", kTemplateBomb);
     auto t0 = std::chrono::steady_clock::now();

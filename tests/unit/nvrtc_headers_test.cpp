@@ -1,8 +1,8 @@
 // tests/unit/nvrtc_headers_test.cpp — the standard headers NVRTC lacks, as a
 // kernel pasted from llm.c or a tutorial uses them, without a GPU.
 //
-// NVRTC ships no <cmath>, <cfloat>, <cstdint>... and no INFINITY, so such a
-// kernel used to fail with `identifier "INFINITY" is undefined`. The wrapper
+// NVRTC ships no <cmath>, <cfloat>, <cstdint>... and no INFINITY, so on its
+// own such a kernel fails with `identifier "INFINITY" is undefined`. The wrapper
 // gives every program the headers in runtime/compile/nvrtc_include/, compiled
 // in at build time. These tests compile real kernels for sm_90 against them,
 // each header alone, and check that the embedded text is the folder's and

@@ -1,9 +1,9 @@
 // tests/unit/special_files_test.cpp — lesson and source files must be ordinary files.
 //
-// A FIFO named as a lesson once hung `validate` (and the app's start-up) until
-// something wrote to it, and `validate /dev/zero` read until memory ran out.
-// Now each is refused at once, saying what it is, and reading stops at the
-// size limit whatever the file claims.
+// Opened like an ordinary file, a FIFO named as a lesson would hang `validate`
+// (and the app's start-up) until something wrote to it, and `/dev/zero` would
+// be read until memory ran out. Each is refused at once, saying what it is,
+// and reading stops at the size limit whatever the file claims.
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "lesson/loader.hpp"

@@ -141,9 +141,9 @@ TEST(Trust, ALinkNeedsTheTrustOfBothItsOwnFolderAndItsTargets) {
 
 TEST(Trust, ALinkElsewhereToAShippedLessonDoesNotBorrowItsTrust) {
     // A symlink to lessons/01_vector_add.json in another folder reads its side
-    // files (starter, solution, CPU reference) from that other folder. Before
-    // the fix it counted as shipped, so C++ placed beside it was compiled and
-    // run with no prompt and no --trust.
+    // files (starter, solution, CPU reference) from that other folder, so it
+    // is not shipped: C++ placed beside it must not be compiled or run
+    // without --trust.
     TempDir tmp;
     const fs::path shipped_json = fs::path(WB_SOURCE_DIR) / "lessons/01_vector_add.json";
     fs::create_directories(tmp.path() / "01_vector_add");

@@ -267,8 +267,8 @@ TEST_F(Worker, ARefusedLaunchIsAnsweredWithoutReplacingTheWorker) {
 // ---- issue 7: the supervisor survives whatever happens to its worker ------------
 
 TEST_F(Worker, AnIdleWorkerKilledFromOutsideIsReplacedAndTheRequestSentOnce) {
-    // Before the fix, the next request's write raised SIGPIPE and ended this
-    // process (status 141), as it ended the GUI.
+    // The next request's write goes into a dead worker's pipe: that must not
+    // raise SIGPIPE, which would end this process (status 141).
     auto good = load("tests/data/lessons_good/minimal.json");
     ASSERT_TRUE(good);
     WorkerBackend worker;
