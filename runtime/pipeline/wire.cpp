@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <set>
 #include <csignal>
 #include <poll.h>
 #include <pthread.h>
@@ -104,6 +105,31 @@ double get_num(const json& j) {
     }
     throw Error(ErrorKind::Internal, "malformed number in a worker message");
 }
+
+// Floating-point numbers may appear only where a double is decoded. A float
+// read into an integer field (a line, a size, a status) converts out of range
+// with undefined behaviour, so a frame with one anywhere else is malformed.
+// `path` has array indices as "[]" and names map entries "*".
+void check_floats(const json& j, const std::string& path, const std::set<std::string>& allowed) {
+    if (j.is_number_float()) {
+        if (!allowed.count(path))
+            throw Error(ErrorKind::Internal, "malformed worker message: a fraction where a whole number belongs (" + path + ")");
+        return;
+    }
+    if (j.is_array()) {
+        for (const auto& v : j) check_floats(v, path + "[]", allowed);
+    } else if (j.is_object()) {
+        const bool map = path == "params";  // names chosen by the lesson
+        for (const auto& [k, v] : j.items()) check_floats(v, path.empty() ? k : path + "." + (map ? "*" : k), allowed);
+    }
+}
+
+const std::set<std::string> kResultFloats = {
+    "cpu_ms", "bytes", "flops", "params.*", "compile.seconds", "reference.seconds",
+    "comparisons[].max_abs_error", "comparisons[].max_rel_error", "comparisons[].atol", "comparisons[].rtol",
+    "comparisons[].first[].got", "comparisons[].first[].want", "gpu_time.samples_ms[]", "gpu_time.median_ms",
+    "gpu_time.min_ms", "gpu_time.max_ms"};
+const std::set<std::string> kRequestFloats = {"timeout_s", "params.*"};
 
 template <class T>
 T get_or(const json& j, const char* key, T fallback) {
@@ -280,6 +306,7 @@ Frame encode_request(const RunRequest& r) {
 }
 
 RunRequest decode_request(const Frame& f) {
+    check_floats(f.json, "", kRequestFloats);
     RunRequest r;
     std::string file;
     try {
@@ -362,7 +389,8 @@ Frame encode_result(const RunResult& r) {
                          {"unwritten", cr.unwritten}, {"nondeterministic", cr.nondeterministic},
                          {"max_abs_error", num(cr.max_abs_error)}, {"max_rel_error", num(cr.max_rel_error)},
                          {"max_abs_at", cr.max_abs_at}, {"atol", cr.atol}, {"rtol", cr.rtol}, {"first", first},
-                         {"note", cr.note}});
+                         {"note", cr.note}, {"changed_and_failed", cr.changed_and_failed},
+                         {"deterministic", cr.deterministic}});
     }
     j["comparisons"] = comps;
     if (r.gpu_time) {
@@ -385,6 +413,7 @@ Frame encode_result(const RunResult& r) {
 }
 
 RunResult decode_result(const Frame& f) {
+    check_floats(f.json, "", kResultFloats);
     try {
         const json& j = f.json;
         RunResult r;
@@ -456,6 +485,8 @@ RunResult decode_result(const Frame& f) {
             cr.atol = cj.at("atol");
             cr.rtol = cj.at("rtol");
             cr.note = cj.at("note");
+            cr.changed_and_failed = get_or<std::size_t>(cj, "changed_and_failed", 0);
+            cr.deterministic = get_or<bool>(cj, "deterministic", false);
             for (const auto& mj : cj.at("first")) {
                 Mismatch m;
                 m.flat = mj.at("flat");
