@@ -296,7 +296,7 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
     if (!req.lesson) throw Error(ErrorKind::Usage, "no lesson given");
     const Lesson& lesson = *req.lesson;
     r.lesson_id = lesson.id;
-    const Step* step = lesson.find_step(req.step.empty() ? "1" : req.step);
+    const Step* step = request_step(req);
     if (!step) {
         std::string ids;
         for (const auto& s : lesson.steps) ids += (ids.empty() ? "" : ", ") + s.id;
@@ -304,8 +304,7 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
                                           std::to_string(lesson.steps.size()) + " or an id: " + ids);
     }
     r.step_id = step->id;
-    const TestCase* tc = req.test_case.empty() ? (step->checks.cases.empty() ? nullptr : &step->checks.cases[0])
-                                               : step->find_case(req.test_case);
+    const TestCase* tc = request_case(req, *step);
     if (!tc && !req.test_case.empty()) {
         std::string names;
         for (const auto& c : step->checks.cases) names += (names.empty() ? "" : ", ") + c.name;
@@ -701,23 +700,29 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
 
 std::unique_ptr<RunBackend> make_local_backend(int ordinal) { return std::make_unique<LocalBackend>(ordinal); }
 
+const Step* request_step(const RunRequest& req) {
+    return req.lesson ? req.lesson->find_step(req.step.empty() ? "1" : req.step) : nullptr;
+}
+
+const TestCase* request_case(const RunRequest& req, const Step& step) {
+    if (!req.test_case.empty()) return step.find_case(req.test_case);
+    return step.checks.cases.empty() ? nullptr : &step.checks.cases[0];
+}
+
 double run_timeout(const RunRequest& req) {
     if (req.timeout_s > 0) return req.timeout_s;
-    if (!req.lesson) return kDefaultRunTimeout;
-    const Step* step = req.lesson->find_step(req.step.empty() ? "1" : req.step);
+    const Step* step = request_step(req);
     if (!step) return kDefaultRunTimeout;
-    const TestCase* tc = req.test_case.empty() ? (step->checks.cases.empty() ? nullptr : &step->checks.cases[0])
-                                               : step->find_case(req.test_case);
+    const TestCase* tc = request_case(req, *step);
     if (tc && tc->timeout_s > 0) return tc->timeout_s;
     return step->checks.timeout_s;
 }
 
 std::string run_timeout_source(const RunRequest& req) {
     if (req.timeout_s > 0) return "the time limit given for this run (--timeout, or Time limit in the launch panel)";
-    const Step* step = req.lesson ? req.lesson->find_step(req.step.empty() ? "1" : req.step) : nullptr;
+    const Step* step = request_step(req);
     if (!step) return "the default time limit";
-    const TestCase* tc = req.test_case.empty() ? (step->checks.cases.empty() ? nullptr : &step->checks.cases[0])
-                                               : step->find_case(req.test_case);
+    const TestCase* tc = request_case(req, *step);
     if (tc && tc->timeout_s > 0) return "case '" + tc->name + "''s timeout_s in the lesson";
     return "the lesson's checks.timeout_s (a case may set its own)";
 }

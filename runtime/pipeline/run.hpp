@@ -174,6 +174,11 @@ public:
 // use the worker backend (worker.hpp); this one is what the worker runs.
 std::unique_ptr<RunBackend> make_local_backend(int ordinal = 0);
 
+// The step and the case a request names ("" = the first of each); null when
+// there is no lesson, or it has no such step or case.
+const Step* request_step(const RunRequest& request);
+const TestCase* request_case(const RunRequest& request, const Step& step);
+
 // The deadline for a request: its own, else its case's, else its lesson's checks.
 double run_timeout(const RunRequest& request);
 

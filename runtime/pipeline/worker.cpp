@@ -59,9 +59,9 @@ RunResult initial_result(const RunRequest& req) {
     r.case_name = req.test_case;
     if (req.lesson) {
         r.lesson_id = req.lesson->id;
-        if (const Step* s = req.lesson->find_step(req.step.empty() ? "1" : req.step)) {
+        if (const Step* s = request_step(req)) {
             r.step_id = s->id;
-            if (r.case_name.empty() && !s->checks.cases.empty()) r.case_name = s->checks.cases[0].name;
+            if (const TestCase* tc = request_case(req, *s)) r.case_name = tc->name;
         }
     }
     return r;
@@ -315,6 +315,23 @@ ReadStatus wait_for_frame(int fd, pid_t pid, std::chrono::steady_clock::time_poi
     }
 }
 
+// Reads the worker's frames until its result: each progress frame updates
+// `phase` (and tells req.on_phase) and sets `progressed`. Ok means `result`
+// holds a result frame; any other frame kind from the worker is Corrupt.
+ReadStatus await_result(int fd, pid_t pid, std::chrono::steady_clock::time_point deadline, const FrameLimits& limits,
+                        const RunRequest& req, std::string& phase, bool& progressed, Frame& result) {
+    for (;;) {
+        ReadStatus st = wait_for_frame(fd, pid, deadline);
+        if (st == ReadStatus::Ok) st = read_frame(fd, result, deadline, limits);
+        if (st != ReadStatus::Ok) return st;
+        if (result.kind == FrameKind::Result) return ReadStatus::Ok;
+        if (result.kind != FrameKind::Progress) return ReadStatus::Corrupt;
+        progressed = true;
+        phase = result.json.value("phase", phase);
+        if (req.on_phase) req.on_phase(phase.c_str());
+    }
+}
+
 // The most a result frame can hold for this request: the inputs, the GPU's
 // and the CPU's outputs of every buffer of its case, plus text. A worker
 // announcing more is broken, and the supervisor must not allocate for it.
@@ -324,10 +341,9 @@ FrameLimits result_limits(const RunRequest& req) {
     limits.max_blob = 0;
     if (!req.keep_buffers || !req.lesson) return limits;
     try {
-        const Step* step = req.lesson->find_step(req.step.empty() ? "1" : req.step);
+        const Step* step = request_step(req);
         if (!step) return limits;
-        const TestCase* tc = req.test_case.empty() ? (step->checks.cases.empty() ? nullptr : &step->checks.cases[0])
-                                                   : step->find_case(req.test_case);
+        const TestCase* tc = request_case(req, *step);
         const auto params = resolve_params(*step, tc, req.params);
         const ExprVars vars(params.begin(), params.end());
         std::uint64_t total = 0;
@@ -480,43 +496,34 @@ RunResult WorkerBackend::run_locked(const RunRequest& req) {
         }
         set_active_pid(proc_->pid);
         proc_->take_output();  // anything printed between runs is not this run's
-        bool sent = write_frame(proc_->to_worker, request);
+        const bool sent = write_frame(proc_->to_worker, request);
         bool progressed = false;
-        ReadStatus st = ReadStatus::Closed;
         std::string decode_error;
-        while (sent) {
-            Frame f;
-            st = wait_for_frame(proc_->from_worker, proc_->pid, deadline);
-            if (st == ReadStatus::Ok) st = read_frame(proc_->from_worker, f, deadline, limits);
-            if (st == ReadStatus::Ok && f.kind == FrameKind::Progress) {
-                progressed = true;
-                phase = f.json.value("phase", phase);
-                if (req.on_phase) req.on_phase(phase.c_str());
-                continue;
+        Frame answer;
+        const ReadStatus st =
+            sent ? await_result(proc_->from_worker, proc_->pid, deadline, limits, req, phase, progressed, answer)
+                 : ReadStatus::Closed;
+        if (st == ReadStatus::Ok) {
+            try {
+                r = decode_result(answer);
+            } catch (const Error& e) {
+                decode_error = e.message();
             }
-            if (st == ReadStatus::Ok && f.kind == FrameKind::Result) {
-                try {
-                    r = decode_result(f);
-                } catch (const Error& e) {
-                    decode_error = e.message();
-                    break;
-                }
-                r.output = proc_->take_output() + r.output;
-                if (r.context_lost) {
-                    // The worker exits after a sticky fault; start the next one now,
-                    // so the student's next run does not wait for it.
-                    kill_and_reap(proc_->pid, std::chrono::milliseconds(0));
-                    proc_->pid = -1;
-                    stop_worker();
-                    std::string ignored;
-                    ensure_worker(ignored);
-                    r.hint += r.hint.empty() ? "" : "; ";
-                    r.hint += "the GPU process was replaced, so the next run starts clean";
-                }
-                return r;
+        }
+        if (st == ReadStatus::Ok && decode_error.empty()) {
+            r.output = proc_->take_output() + r.output;
+            if (r.context_lost) {
+                // The worker exits after a sticky fault; start the next one now,
+                // so the student's next run does not wait for it.
+                kill_and_reap(proc_->pid, std::chrono::milliseconds(0));
+                proc_->pid = -1;
+                stop_worker();
+                std::string ignored;
+                ensure_worker(ignored);
+                r.hint += r.hint.empty() ? "" : "; ";
+                r.hint += "the GPU process was replaced, so the next run starts clean";
             }
-            if (st == ReadStatus::Ok) st = ReadStatus::Corrupt;  // a request or quit frame from the worker
-            break;
+            return r;
         }
         // Timed out, closed, garbled, or never sent: the worker is replaced in every case.
         const bool killed_by_us = st == ReadStatus::TimedOut || st == ReadStatus::Corrupt || !decode_error.empty();
@@ -590,26 +597,16 @@ RunResult WorkerBackend::run_sanitized(const RunRequest& request) {
     bool answered = false;
     ReadStatus st = ReadStatus::Closed;
     if (write_frame(sp->to_worker, encode_request(req))) {
-        for (;;) {
-            Frame f;
-            st = wait_for_frame(sp->from_worker, sp->pid, deadline);
-            if (st == ReadStatus::Ok) st = read_frame(sp->from_worker, f, deadline, limits);
-            if (st == ReadStatus::Ok && f.kind == FrameKind::Progress) {
-                phase = f.json.value("phase", phase);
-                if (req.on_phase) req.on_phase(phase.c_str());
-                continue;
+        bool progressed = false;
+        Frame answer;
+        st = await_result(sp->from_worker, sp->pid, deadline, limits, req, phase, progressed, answer);
+        if (st == ReadStatus::Ok) {
+            try {
+                r = decode_result(answer);
+                answered = true;
+            } catch (const Error& e) {
+                decode_error = e.message();
             }
-            if (st == ReadStatus::Ok && f.kind == FrameKind::Result) {
-                try {
-                    r = decode_result(f);
-                    answered = true;
-                } catch (const Error& e) {
-                    decode_error = e.message();
-                }
-            } else if (st == ReadStatus::Ok) {
-                st = ReadStatus::Corrupt;
-            }
-            break;
         }
     }
     // Closing its requests ends the worker; the tool then writes its summary
