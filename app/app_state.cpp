@@ -108,7 +108,7 @@ LaunchSettings default_launch(const Step& step, const std::string& test_case, st
     try {
         s.params = resolve_params(step, step.find_case(s.test_case), {});
         if (!step.launches.empty()) {
-            const LaunchDims dims = resolve_launch(step.launches.front(), s.params);
+            const LaunchDims dims = resolve_launch(step.launches[step.tuned_launch()], s.params);
             for (int i = 0; i < 3; ++i) {
                 s.block[i] = static_cast<int>(std::clamp<long long>(dims.block[i], 0, std::numeric_limits<int>::max()));
                 s.grid[i] = static_cast<int>(std::clamp<long long>(dims.grid[i], 0, std::numeric_limits<int>::max()));
@@ -154,7 +154,7 @@ void check_launch_settings(AppState& state) {
         return;
     }
     try {
-        LaunchDims dims = resolve_launch(step->launches.front(), s.params, &ov);
+        LaunchDims dims = resolve_launch(step->launches[step->tuned_launch()], s.params, &ov);
         state.launch_dims = dims;
         const DeviceLimits& limits = state.device ? state.device->limits : state.compile_only_limits;
         if (auto refusal = check_launch(dims, limits)) state.launch_refusal = refusal->message;
@@ -187,7 +187,11 @@ RunRequest make_request(const AppState& state, bool compile_only) {
     ov.block = std::array<long long, 3>{s.block[0], s.block[1], s.block[2]};
     if (!s.auto_grid) ov.grid = std::array<long long, 3>{s.grid[0], s.grid[1], s.grid[2]};
     ov.shared_bytes = s.shared_bytes;
-    r.launches.push_back(ov);
+    // The panel edits the tuned launch; the others run as the lesson says.
+    if (const Step* step = selected_step(state); step && !step->launches.empty()) {
+        r.launches.resize(step->tuned_launch() + 1);
+        r.launches.back() = ov;
+    }
     r.timeout_s = s.timeout_s;
     return r;
 }

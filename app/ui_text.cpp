@@ -76,6 +76,10 @@ constexpr std::array<Entry, static_cast<std::size_t>(UiText::Count_)> kTable{{
     {"The lesson file has errors. You are working with the last version that loaded; save a fixed file and it reloads.",
      "课程文件有错误。当前使用的是上次成功加载的版本；保存修正后的文件即可重新加载。"},
     {"%zu problems", "共 %zu 个问题"},
+    // The launch panel's list of every launch of a step with more than one.
+    {"Every launch of this step, in order", "本步骤的全部启动（按顺序）"},
+    {"edited below", "在下方设置"},
+    {"passes", "轮"},
 }};
 
 }  // namespace

@@ -70,6 +70,9 @@ enum class UiText {
     AndMoreDiagnostics,
     LessonFileHasErrors,
     LessonIssuesMore,
+    AllLaunches,
+    TunedLaunch,
+    Passes,
     Count_,
 };
 

@@ -4,7 +4,7 @@
 #   scripts/gpu-tests.sh [BIN_DIR]
 #
 # Runs the gpu-labelled GoogleTest binary (every case of every shipped lesson,
-# plus the runtime's GPU behaviours), then `cuda-workbook-cli check lessons/`
+# plus the runtime's GPU behaviours), then `cuda-workbook-cli check` on lessons/ and tests/data/lessons_good/
 # with timings, and `device`. BIN_DIR holds cuda-workbook-cli and wb_gpu_tests:
 # a build tree's binaries (default: build/cli and build/tests), or a bundle made
 # by scripts/device-bundle.sh for a GPU machine that cannot build (bin/ + lib/).
@@ -38,6 +38,10 @@ echo "== gpu-labelled tests"
 echo "== cuda-workbook-cli check lessons/"
 # --trust: a bundle's CLI does not know this checkout's lessons/ as its shipped folder.
 "$CLI" check --trust lessons 2>&1 | tee "$LOGS/check.txt" || status=1
+
+echo "== cuda-workbook-cli check tests/data/lessons_good/"
+# The test lessons of every format feature: format 2, constants, multi-pass, a required memcheck.
+"$CLI" check --trust tests/data/lessons_good 2>&1 | tee "$LOGS/check-test-lessons.txt" || status=1
 
 echo "== gpu-tests: $([[ $status -eq 0 ]] && echo PASSED || echo FAILED)"
 exit $status

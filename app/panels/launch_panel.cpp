@@ -1,12 +1,15 @@
-// app/panels/launch_panel.cpp — how the first kernel of the step is launched:
+// app/panels/launch_panel.cpp — how the step's tuned kernel is launched:
 // block and grid (3 components each), dynamic shared memory, an automatic
 // grid computed from the lesson's expression, params within their bounds and
 // the test case. The settings are checked against the device's limits every
 // frame (or the target architecture's without a GPU); a refusal shows in red
-// at the top of the panel and Run stays disabled until it is fixed.
+// at the top of the panel and Run stays disabled until it is fixed. A step
+// with several launches (a zeroing helper, the passes of a reduction) lists
+// them all at the top, sized with the current params, the tuned one marked.
 #include "panels/panels.hpp"
 
 #include "app_state.hpp"
+#include "core/error.hpp"
 #include "ui_text.hpp"
 
 #include <algorithm>
@@ -43,6 +46,39 @@ void draw_param(LaunchSettings& s, const Param& p) {
     if (!p.description.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.description.get().c_str());
 }
 
+std::string dims_text(const std::array<long long, 3>& d) {
+    std::string s = std::to_string(d[0]);
+    if (d[1] != 1 || d[2] != 1) s += "," + std::to_string(d[1]);
+    if (d[2] != 1) s += "," + std::to_string(d[2]);
+    return s;
+}
+
+// Every launch in order, as the run will make it: name<<<grid, block, shared>>>
+// and its number of passes, the tuned one marked (its sizes are last frame's
+// settings). Read-only: the lesson fixes the helpers.
+void draw_all_launches(AppState& state, const Step& step) {
+    const std::string& lang = state.lang;
+    ImGui::TextDisabled("%s", tr(UiText::AllLaunches, lang));
+    const std::size_t tuned = step.tuned_launch();
+    for (std::size_t i = 0; i < step.launches.size(); ++i) {
+        const LaunchSpec& spec = step.launches[i];
+        std::string line = std::to_string(i + 1) + ". " + spec.entry;
+        try {
+            const LaunchDims d = i == tuned && state.launch_dims ? *state.launch_dims : resolve_launch(spec, state.launch.params);
+            line += "<<<" + dims_text(d.grid) + ", " + dims_text(d.block) + ", " + std::to_string(d.shared_bytes) + ">>>";
+            const long long passes = resolve_passes(spec, state.launch.params);
+            if (spec.multi_pass()) line += "  x" + std::to_string(passes) + " " + tr(UiText::Passes, lang);
+        } catch (const wb::Error& e) {
+            line += ": " + e.message();
+        }
+        if (i == tuned) line += std::string("  (") + tr(UiText::TunedLaunch, lang) + ")";
+        if (i == tuned) ImGui::TextUnformatted(line.c_str());
+        else ImGui::TextDisabled("%s", line.c_str());
+        record_drawn_text(state.drawn.texts, line);
+    }
+    ImGui::Separator();
+}
+
 }  // namespace
 
 void draw_launch_panel(AppState& state, const PanelRect& rect) {
@@ -52,8 +88,8 @@ void draw_launch_panel(AppState& state, const PanelRect& rect) {
     if (step == nullptr) return;
     const std::string& lang = state.lang;
     LaunchSettings& s = state.launch;
-    ImGui::TextDisabled("%s: %s", tr(UiText::Launch, lang),
-                        step->launches.empty() ? "-" : step->launches.front().entry.c_str());
+    if (step->launches.size() > 1) draw_all_launches(state, *step);
+    else ImGui::TextDisabled("%s: %s", tr(UiText::Launch, lang), step->launches.empty() ? "-" : step->launches[0].entry.c_str());
     // The refusal comes first, where even a short panel shows it without
     // scrolling: it is why Run is off.
     if (!state.launch_refusal.empty()) {

@@ -8,6 +8,7 @@
 #include "commands.hpp"
 
 #include "common.hpp"
+#include "compile/nvrtc.hpp"
 #include "junit.hpp"
 #include "lesson/loader.hpp"
 #include "pipeline/report.hpp"
@@ -60,7 +61,9 @@ int cmd_check(int argc, char** argv) {
                      "and launches fit the target's limits. Asked for with --compile-only, that passing\n"
                      "exits 0; without a GPU, it exits 4 (nothing ran). A folder stands for every lesson\n"
                      "in it; *.schema.json files are skipped. Lessons outside the shipped lessons folder\n"
-                     "need --trust: their CPU references are compiled and run on this computer.\n\n"
+                     "need --trust: their CPU references are compiled and run on this computer.\n"
+                     "A case (or a step's checks) with \"memcheck\": true also runs under compute-sanitizer\n"
+                     "memcheck on the GPU, and any error it finds fails the case.\n\n"
                      "  --junit FILE   also write JUnit XML: one testcase per check line, classname\n"
                      "                 lesson_id/step_id; compile-only cases are <skipped>\n\n"
                   << kExitCodes;
@@ -174,6 +177,28 @@ int cmd_check(int argc, char** argv) {
                 auto t0 = std::chrono::steady_clock::now();
                 RunResult r = backend->run(req);
                 const bool only_compiled = compile_only && r.status == RunStatus::CompileOnly;
+                // A case that requires a clean memory check runs once more
+                // under compute-sanitizer memcheck; its verdict replaces the
+                // first run's only when it found something.
+                std::string memcheck_note;
+                if (r.status == RunStatus::Passed && step.checks.requires_memcheck(tc)) {
+                    if (a.flag("--in-process")) {
+                        memcheck_note = "memcheck required by the lesson: not run (--in-process has no worker to wrap)";
+                    } else if (find_compute_sanitizer(cuda_home()).empty()) {
+                        memcheck_note = "memcheck required by the lesson: not run (compute-sanitizer not found)";
+                    } else {
+                        RunRequest mreq = req;
+                        mreq.sanitizer = SanitizerTool::Memcheck;
+                        mreq.timing = false;
+                        RunResult m = backend->run(mreq);
+                        if (m.status == RunStatus::Passed) {
+                            memcheck_note = "memcheck: no errors";
+                        } else {
+                            r = std::move(m);
+                            r.message = "the lesson requires a clean memory check: " + r.message;
+                        }
+                    }
+                }
                 bool ok = r.status == RunStatus::Passed || only_compiled;
                 ok ? ++passed : ++failed;
                 JunitCase jc{classname, tc.name + " (" + params_str(r.params) + ")", seconds_since(t0)};
@@ -182,6 +207,7 @@ int cmd_check(int argc, char** argv) {
                     jc.type = run_status_name(r.status);
                     jc.message = r.message;
                     jc.details = failure_details(r);
+                    for (const auto& f : r.sanitizer_findings) jc.details += f.to_string() + "\n";
                 } else if (only_compiled) {
                     jc.outcome = JunitCase::Outcome::Skipped;
                     jc.type = "compile-only";
@@ -192,6 +218,7 @@ int cmd_check(int argc, char** argv) {
                 if (as_json) {
                     json j = to_json(r);
                     j["check"] = "solution-passes";
+                    if (!memcheck_note.empty()) j["memcheck_note"] = memcheck_note;
                     out.push_back(j);
                 } else {
                     std::cout << (ok ? "ok   " : "FAIL ") << lesson->id << " / " << step.id << " / " << tc.name << " ("
@@ -201,6 +228,7 @@ int cmd_check(int argc, char** argv) {
                                   << (r.bytes > 0 ? fmt(", %.1f GB/s", r.gbs()) : "")
                                   << (r.flops > 0 ? fmt(", %.1f GFLOP/s", r.gflops()) : "");
                     if (!ok) std::cout << ": " << r.message;
+                    else if (!memcheck_note.empty()) std::cout << "; " << memcheck_note;
                     std::cout << "\n";
                     if (!ok)
                         for (const auto& c : r.comparisons)

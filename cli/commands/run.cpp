@@ -72,6 +72,8 @@ void print_run_text(const RunResult& r) {
         std::cout << "launch  " << l.entry << "<<<" << dims_str(l.dims.grid) << ", " << dims_str(l.dims.block) << ", "
                   << l.dims.shared_bytes << ">>>  " << l.dims.blocks() << " blocks x " << tpb << " threads = "
                   << l.dims.blocks() * tpb << " threads, " << (tpb + 31) / 32 << " warps/block";
+        if (l.passes != 1) std::cout << ", " << l.passes << " passes (sizes above: the first)";
+        if (l.tuned && r.launches.size() > 1) std::cout << "  [tuned: --block/--grid/--shared change this one]";
         if (l.resources.registers >= 0)
             std::cout << ", " << l.resources.registers << " regs/thread, " << l.resources.static_shared << " B static smem";
         std::cout << "\n";
@@ -124,9 +126,10 @@ int cmd_run(int argc, char** argv) {
                      "Options:\n"
                      "  --step S          step id, or number from 1 as in the app (default: the first)\n"
                      "  --case C          test case name (default: the first)\n"
-                     "  --block x,y,z     block size for the first launch (the grid follows, unless --grid)\n"
-                     "  --grid x,y,z      grid size for the first launch\n"
-                     "  --shared BYTES    dynamic shared memory for the first launch\n"
+                     "  --block x,y,z     block size for the tuned launch (the grid follows, unless --grid);\n"
+                     "                    the tuned launch is the one marked \"tuned\", else the first\n"
+                     "  --grid x,y,z      grid size for the tuned launch\n"
+                     "  --shared BYTES    dynamic shared memory for the tuned launch\n"
                      "  --param N=V       set a param (repeatable); checked against its bounds\n"
                      "  --solution        run the lesson's solution (default: the starter)\n"
                      "  --source FILE     run the kernel in FILE\n"
@@ -186,7 +189,12 @@ int cmd_run(int argc, char** argv) {
     if (auto b = a.value("--block")) ov.block = parse_dim3(*b, "--block");
     if (auto g = a.value("--grid")) ov.grid = parse_dim3(*g, "--grid");
     if (auto s = a.value("--shared")) ov.shared_bytes = std::atoll(s->c_str());
-    if (ov.block || ov.grid || ov.shared_bytes) req.launches.push_back(ov);
+    // The options change the launch the lesson marks as tuned (the first, unless it says).
+    if (ov.block || ov.grid || ov.shared_bytes)
+        if (const Step* step = request_step(req)) {
+            req.launches.resize(step->tuned_launch() + 1);
+            req.launches.back() = ov;
+        }
     auto int_opt = [&](const char* k) {
         auto v = a.value(k);
         if (!v) return -1;

@@ -48,6 +48,12 @@ const TestCase* Step::find_case(const std::string& name) const {
     return nullptr;
 }
 
+std::size_t Step::tuned_launch() const {
+    for (std::size_t i = 0; i < launches.size(); ++i)
+        if (launches[i].tuned) return i;
+    return 0;
+}
+
 const Step* Lesson::find_step(const std::string& id_or_number) const {
     for (const auto& s : steps)
         if (s.id == id_or_number) return &s;

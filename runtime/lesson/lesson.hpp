@@ -1,4 +1,4 @@
-// runtime/lesson/lesson.hpp — the in-memory model of a lesson file (format 1).
+// runtime/lesson/lesson.hpp — the in-memory model of a lesson file (formats 1 and 2).
 //
 // The loader (loader.hpp) turns a JSON file into these plain structs and
 // resolves everything a later stage needs: step-level overrides are already
@@ -90,15 +90,27 @@ struct Arg {
 };
 
 // Each dimension is an expression. Block sees params; grid sees params and
-// block.x/y/z; shared_bytes sees params, block.* and grid.*.
+// block.x/y/z; shared_bytes sees params, block.* and grid.*. A launch with
+// "passes" runs that many times in a row (a reduction to one value, a scan);
+// its block, grid, shared_bytes and args also see `pass` (0, 1, ...), and
+// the buffers named in `swap` trade places between passes.
 struct LaunchSpec {
     std::string entry;                  // kernel name as written in the source
     std::array<std::string, 3> grid{"1", "1", "1"};
     std::array<std::string, 3> block{"1", "1", "1"};
     std::string shared_bytes = "0";
     std::vector<Arg> args;
+    std::string passes;                 // expression over params; "" = one pass, `pass` unknown
+    std::vector<std::pair<std::string, std::string>> swap;  // buffer pairs exchanged after every pass but the last
+    bool tuned = false;                 // the launch the student's block/grid/shared overrides change
     std::string json_path;              // "launches[0]"
+
+    bool multi_pass() const { return !passes.empty(); }
 };
+
+// Passes of one launch are capped: a passes expression gone wrong must not
+// queue millions of launches.
+constexpr long long kMaxPasses = 4096;
 
 struct ReferenceSpec {
     SourceText source;       // C++ for the host compiler
@@ -128,6 +140,7 @@ struct TestCase {
     std::map<std::string, BufferInit> inputs;  // per-case init of input/inout buffers ("a constant image")
     bool timing = false;                   // the large case used for timing
     double timeout_s = 0;                  // > 0: this case's run deadline, over Checks::timeout_s
+    std::optional<bool> memcheck;          // over Checks::memcheck
     std::string json_path;
 };
 
@@ -137,7 +150,12 @@ struct Checks {
     int warmup = 2;
     int repeat = 10;
     double timeout_s = kDefaultRunTimeout;  // a run past this is stopped (the worker is replaced)
+    // `check` also runs each case under compute-sanitizer memcheck and fails
+    // it on any error (where the tool and a GPU exist). A case may say otherwise.
+    bool memcheck = false;
     std::string json_path;
+
+    bool requires_memcheck(const TestCase& c) const { return c.memcheck.value_or(memcheck); }
 };
 
 struct Metrics {
@@ -159,16 +177,20 @@ struct CompileSpec {
     std::vector<std::string> options;  // extra NVRTC options, e.g. "--use_fast_math"
 };
 
-// A step is one exercise. The loader has merged the lesson-level defaults
-// into it, so every field here is complete.
 // A __constant__ variable of the kernel's source, filled from an input
 // buffer before the launches (the convolution mask of the tutorials).
+// A __constant__ variable is filled either from an input buffer's bytes or
+// from a list of expressions over params, converted to `type`.
 struct ConstantSpec {
-    std::string name;    // the __constant__ variable, at namespace scope
-    std::string buffer;  // an input buffer: its bytes are copied in
+    std::string name;                 // the __constant__ variable, at namespace scope
+    std::string buffer;               // an input buffer: its bytes are copied in; or
+    std::vector<std::string> values;  // expressions, one per element
+    DType type = DType::F32;          // the element type of `values`
     std::string json_path;
 };
 
+// A step is one exercise. The loader has merged the lesson-level defaults
+// into it, so every field here is complete.
 struct Step {
     std::string id;
     LocalizedText title;
@@ -191,6 +213,9 @@ struct Step {
     const Param* find_param(const std::string& name) const;
     const Buffer* find_buffer(const std::string& name) const;
     const TestCase* find_case(const std::string& name) const;
+    // The launch marked "tuned", else the first: the one the launch panel and
+    // --block/--grid/--shared change.
+    std::size_t tuned_launch() const;
 };
 
 struct Lesson {

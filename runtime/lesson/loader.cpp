@@ -355,6 +355,7 @@ private:
 
     // Names visible while parsing the current step.
     std::set<std::string> param_names_;
+    bool pass_visible_ = false;  // inside a launch with "passes": `pass` is a name
 
     // --- generic value checks ---
     bool want_object(const Json& j, const std::string& path, const char* what = nullptr);
@@ -377,6 +378,7 @@ private:
     void parse_init(const Json& j, const std::string& path, Buffer& b);
     void parse_constants(const Section& s, Step& step);
     void parse_launches(const Section& s, Step& step);
+    void parse_swap(const Json& j, const std::string& path, const Step& step, LaunchSpec& l);
     std::vector<Arg> parse_args(const Json& j, const std::string& path, const Step& step);
     void parse_reference(const Section& s, Step& step);
     void parse_checks(const Section& s, Step& step);
@@ -566,6 +568,12 @@ std::string Loader::expr(const Json& j, const std::string& path, Scope scope) {
     try {
         for (const auto& name : expr_names(e)) {
             if (param_names_.count(name)) continue;
+            if (name == "pass") {
+                if (pass_visible_) continue;
+                issue(path, "unknown parameter 'pass' (pass is known only in the block, grid, shared_bytes and args "
+                            "of a launch with \"passes\")");
+                continue;
+            }
             const bool block = name == "block.x" || name == "block.y" || name == "block.z";
             const bool grid = name == "grid.x" || name == "grid.y" || name == "grid.z";
             if (block && (scope == Scope::Grid || scope == Scope::Shared)) continue;
@@ -796,6 +804,10 @@ void Loader::parse_params(const Section& s, Step& step) {
             issue(path, "'" + name + "' is not a valid parameter name; use letters, digits and _, not starting with a digit");
             continue;
         }
+        if (name == "pass") {
+            issue(path, "'pass' is reserved: it is the pass number inside a launch with \"passes\"; choose another name");
+            continue;
+        }
         param_names_.insert(name);  // known even if its body has problems, so later checks don't pile up
         if (!want_object(pj, path, "a param object ({\"type\": \"i32\", \"default\": ...})")) continue;
         check_keys(pj, path, {"type", "default", "min", "max", "description"});
@@ -927,7 +939,7 @@ void Loader::parse_constants(const Section& s, Step& step) {
         const Json& cj = (*s.value)[i];
         const std::string path = index_path(s.path, i);
         if (!want_object(cj, path, "a constant object ({\"name\": \"mask\", \"buffer\": \"mask\"})")) continue;
-        check_keys(cj, path, {"name", "buffer"});
+        check_keys(cj, path, {"name", "buffer", "values", "type"});
         ConstantSpec c;
         c.json_path = path;
         if (auto name = get_string(cj, "name", path, true)) {
@@ -937,12 +949,30 @@ void Loader::parse_constants(const Section& s, Step& step) {
             else if (!seen.insert(*name).second)
                 issue(path + ".name", "constant '" + *name + "' is filled twice");
         }
-        if (auto buf = get_string(cj, "buffer", path, true)) {
-            c.buffer = *buf;
-            const Buffer* b = step.find_buffer(*buf);
-            if (!b) issue(path + ".buffer", "unknown buffer '" + *buf + "'");
-            else if (b->role != BufferRole::Input)
-                issue(path + ".buffer", "buffer '" + *buf + "' is not an input; a constant is filled from an input buffer");
+        const Json* values = field(cj, "values");
+        if (values && field(cj, "buffer")) {
+            issue(path, "give either 'buffer' (an input buffer's bytes) or 'values' (expressions), not both");
+        } else if (values) {
+            // A short table written out, e.g. a 3x3 mask: [1, 2, 1, 2, 4, 2, 1, 2, 1] or "1/16.0".
+            if (!values->is_array() || values->empty() || values->size() > 16384) {
+                issue(path + ".values", "expected an array of 1 to 16384 numbers or expressions over params, got " +
+                                            (values->is_array() ? std::to_string(values->size()) + " items" : type_name(*values)));
+            } else {
+                for (std::size_t k = 0; k < values->size(); ++k)
+                    c.values.push_back(expr((*values)[k], index_path(path + ".values", k), Scope::Params));
+            }
+            if (auto t = dtype(cj, path, false)) c.type = *t;
+        } else {
+            if (field(cj, "type")) issue(path + ".type", "type goes with 'values'; a constant filled from a buffer has the buffer's type");
+            if (auto buf = get_string(cj, "buffer", path, false)) {
+                c.buffer = *buf;
+                const Buffer* b = step.find_buffer(*buf);
+                if (!b) issue(path + ".buffer", "unknown buffer '" + *buf + "'");
+                else if (b->role != BufferRole::Input)
+                    issue(path + ".buffer", "buffer '" + *buf + "' is not an input; a constant is filled from an input buffer");
+            } else {
+                issue(path, "missing key 'buffer' (an input buffer to copy in) or 'values' (a list of expressions)");
+            }
         }
         step.constants.push_back(std::move(c));
     }
@@ -1119,9 +1149,21 @@ void Loader::parse_launches(const Section& s, Step& step) {
         const Json& lj = (*s.value)[i];
         const std::string path = index_path(s.path, i);
         if (!want_object(lj, path, "a launch object")) continue;
-        check_keys(lj, path, {"entry", "block", "grid", "shared_bytes", "args"});
+        check_keys(lj, path, {"entry", "block", "grid", "shared_bytes", "args", "passes", "swap", "tuned"});
         LaunchSpec l;
         l.json_path = path;
+        if (const Json* t = field(lj, "tuned")) {
+            if (!t->is_boolean()) {
+                issue(path + ".tuned", "expected true or false, got " + type_name(*t));
+            } else if (t->get<bool>()) {
+                l.tuned = true;
+                for (const auto& other : step.launches)
+                    if (other.tuned)
+                        issue(path + ".tuned", "only one launch can be tuned; " + other.json_path + " already is");
+            }
+        }
+        if (const Json* p = field(lj, "passes")) l.passes = expr(*p, path + ".passes", Scope::Params);
+        pass_visible_ = l.multi_pass();
         if (auto e = get_string(lj, "entry", path, true)) {
             l.entry = *e;
             if (!is_identifier(*e))
@@ -1145,7 +1187,46 @@ void Loader::parse_launches(const Section& s, Step& step) {
         if (const Json* sb = field(lj, "shared_bytes")) l.shared_bytes = expr(*sb, path + ".shared_bytes", Scope::Shared);
         if (const Json* a = field(lj, "args")) l.args = parse_args(*a, path + ".args", step);
         else issue(path, "missing key 'args' (the kernel's arguments in order; [] for none)");
+        pass_visible_ = false;
+        if (const Json* sw = field(lj, "swap")) parse_swap(*sw, path + ".swap", step, l);
         step.launches.push_back(std::move(l));
+    }
+}
+
+void Loader::parse_swap(const Json& j, const std::string& path, const Step& step, LaunchSpec& l) {
+    const char* example = "an array of buffer pairs ([[\"in\", \"out\"]])";
+    if (!l.multi_pass()) {
+        issue(path, "swap exchanges buffers between passes; this launch has no \"passes\"");
+        return;
+    }
+    if (!j.is_array()) {
+        issue(path, std::string("expected ") + example + ", got " + type_name(j));
+        return;
+    }
+    std::set<std::string> used;
+    for (std::size_t i = 0; i < j.size(); ++i) {
+        const std::string p = index_path(path, i);
+        const Json& pj = j[i];
+        if (!pj.is_array() || pj.size() != 2 || !pj[0].is_string() || !pj[1].is_string()) {
+            issue(p, "expected a pair of buffer names ([\"in\", \"out\"])");
+            continue;
+        }
+        const std::string a = pj[0].get<std::string>(), b = pj[1].get<std::string>();
+        const Buffer* ba = step.find_buffer(a);
+        const Buffer* bb = step.find_buffer(b);
+        if (!ba) issue(index_path(p, 0), "unknown buffer '" + a + "'");
+        if (!bb) issue(index_path(p, 1), "unknown buffer '" + b + "'");
+        if (!ba || !bb) continue;
+        if (a == b) {
+            issue(p, "a buffer cannot swap with itself");
+            continue;
+        }
+        if (ba->type != bb->type)
+            issue(p, "buffers '" + a + "' (" + std::string(dtype_name(ba->type)) + ") and '" + b + "' (" + std::string(dtype_name(bb->type)) +
+                         ") have different types; swapped buffers must have the same type and size");
+        for (const auto& n : {a, b})
+            if (!used.insert(n).second) issue(p, "buffer '" + n + "' is in two swap pairs");
+        l.swap.emplace_back(a, b);
     }
 }
 
@@ -1178,7 +1259,7 @@ void Loader::parse_checks(const Section& s, Step& step) {
     }
     if (!want_object(*s.value, s.path, "a checks object")) return;
     const Json& j = *s.value;
-    check_keys(j, s.path, {"compare", "cases", "warmup", "repeat", "timeout_s"});
+    check_keys(j, s.path, {"compare", "cases", "warmup", "repeat", "timeout_s", "memcheck"});
 
     // A number, or an expression over params so a tolerance can grow with
     // the problem ("1e-6 * N" for a sum of N floats); `expr_out` gets the
@@ -1267,7 +1348,7 @@ void Loader::parse_checks(const Section& s, Step& step) {
             const Json& tj = (*cases)[i];
             const std::string p = index_path(cpath, i);
             if (!want_object(tj, p, "a case object ({\"name\": ..., \"params\": {...}})")) continue;
-            check_keys(tj, p, {"name", "params", "inputs", "timing", "timeout_s"});
+            check_keys(tj, p, {"name", "params", "inputs", "timing", "timeout_s", "memcheck"});
             TestCase tc;
             tc.json_path = p;
             if (auto name = get_string(tj, "name", p, true)) {
@@ -1285,6 +1366,10 @@ void Loader::parse_checks(const Section& s, Step& step) {
             if (const Json* t = field(tj, "timing")) {
                 if (!t->is_boolean()) issue(p + ".timing", "expected true or false, got " + type_name(*t));
                 else tc.timing = t->get<bool>();
+            }
+            if (const Json* m = field(tj, "memcheck")) {
+                if (!m->is_boolean()) issue(p + ".memcheck", "expected true or false, got " + type_name(*m));
+                else tc.memcheck = m->get<bool>();
             }
             if (const Json* pj = field(tj, "params")) {
                 if (want_object(*pj, p + ".params", "an object of param values ({\"N\": 8})")) {
@@ -1340,6 +1425,10 @@ void Loader::parse_checks(const Section& s, Step& step) {
             issue(s.path + ".timeout_s", "timeout_s must be a number of seconds above 0 and at most 3600");
         else
             c.timeout_s = t->get<double>();
+    }
+    if (const Json* m = field(j, "memcheck")) {
+        if (!m->is_boolean()) issue(s.key_path("memcheck"), "expected true or false, got " + type_name(*m));
+        else c.memcheck = m->get<bool>();
     }
 }
 

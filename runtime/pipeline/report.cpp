@@ -105,6 +105,8 @@ json to_json(const RunResult& r) {
                    {"shared_bytes", l.dims.shared_bytes},
                    {"threads_per_block", l.dims.threads_per_block()},
                    {"blocks", l.dims.blocks()},
+                   {"passes", l.passes},
+                   {"tuned", l.tuned},
                    {"shared_optin", l.shared_optin}};
         if (l.resources.registers >= 0)
             lj["resources"] = {{"registers", l.resources.registers},

@@ -85,11 +85,23 @@ static long long eval_dim(const std::string& expr, const ExprVars& vars, const s
     }
 }
 
+long long resolve_passes(const LaunchSpec& spec, const std::map<std::string, double>& params) {
+    if (!spec.multi_pass()) return 1;
+    const ExprVars vars(params.begin(), params.end());
+    try {
+        return eval_int_expr(spec.passes, vars, 0, kMaxPasses);
+    } catch (const Error& e) {
+        throw Error(ErrorKind::Expression, e.message() + " (a launch makes 0 to " + std::to_string(kMaxPasses) + " passes)",
+                    {"", spec.json_path + ".passes"});
+    }
+}
+
 LaunchDims resolve_launch(const LaunchSpec& spec, const std::map<std::string, double>& params,
-                          const LaunchOverride* ov) {
+                          const LaunchOverride* ov, long long pass) {
     static const char* kAxis[3] = {"x", "y", "z"};
     LaunchDims d;
     ExprVars vars(params.begin(), params.end());
+    if (spec.multi_pass()) vars["pass"] = double(pass);
     for (int i = 0; i < 3; ++i)
         d.block[i] = (ov && ov->block) ? (*ov->block)[i]
                                        : eval_dim(spec.block[i], vars, spec.json_path + ".block[" + std::to_string(i) + "]");
@@ -217,6 +229,32 @@ std::vector<CompareSpec> resolve_compare(const Step& step, const std::map<std::s
         eval(spec.rtol_expr, "rtol", spec.rtol);
     }
     return out;
+}
+
+// The bytes a __constant__ variable is filled with: an input buffer's, or
+// the lesson's values evaluated for these params and converted to its type.
+std::vector<unsigned char> constant_bytes(const ConstantSpec& c, const std::vector<HostBuffer>& host,
+                                          const std::map<std::string, double>& params) {
+    if (!c.buffer.empty()) {
+        for (const auto& h : host)
+            if (h.name == c.buffer) {
+                const auto* p = static_cast<const unsigned char*>(h.data());
+                return {p, p + h.size_bytes()};
+            }
+        throw Error(ErrorKind::Internal, "no buffer '" + c.buffer + "'");
+    }
+    ArgPack pack;
+    const ExprVars vars(params.begin(), params.end());
+    for (std::size_t k = 0; k < c.values.size(); ++k) {
+        try {
+            pack.add_scalar(c.type, eval_expr(c.values[k], vars));
+        } catch (const Error& e) {
+            throw Error(ErrorKind::Expression, e.message(), {"", c.json_path + ".values[" + std::to_string(k) + "]"});
+        }
+    }
+    std::vector<unsigned char> bytes;
+    for (const auto& v : pack.values) bytes.insert(bytes.end(), v.begin(), v.begin() + long(dtype_size(c.type)));
+    return bytes;
 }
 
 class LocalBackend final : public RunBackend {
@@ -419,7 +457,19 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
                    1e3;
     }
 
-    // 4. launch sizes and limits
+    // 4. launch sizes and limits; what constants and swaps need of the
+    // buffers, so a machine without a GPU reports it too
+    for (const auto& c : step->constants) constant_bytes(c, host, r.params);
+    for (const auto& spec : step->launches)
+        for (std::size_t k = 0; k < spec.swap.size(); ++k) {
+            const HostBuffer& a = find_host(host, spec.swap[k].first);
+            const HostBuffer& b = find_host(host, spec.swap[k].second);
+            if (a.size_bytes() != b.size_bytes())
+                throw Error(ErrorKind::Usage,
+                            "buffers '" + a.name + "' (" + std::to_string(a.count()) + " elements) and '" + b.name + "' (" +
+                                std::to_string(b.count()) + ") cannot swap between passes: for these params their sizes differ",
+                            {"", spec.json_path + ".swap[" + std::to_string(k) + "]"});
+        }
     check_launches(req, *step, r, ctx);
     if (r.status == RunStatus::Refused) return;
 
@@ -444,11 +494,20 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
 void LocalBackend::check_launches(const RunRequest& req, const Step& step, RunResult& r, GpuContext* ctx) {
     const DeviceLimits limits = ctx ? ctx->info().limits : limits_for_arch(arch_number(r.arch));
     for (std::size_t i = 0; i < step.launches.size(); ++i) {
+        const LaunchSpec& spec = step.launches[i];
         const LaunchOverride* ov = i < req.launches.size() ? &req.launches[i] : nullptr;
         LaunchReport lr;
-        lr.entry = step.launches[i].entry;
-        lr.dims = resolve_launch(step.launches[i], r.params, ov);
-        lr.refusal = check_launch(lr.dims, limits, {}, &lr.shared_optin);
+        lr.entry = spec.entry;
+        lr.tuned = i == step.tuned_launch();
+        lr.passes = resolve_passes(spec, r.params);
+        lr.dims = resolve_launch(spec, r.params, ov, 0);
+        // Every pass is sized and checked: a later pass may need another grid.
+        for (long long p = 0; p < std::max(1ll, lr.passes) && !lr.refusal; ++p) {
+            bool optin = false;
+            lr.refusal = check_launch(p == 0 ? lr.dims : resolve_launch(spec, r.params, ov, p), limits, {}, &optin);
+            lr.shared_optin = lr.shared_optin || optin;
+            if (lr.refusal && spec.multi_pass()) lr.refusal->message += " (pass " + std::to_string(p) + ")";
+        }
         r.launches.push_back(lr);
         if (lr.refusal) {
             set_refused(r, lr);
@@ -463,6 +522,7 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
     const auto& cu = d.api();
     GpuModule module(d, r.compile.image);
     std::vector<CUfunction> functions;
+    std::vector<std::vector<LaunchDims>> pass_dims;  // per launch, per pass
     for (auto& lr : r.launches) {
         auto it = r.compile.lowered_names.find(lr.entry);
         CUfunction f = module.function(it != r.compile.lowered_names.end() ? it->second : lr.entry, lr.entry);
@@ -479,15 +539,28 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
                 args.emplace_back(a.name, a.kind == Arg::Kind::Buffer ? sizeof(void*) : dtype_size(a.type));
             lr.refusal = check_kernel_args(lr.entry, *sizes, args);
         }
-        if (!lr.refusal) lr.refusal = check_launch(lr.dims, ctx_->info().limits, lr.resources, &lr.shared_optin);
+        const std::size_t li = std::size_t(&lr - r.launches.data());
+        const LaunchSpec& spec = step.launches[li];
+        const LaunchOverride* ov = li < req.launches.size() ? &req.launches[li] : nullptr;
+        std::vector<LaunchDims> dims;
+        long long max_shared = 0;
+        for (long long p = 0; p < lr.passes && !lr.refusal; ++p) {
+            dims.push_back(p == 0 ? lr.dims : resolve_launch(spec, r.params, ov, p));
+            bool optin = false;
+            lr.refusal = check_launch(dims.back(), ctx_->info().limits, lr.resources, &optin);
+            if (lr.refusal && spec.multi_pass()) lr.refusal->message += " (pass " + std::to_string(p) + ")";
+            lr.shared_optin = lr.shared_optin || optin;
+            max_shared = std::max(max_shared, dims.back().shared_bytes);
+        }
         if (lr.refusal) {
             set_refused(r, lr);
             return;
         }
         if (lr.shared_optin)
-            d.check(cu.cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(lr.dims.shared_bytes)),
+            d.check(cu.cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(max_shared)),
                     "raising the kernel's dynamic shared memory limit");
         functions.push_back(f);
+        pass_dims.push_back(std::move(dims));
     }
 
     // Guard zones catch a write past either end of a buffer (a missing bounds
@@ -506,25 +579,47 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
     // kernel cannot write constant memory, so both runs and the timing see it.
     for (const auto& c : step.constants) {
         const auto global = module.global(c.name);
-        const std::size_t i = device_index(c.buffer);
+        const std::vector<unsigned char> bytes = constant_bytes(c, host, r.params);
+        const std::string from = c.buffer.empty() ? std::to_string(c.values.size()) + " values"
+                                                  : "buffer '" + c.buffer + "'";
         LaunchReport& lr = r.launches.front();
         if (!global)
             lr.refusal = LaunchRefusal{"constants", "the kernel declares no __constant__ '" + c.name +
-                                                        "', which the lesson fills from buffer '" + c.buffer + "'"};
-        else if (host[i].size_bytes() > global->second)
+                                                        "', which the lesson fills from " + from};
+        else if (bytes.size() > global->second)
             lr.refusal = LaunchRefusal{"constants", "__constant__ '" + c.name + "' is " + std::to_string(global->second) +
-                                                        " bytes, but buffer '" + c.buffer + "' holds " +
-                                                        std::to_string(host[i].size_bytes())};
+                                                        " bytes, but the lesson fills it from " + from + " of " +
+                                                        std::to_string(bytes.size()) + " bytes"};
         if (lr.refusal) {
             set_refused(r, lr);
             return;
         }
-        d.check(cu.cuMemcpyHtoD(global->first, host[i].data(), host[i].size_bytes()), "filling a __constant__ variable");
+        d.check(cu.cuMemcpyHtoD(global->first, bytes.data(), bytes.size()), "filling a __constant__ variable");
     }
 
-    std::vector<ArgPack> packs;
-    for (const auto& l : step.launches)
-        packs.push_back(pack_args(l.args, r.params, [&](const std::string& name) { return dev[device_index(name)].ptr(); }));
+    // Every pass's arguments, made once. `binding[i]` is the device buffer
+    // that buffer i's name stands for: a multi-pass launch's swap exchanges
+    // two names after each pass but its last, and the names keep the last
+    // binding for the launches after it and for the download.
+    std::vector<std::size_t> binding(host.size());
+    for (std::size_t i = 0; i < binding.size(); ++i) binding[i] = i;
+    std::vector<std::vector<ArgPack>> packs(step.launches.size());
+    bool inputs_written = false;  // a swap hands an input to a kernel to write
+    for (std::size_t li = 0; li < step.launches.size(); ++li) {
+        const LaunchSpec& spec = step.launches[li];
+        for (const auto& [a, b] : spec.swap)
+            inputs_written = inputs_written || host[device_index(a)].role == BufferRole::Input ||
+                             host[device_index(b)].role == BufferRole::Input;
+        std::map<std::string, double> values = r.params;
+        for (long long p = 0; p < r.launches[li].passes; ++p) {
+            if (spec.multi_pass()) values["pass"] = double(p);
+            packs[li].push_back(pack_args(spec.args, values, [&](const std::string& name) {
+                return dev[binding[device_index(name)]].ptr();
+            }));
+            if (p + 1 < r.launches[li].passes)
+                for (const auto& [a, b] : spec.swap) std::swap(binding[device_index(a)], binding[device_index(b)]);
+        }
+    }
 
     auto upload_inputs = [&] {
         for (std::size_t i = 0; i < host.size(); ++i)
@@ -548,14 +643,18 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
             if (host[i].role == BufferRole::Output && is_filled(i)) dev[i].upload(host[i].data());
     };
     auto launch_all = [&] {
-        for (std::size_t i = 0; i < functions.size(); ++i) {
-            const auto& dims = r.launches[i].dims;
-            CUresult res = cu.cuLaunchKernel(functions[i], unsigned(dims.grid[0]), unsigned(dims.grid[1]),
-                                             unsigned(dims.grid[2]), unsigned(dims.block[0]), unsigned(dims.block[1]),
-                                             unsigned(dims.block[2]), unsigned(dims.shared_bytes), nullptr,
-                                             packs[i].pointers.data(), nullptr);
-            if (res != CUDA_SUCCESS) d.check(res, ("launching '" + r.launches[i].entry + "'").c_str());
-        }
+        for (std::size_t i = 0; i < functions.size(); ++i)
+            for (std::size_t p = 0; p < packs[i].size(); ++p) {
+                const auto& dims = pass_dims[i][p];
+                CUresult res = cu.cuLaunchKernel(functions[i], unsigned(dims.grid[0]), unsigned(dims.grid[1]),
+                                                 unsigned(dims.grid[2]), unsigned(dims.block[0]), unsigned(dims.block[1]),
+                                                 unsigned(dims.block[2]), unsigned(dims.shared_bytes), nullptr,
+                                                 packs[i][p].pointers.data(), nullptr);
+                if (res != CUDA_SUCCESS)
+                    d.check(res, ("launching '" + r.launches[i].entry + "'" +
+                                  (packs[i].size() > 1 ? ", pass " + std::to_string(p) : std::string()))
+                                     .c_str());
+            }
     };
     auto synchronize = [&](const char* what) {
         CUresult res = cu.cuCtxSynchronize();
@@ -569,7 +668,7 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
         for (std::size_t i = 0; i < host.size(); ++i)
             if (host[i].role != BufferRole::Input) {
                 HostBuffer b = host[i];
-                dev[i].download(b.data());
+                dev[binding[i]].download(b.data());
                 out.push_back(std::move(b));
             }
         return out;
@@ -661,7 +760,9 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
         Timing t;
         t.warmup = req.warmup >= 0 ? req.warmup : step.checks.warmup;
         int repeat = std::max(1, req.repeat >= 0 ? req.repeat : step.checks.repeat);
-        bool has_inout = std::any_of(host.begin(), host.end(), [](const HostBuffer& h) { return h.role == BufferRole::InOut; });
+        const bool has_inout = inputs_written || std::any_of(host.begin(), host.end(), [](const HostBuffer& h) {
+            return h.role == BufferRole::InOut;
+        });
         const bool has_filled = std::any_of(step.buffers.begin(), step.buffers.end(), [](const Buffer& b) { return b.fill.has_value(); });
         for (int i = 0; i < t.warmup; ++i) {
             if (has_inout) upload_inputs();
@@ -671,7 +772,7 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
         synchronize("warming up");
         GpuEvent start(d), stop(d);
         for (int i = 0; i < repeat; ++i) {
-            if (has_inout) upload_inputs();  // an in-place kernel must see its original input every time
+            if (has_inout) upload_inputs();  // an in-place (or swapping) kernel must see its original input every time
             if (has_filled) refill_outputs();  // an accumulating kernel must start from its fill every time
             d.check(cu.cuEventRecord(start.get(), nullptr), "cuEventRecord");
             launch_all();

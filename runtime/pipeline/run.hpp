@@ -46,7 +46,7 @@ struct RunRequest {
     std::string custom_source;               // for SourceChoice::Custom
     std::string custom_origin = "kernel.cu"; // file name shown in diagnostics
     std::map<std::string, double> params;    // overrides, checked against bounds
-    std::vector<LaunchOverride> launches;    // by launch index
+    std::vector<LaunchOverride> launches;    // by launch index (see Step::tuned_launch for the student's)
     std::string arch;                        // "" = the device's own, or default_arch()
     bool compile_only = false;               // stop after compile + reference + limits
     // Build and run the CPU reference. Compile-as-you-type turns it off: it
@@ -101,7 +101,9 @@ struct Timing {
 
 struct LaunchReport {
     std::string entry;
-    LaunchDims dims;
+    LaunchDims dims;          // of the first pass
+    long long passes = 1;     // how many times it runs in a row; 0 = not at all for these params
+    bool tuned = false;       // the launch the overrides change
     KernelResources resources;
     std::optional<LaunchRefusal> refusal;
     bool shared_optin = false;
@@ -150,8 +152,13 @@ std::map<std::string, double> resolve_params(const Step& step, const TestCase* t
 
 // Evaluates a launch's block, grid and shared memory with `params` and the
 // override. Throws wb::Error (Expression) with the JSON path of the bad expression.
+// In a multi-pass launch, `pass` is the pass number its expressions see.
 LaunchDims resolve_launch(const LaunchSpec& spec, const std::map<std::string, double>& params,
-                          const LaunchOverride* override_ = nullptr);
+                          const LaunchOverride* override_ = nullptr, long long pass = 0);
+
+// How many passes a launch makes with `params`: 1 without "passes", else its
+// expression, which must give a whole number from 0 to kMaxPasses.
+long long resolve_passes(const LaunchSpec& spec, const std::map<std::string, double>& params);
 
 struct BackendInfo {
     std::string name;                      // "local"

@@ -374,7 +374,7 @@ Frame encode_result(const RunResult& r) {
         json lj = {{"entry", l.entry}, {"grid", l.dims.grid}, {"block", l.dims.block}, {"shared_bytes", l.dims.shared_bytes},
                    {"resources", {l.resources.registers, l.resources.static_shared, l.resources.local_bytes,
                                   l.resources.max_threads_per_block}},
-                   {"shared_optin", l.shared_optin}};
+                   {"shared_optin", l.shared_optin}, {"passes", l.passes}, {"tuned", l.tuned}};
         if (l.refusal) lj["refusal"] = {l.refusal->limit, l.refusal->message};
         launches.push_back(lj);
     }
@@ -468,6 +468,8 @@ RunResult decode_result(const Frame& f) {
             l.resources.local_bytes = res.at(2);
             l.resources.max_threads_per_block = res.at(3);
             l.shared_optin = lj.at("shared_optin");
+            l.passes = lj.at("passes");
+            l.tuned = lj.at("tuned");
             if (lj.contains("refusal")) l.refusal = LaunchRefusal{lj.at("refusal").at(0), lj.at("refusal").at(1)};
             r.launches.push_back(std::move(l));
         }

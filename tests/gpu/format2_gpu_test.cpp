@@ -3,7 +3,11 @@
 #include "gpu_test_support.hpp"
 #include "pipeline/worker.hpp"
 
+#include <sys/wait.h>
+
 #include <cstdio>
+#include <string>
+#include <utility>
 
 namespace {
 
@@ -133,4 +137,96 @@ extern "C" __global__ void conv1d(const float* x, float* y, int n)
     EXPECT_EQ(r.status, wb::RunStatus::Refused) << r.message;
     EXPECT_NE(r.message.find("the kernel declares no __constant__ 'c_mask'"), std::string::npos) << r.message;
     std::printf("[ figures  ] missing constant: %s\n", r.message.c_str());
+}
+
+namespace {
+
+// Runs the CLI with `args`; the exit status and everything it printed.
+std::pair<int, std::string> run_cli(const std::string& args) {
+    const std::string cmd = "'" + cli_path() + "' " + args + " 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return {-1, "popen failed"};
+    std::string out;
+    char buf[4096];
+    std::size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+    const int status = pclose(p);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+}  // namespace
+
+TEST(Format2, AMultiPassScanPassesEveryCaseWithItsPassesAndSwaps) {
+    WB_REQUIRE_GPU();
+    auto lesson = load_data("lessons_good/multipass_scan.json");
+    ASSERT_TRUE(lesson);
+    wb::WorkerBackend worker;
+    for (const auto& tc : lesson->steps[0].checks.cases) {
+        wb::RunResult r = worker.run(solution(lesson, "", tc.name));
+        EXPECT_EQ(r.status, wb::RunStatus::Passed) << tc.name << ": " << r.message;
+        ASSERT_EQ(r.launches.size(), 2u);
+        std::printf("[ figures  ] scan %s (N=%.0f): %s, %lld passes%s\n", tc.name.c_str(), r.params.at("N"),
+                    wb::run_status_name(r.status), r.launches[1].passes,
+                    r.gpu_time ? (", GPU " + std::to_string(r.gpu_time->median_ms) + " ms").c_str() : "");
+    }
+}
+
+TEST(Format2, AScanPassThatReadsItsOwnOutputFails) {
+    // The classic mistake the swap exists to prevent: reading the buffer this
+    // pass writes, so a thread sees a neighbour's sum from this pass or poison.
+    WB_REQUIRE_GPU();
+    wb::WorkerBackend worker;
+    wb::RunRequest q = solution(load_data("lessons_good/multipass_scan.json"), "", "ragged");
+    q.source = wb::SourceChoice::Custom;
+    q.custom_source = R"(
+extern "C" __global__ void zero(int* y, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = 0; }
+extern "C" __global__ void scan_pass(const int* in, int* out, int n, int offset)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    out[i] = in[i] + (i >= offset ? out[i - offset] : 0);
+})";
+    wb::RunResult r = worker.run(q);
+    EXPECT_EQ(r.status, wb::RunStatus::Mismatch) << r.message;
+    std::printf("[ figures  ] scan reading its own output: %s: %s\n", wb::run_status_name(r.status), r.message.c_str());
+}
+
+TEST(Format2, TheTunedLaunchTakesTheBlockAndTheHelperKeepsItsOwn) {
+    WB_REQUIRE_GPU();
+    auto lesson = load_data("lessons_good/multipass_scan.json");
+    ASSERT_TRUE(lesson);
+    const auto [rc, out] = run_cli("run --trust '" + source_dir() + "/tests/data/lessons_good/multipass_scan.json' --solution --case ragged --block 64");
+    EXPECT_EQ(rc, 0) << out;
+    EXPECT_NE(out.find("launch  zero<<<(8,1,1), (128,1,1), 0>>>"), std::string::npos) << out;
+    EXPECT_NE(out.find("launch  scan_pass<<<(16,1,1), (64,1,1), 0>>>"), std::string::npos) << out;
+    EXPECT_NE(out.find("10 passes"), std::string::npos) << out;
+    EXPECT_NE(out.find("result  passed"), std::string::npos) << out;
+}
+
+TEST(Format2, ConstantsFilledFromValuesMatchTheBufferFilledOnes) {
+    WB_REQUIRE_GPU();
+    auto lesson = load_data("lessons_good/constant_mask.json");
+    ASSERT_TRUE(lesson);
+    wb::WorkerBackend worker;
+    wb::RunResult r = worker.run(solution(lesson, "constant_values", "ragged"));
+    EXPECT_EQ(r.status, wb::RunStatus::Passed) << r.message;
+}
+
+TEST(Format2, ACaseThatRequiresACleanMemoryCheckFailsOnAnOutOfBoundsRead) {
+    WB_REQUIRE_GPU();
+    const std::string fault = source_dir() + "/tests/data/lessons_fault/oob_read_memcheck.json";
+    // Without the sanitizer the read goes unseen: the answer is right.
+    wb::WorkerBackend worker;
+    wb::RunResult plain = worker.run(solution(load_data("lessons_fault/oob_read_memcheck.json"), "", "ragged"));
+    EXPECT_EQ(plain.status, wb::RunStatus::Passed) << plain.message;
+
+    const auto [rc, out] = run_cli("check --trust '" + fault + "'");
+    EXPECT_EQ(rc, 1) << out;
+    EXPECT_NE(out.find("FAIL oob_read_memcheck / reads_past_the_end / ragged"), std::string::npos) << out;
+    EXPECT_NE(out.find("the lesson requires a clean memory check: compute-sanitizer memcheck found"), std::string::npos) << out;
+
+    const auto [rc_good, out_good] = run_cli("check --trust '" + source_dir() + "/tests/data/lessons_good/multipass_scan.json'");
+    EXPECT_EQ(rc_good, 0) << out_good;
+    EXPECT_NE(out_good.find("ragged (N=1000): passed; memcheck: no errors"), std::string::npos) << out_good;
+    std::printf("[ figures  ] required memcheck: %s", out.c_str());
 }
