@@ -297,10 +297,9 @@ void act_on_requests(AppState& state, JobRunner& jobs) {
     }
     // An untrusted lesson is neither compiled nor run, whoever asks (a
     // script's run too): its CPU reference would run natively (trust.hpp).
-    // Nor while the lesson's file on disk does not load: the worker reads the
-    // lesson from its file, so the request could only fail (lesson_reload.hpp).
-    std::string off_reason = untrusted_reason(state);
-    if (off_reason.empty()) off_reason = broken_lesson_reason(state);
+    // A lesson whose file on disk is broken still runs: the request carries
+    // the last version that loaded, which is the one on screen.
+    const std::string off_reason = untrusted_reason(state);
     if (rq.sanitize != SanitizerTool::None && !rq.run) {
         // Check memory / Check races: a full run under compute-sanitizer.
         const std::string blocked = run_blocked_reason(state);

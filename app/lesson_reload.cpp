@@ -148,14 +148,6 @@ void apply_reload(AppState& state, int index, LessonEntry fresh, const std::vect
     keep_place(state, *old, index);
 }
 
-std::string broken_lesson_reason(const AppState& state) {
-    const LessonEntry* entry = selected_entry(state);
-    if (entry == nullptr || !entry->ok() || !entry->broken()) return {};
-    return "the lesson file " + entry->file.filename().string() +
-           " has errors (listed over the editor); the last version that loaded stays open, and compiling and "
-           "running resume when the file is fixed";
-}
-
 ReloadCheck poll_lesson_files(AppState& state) {
     LessonWatch& watch = state.lesson_watch;
     if (state.now < watch.next_poll) return ReloadCheck::NotDue;

@@ -20,7 +20,8 @@
 //   * Fails: the last version that loaded stays open (instructions, editor,
 //     launch settings); the entry's issues (file, line, JSON path, message)
 //     are shown in a banner until a reload succeeds. Compiling and running
-//     wait for the fix (broken_lesson_reason).
+//     go on with that version: a request carries the lesson's JSON text, so
+//     the worker never reads the half-edited file.
 #pragma once
 
 #include "lesson_catalog.hpp"
@@ -42,12 +43,6 @@ enum class ReloadCheck {
     Reloaded,   // the change loaded and replaced the lesson
     Failed,     // the change does not load: the last good version stays, with the issues
 };
-
-// Why the open lesson is neither compiled nor run now, or "": its file on
-// disk does not load. The last good version stays open to read and edit, but
-// the worker loads a lesson from its file (runtime/pipeline/wire.hpp), so a
-// request would only fail; Run says this instead, and compile-as-you-type waits.
-std::string broken_lesson_reason(const AppState& state);
 
 // Looks at the selected lesson's files when a poll is due and reloads them
 // when they changed and have settled. Called once per frame (state.now must be set).

@@ -189,7 +189,6 @@ void next_button(const char* label) {
 std::string run_blocked_reason(const AppState& state) {
     if (!state.lesson || selected_step(state) == nullptr) return "no lesson step is open";
     if (std::string why = untrusted_reason(state); !why.empty()) return why;
-    if (std::string why = broken_lesson_reason(state); !why.empty()) return why;
     if (!state.backend_known) return "the device check has not finished yet";
     if (!state.device) return "compile only: " + state.no_gpu_reason;
     if (!state.launch_refusal.empty()) return state.launch_refusal;

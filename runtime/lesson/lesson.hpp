@@ -221,6 +221,10 @@ struct Step {
 struct Lesson {
     std::filesystem::path file;  // as opened
     std::filesystem::path dir;   // folder that file references are relative to
+    // The JSON text this was loaded from. A run sends it to the worker, which
+    // loads it instead of the file: the run uses the version the front end
+    // shows, even while the file on disk is half-edited.
+    std::string json_text;
     std::string schema;          // the "$schema" value
     int format = 1;
     std::string id;

@@ -1508,6 +1508,7 @@ LoadResult load_lesson_text(const std::string& json_text, const fs::path& file, 
     }
     result.issues = loader.take_issues();
     if (!result.issues.empty()) result.lesson.reset();
+    else result.lesson->json_text = json_text;
     return result;
 }
 

@@ -284,6 +284,7 @@ Frame encode_request(const RunRequest& r) {
         launches.push_back(lj);
     }
     f.json = {{"lesson_file", r.lesson ? r.lesson->file.string() : std::string()},
+              {"lesson_text", r.lesson ? r.lesson->json_text : std::string()},
               {"step", r.step},
               {"case", r.test_case},
               {"source", int(r.source)},
@@ -308,10 +309,11 @@ Frame encode_request(const RunRequest& r) {
 RunRequest decode_request(const Frame& f) {
     check_floats(f.json, "", kRequestFloats);
     RunRequest r;
-    std::string file;
+    std::string file, text;
     try {
         const json& j = f.json;
         file = j.at("lesson_file");
+        text = j.at("lesson_text");
         r.step = j.at("step");
         r.test_case = j.at("case");
         r.source = SourceChoice(j.at("source").get<int>());
@@ -339,7 +341,9 @@ RunRequest decode_request(const Frame& f) {
     } catch (const nlohmann::json::exception& e) {
         throw Error(ErrorKind::Internal, std::string("malformed request to the worker: ") + e.what());
     }
-    LoadResult lr = load_lesson(file);
+    // The text the front end loaded, when it sent one; side files (sources,
+    // images) are read from the lesson's folder either way.
+    LoadResult lr = text.empty() ? load_lesson(file) : load_lesson_text(text, file);
     if (!lr.ok()) {
         std::string msg = "the lesson does not load";
         if (!lr.issues.empty()) msg += ": " + lr.issues[0].to_string();

@@ -377,6 +377,36 @@ TEST_F(Worker, AResultThatDoesNotDecodeIsAnErrorResult) {
     EXPECT_NE(r.message.find("malformed result"), std::string::npos) << r.message;
 }
 
+TEST_F(Worker, ARunUsesTheLessonTheFrontEndLoadedWhileTheFileIsHalfEdited) {
+    // The app keeps the last version that loaded while an instructor's file is
+    // broken; the worker must run that version, not re-read the file.
+    char tmpl[] = "/tmp/wb-half-edited-XXXXXX";
+    ASSERT_TRUE(mkdtemp(tmpl));
+    const std::string dir = tmpl, file = dir + "/minimal.json";
+    {
+        auto src = load("tests/data/lessons_good/minimal.json");
+        ASSERT_TRUE(src);
+        FILE* f = fopen(file.c_str(), "w");
+        ASSERT_TRUE(f);
+        fputs(src->json_text.c_str(), f);
+        fclose(f);
+    }
+    auto r0 = load_lesson(file);
+    ASSERT_TRUE(r0.ok());
+    auto lesson = std::make_shared<const Lesson>(std::move(*r0.lesson));
+    {
+        FILE* f = fopen(file.c_str(), "w");
+        fputs("{\"format\": 2, \"id\": ", f);  // the editor saved half a file
+        fclose(f);
+    }
+    WorkerBackend worker;
+    RunResult r = worker.run(request(lesson));
+    EXPECT_EQ(r.status, RunStatus::CompileOnly) << r.message;
+    EXPECT_EQ(r.lesson_id, lesson->id);
+    std::remove(file.c_str());
+    rmdir(dir.c_str());
+}
+
 TEST_F(Worker, TheWorkerRefusesAnOutsideLessonTheRequestDoesNotTrust) {
     auto outside = load("tests/data/lessons_good/minimal.json");
     auto shipped = load("lessons/01_vector_add.json");
