@@ -152,6 +152,41 @@ int find_lesson(const std::vector<LessonEntry>& lessons, const std::string& id) 
     return -1;
 }
 
+// The boundaries between panels: each a thin invisible button over the seam
+// that the student drags (the cursor shows which way). A drag moves the
+// layout live; releasing it commits the layout for the session file.
+void draw_splitters(AppState& state, const Layout& layout, ImVec2 body) {
+    const ImGuiIO& io = ImGui::GetIO();
+    constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                        ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBackground |
+                                        ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav |
+                                        ImGuiWindowFlags_NoScrollbar;
+    for (int i = 0; i < static_cast<int>(Splitter::Count_); ++i) {
+        const PanelRect& r = layout.splitters[static_cast<std::size_t>(i)];
+        if (r.size.x <= 0 || r.size.y <= 0) continue;
+        const bool vertical = r.size.y > r.size.x;
+        ImGui::SetNextWindowPos(r.pos);
+        ImGui::SetNextWindowSize(r.size);
+        ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+        ImGui::PushStyleVar(ImGuiStyleVar_WindowMinSize, ImVec2(1, 1));
+        const std::string id = "##splitter" + std::to_string(i);
+        if (ImGui::Begin(id.c_str(), nullptr, kFlags)) {
+            ImGui::InvisibleButton("##drag", r.size);
+            const bool hot = ImGui::IsItemHovered() || ImGui::IsItemActive();
+            if (hot) ImGui::SetMouseCursor(vertical ? ImGuiMouseCursor_ResizeEW : ImGuiMouseCursor_ResizeNS);
+            if (ImGui::IsItemActive() && (io.MouseDelta.x != 0 || io.MouseDelta.y != 0))
+                drag_splitter(state.layout, static_cast<Splitter>(i), io.MouseDelta, body, state.ui_scale);
+            if (ImGui::IsItemDeactivated()) state.layout_committed = state.layout;
+            if (hot) {
+                const ImVec2 a = r.pos, b(r.pos.x + r.size.x, r.pos.y + r.size.y);
+                ImGui::GetWindowDrawList()->AddRectFilled(a, b, ImGui::GetColorU32(ImGuiCol_SeparatorHovered));
+            }
+        }
+        ImGui::End();
+        ImGui::PopStyleVar(2);
+    }
+}
+
 void draw_frame(AppState& state, const Fonts& fonts) {
     // A fresh record of what this frame draws; the panels fill it in.
     state.drawn = DrawnFrame{state.drawn.frame + 1};
@@ -162,32 +197,31 @@ void draw_frame(AppState& state, const Fonts& fonts) {
     const ImVec2 origin(viewport->WorkPos.x, viewport->Pos.y + menu_height);
     const ImVec2 size(viewport->Size.x, viewport->Size.y - menu_height);
     const float status_height = ImGui::GetFrameHeight();
-    const float body = size.y - status_height;
-    // Three columns by share of the width; the left one never wider than it needs.
-    const float left = std::min(300.0f * state.ui_scale, size.x * 0.22f);
-    const float right = size.x * 0.32f;
-    const float middle = size.x - left - right;
-    const float x0 = origin.x, x1 = x0 + left, x2 = x1 + middle;
-    const float y0 = origin.y;
+    const ImVec2 body(size.x, size.y - status_height);
+    // Ctrl+Shift+L shows or hides the lesson list.
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.KeyCtrl && io.KeyShift && ImGui::IsKeyPressed('L', false))
+        state.layout.lessons_collapsed = state.layout_committed.lessons_collapsed = !state.layout.lessons_collapsed;
+    const Layout layout = compute_layout(origin, body, state.ui_scale, state.layout);
+    state.drawn.layout = layout;
 
-    const float lessons_h = body * 0.68f;
-    draw_lesson_list(state, {ImVec2(x0, y0), ImVec2(left, lessons_h)});
-    draw_device_panel(state, {ImVec2(x0, y0 + lessons_h), ImVec2(left, body - lessons_h)});
+    draw_lesson_list(state, layout.lessons);
+    if (!layout.lessons_collapsed) draw_device_panel(state, layout.device);
 
-    const float editor_h = body * 0.70f;
     // A lesson file that does not load pushes the editor down, never away.
-    const float issues_h = std::min(lesson_issues_height(state), editor_h * 0.5f);
-    if (issues_h > 0) draw_lesson_issues(state, {ImVec2(x1, y0), ImVec2(middle, issues_h)});
-    draw_editor_panel(state, fonts, {ImVec2(x1, y0 + issues_h), ImVec2(middle, editor_h - issues_h)});
-    draw_diagnostics_panel(state, {ImVec2(x1, y0 + editor_h), ImVec2(middle, body - editor_h)});
+    PanelRect editor = layout.editor;
+    const float issues_h = std::min(lesson_issues_height(state), editor.size.y * 0.5f);
+    if (issues_h > 0) draw_lesson_issues(state, {editor.pos, ImVec2(editor.size.x, issues_h)});
+    editor.pos.y += issues_h;
+    editor.size.y -= issues_h;
+    draw_editor_panel(state, fonts, editor);
+    draw_instructions(state, fonts, layout.instructions);
+    draw_launch_panel(state, layout.launch);
+    draw_results_panel(state, layout.results);
+    draw_diagnostics_panel(state, layout.diagnostics);
+    draw_splitters(state, layout, body);
 
-    const float instructions_h = body * 0.36f;
-    const float launch_h = body * 0.30f;
-    draw_instructions(state, fonts, {ImVec2(x2, y0), ImVec2(right, instructions_h)});
-    draw_launch_panel(state, {ImVec2(x2, y0 + instructions_h), ImVec2(right, launch_h)});
-    draw_results_panel(state, {ImVec2(x2, y0 + instructions_h + launch_h), ImVec2(right, body - instructions_h - launch_h)});
-
-    draw_status_bar(state, {ImVec2(origin.x, origin.y + body), ImVec2(size.x, status_height)});
+    draw_status_bar(state, {ImVec2(origin.x, origin.y + body.y), ImVec2(size.x, status_height)});
     draw_trust_prompt(state);
 }
 
@@ -278,6 +312,7 @@ SessionState session_of(const AppState& state) {
     if (const Step* step = selected_step(state)) s.step = step->id;
     s.dark_theme = state.dark_theme;
     s.done = state.done_steps;
+    s.layout = state.layout_committed;
     return s;
 }
 
@@ -428,6 +463,7 @@ int run_app(const AppOptions& options) {
     const SessionState session = load_session();
     state.dark_theme = session.dark_theme;
     state.done_steps = session.done;
+    state.layout = state.layout_committed = session.layout;
     state.default_arch = default_arch();
     state.compile_only_limits = limits_for_arch(arch_number(state.default_arch));
     int first = state.lessons.empty() ? -1 : 0;

@@ -6,6 +6,7 @@
 // frame is drawn. That keeps every panel a pure function of this struct.
 #pragma once
 
+#include "layout.hpp"
 #include "lesson_catalog.hpp"
 
 #include "compile/nvrtc.hpp"
@@ -120,9 +121,15 @@ struct DrawnFrame {
     bool run_button = false;          // the Run button was drawn...
     bool run_disabled = false;        // ...disabled (what ImGui::BeginDisabled was given)
     std::vector<std::string> texts;   // messages drawn: the launch refusal, diagnostics, the device note
+    Layout layout;                    // where the panels were put
 };
 
 struct AppState {
+    // The splitters as the student drags them, and as last released (what
+    // the session file keeps: a drag is not written out frame by frame).
+    LayoutSettings layout;
+    LayoutSettings layout_committed;
+
     LessonsFolder folder;
     std::vector<LessonEntry> lessons;
     int selected_lesson = 0;  // index into lessons; meaningful only when lessons is not empty

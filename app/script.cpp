@@ -298,6 +298,13 @@ Tick expand_results(Call& c) {
     return Tick::Continue;
 }
 
+// As the lesson list's "<<" and ">>" do (and Ctrl+Shift+L).
+Tick collapse_lessons(Call& c) {
+    if (c.rest != "on" && c.rest != "off") return c.fail("collapse-lessons wants on or off");
+    c.state.layout.lessons_collapsed = c.state.layout_committed.lessons_collapsed = c.rest == "on";
+    return Tick::Continue;
+}
+
 Tick open_external(Call& c) {
     c.state.requests.open_external = true;
     return Tick::Continue;
@@ -596,6 +603,22 @@ Tick expect_drawn_run_button(Call& c) {
     return Tick::Continue;
 }
 
+// Prints where the latest frame put a panel, for tests that look at pixels.
+Tick panel_rect(Call& c) {
+    if (!something_drawn(c)) return c.fail("no frame has been drawn yet");
+    const Layout& l = c.state.drawn.layout;
+    const std::pair<const char*, const PanelRect*> panels[] = {
+        {"lessons", &l.lessons}, {"device", &l.device},   {"editor", &l.editor},           {"instructions", &l.instructions},
+        {"launch", &l.launch},   {"results", &l.results}, {"diagnostics", &l.diagnostics}};
+    for (const auto& [name, r] : panels)
+        if (c.rest == name) {
+            c.say("panel " + c.rest + " " + std::to_string(int(r->pos.x)) + " " + std::to_string(int(r->pos.y)) + " " +
+                  std::to_string(int(r->size.x)) + " " + std::to_string(int(r->size.y)));
+            return Tick::Continue;
+        }
+    return c.fail("panel-rect wants one of lessons, device, editor, instructions, launch, results, diagnostics");
+}
+
 Tick expect_drawn_text(Call& c) {
     const std::string want = unquote(c.rest);
     if (want.empty()) return c.fail("expect-drawn-text wants SUBSTRING");
@@ -641,6 +664,7 @@ constexpr Command kCommands[] = {
     {"check-memory", check_memory},
     {"check-races", check_races},
     {"expand-results", expand_results},
+    {"collapse-lessons", collapse_lessons},
     {"open-external", open_external},
     {"answer-trust", answer_trust_prompt},
     {"close-window", close_window},
@@ -671,6 +695,7 @@ constexpr Command kCommands[] = {
     {"expect-drawn-marker", expect_drawn_marker},
     {"expect-drawn-run-button", expect_drawn_run_button},
     {"expect-drawn-text", expect_drawn_text},
+    {"panel-rect", panel_rect},
     {"expect-no-drawn-text", expect_no_drawn_text},
 };
 

@@ -16,6 +16,7 @@
 //                              lesson still does not run)
 //   check-memory | check-races (a run under compute-sanitizer; anyway, as above)
 //   expand-results on|off      open-external        answer-trust yes|no
+//   collapse-lessons on|off    (the lesson list's "<<" / ">>")
 //   close-window               (what the window's close button does: the app
 //                              saves and exits 0)
 //   quit                       (the end of the script is a quit too)
@@ -57,6 +58,9 @@
 //                              file's error banner, a broken lesson's first
 //                              problem in the lesson list...)
 //   expect-no-drawn-text SUBSTRING
+//   panel-rect NAME            (prints "panel NAME X Y W H", where the latest
+//                              frame put lessons, device, editor, instructions,
+//                              launch, results or diagnostics)
 // Blank lines and lines starting with '#' are skipped. Each command is echoed
 // as "script: line K: COMMAND"; a failure prints "script: line K: <what
 // failed>" on stderr and the app exits with status 3. A new command is one

@@ -67,6 +67,20 @@ SessionState load_session() {
                 }
             }
         }
+        if (j.contains("layout") && j["layout"].is_object()) {
+            const nlohmann::json& l = j["layout"];
+            auto number = [&](const char* key, float& out) {
+                if (l.contains(key) && l[key].is_number()) out = l[key].get<float>();
+            };
+            number("lessons_width", s.layout.lessons_width);
+            number("top", s.layout.top_fraction);
+            number("right", s.layout.right_fraction);
+            number("instructions", s.layout.instructions_fraction);
+            number("results", s.layout.results_fraction);
+            number("lessons", s.layout.lessons_fraction);
+            s.layout.lessons_collapsed = l.value("lessons_collapsed", false);
+            s.layout = sanitized(s.layout);
+        }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "cuda-workbook: ignoring %s: %s\n", file.string().c_str(), e.what());
         return SessionState{};
@@ -88,6 +102,10 @@ void save_session(const SessionState& s) {
         }
         j["window"] = w;
     }
+    j["layout"] = {{"lessons_width", s.layout.lessons_width}, {"top", s.layout.top_fraction},
+                   {"right", s.layout.right_fraction},        {"instructions", s.layout.instructions_fraction},
+                   {"results", s.layout.results_fraction},    {"lessons", s.layout.lessons_fraction},
+                   {"lessons_collapsed", s.layout.lessons_collapsed}};
     write_file_atomic(config_dir() / "state.json", j.dump(2) + "\n");
 }
 

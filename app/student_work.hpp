@@ -7,6 +7,8 @@
 // No GUI code here.
 #pragma once
 
+#include "layout.hpp"
+
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -40,6 +42,7 @@ struct SessionState {
     bool dark_theme = true;
     std::set<std::string> done;     // "lesson_id/step_id"
     WindowGeometry window;
+    LayoutSettings layout;          // splitter positions, lesson list collapsed
 
     bool operator==(const SessionState&) const = default;
 };

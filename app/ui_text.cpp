@@ -80,6 +80,8 @@ constexpr std::array<Entry, static_cast<std::size_t>(UiText::Count_)> kTable{{
     {"Every launch of this step, in order", "本步骤的全部启动（按顺序）"},
     {"edited below", "在下方设置"},
     {"passes", "轮"},
+    {"Hide the lesson list (Ctrl+Shift+L)", "隐藏课程列表（Ctrl+Shift+L）"},
+    {"Show the lesson list (Ctrl+Shift+L)", "显示课程列表（Ctrl+Shift+L）"},
 }};
 
 }  // namespace

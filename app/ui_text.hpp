@@ -73,6 +73,8 @@ enum class UiText {
     AllLaunches,
     TunedLaunch,
     Passes,
+    HideLessons,
+    ShowLessons,
     Count_,
 };
 

@@ -1,5 +1,8 @@
 // app/panels/lesson_list.cpp — lessons on the left, in file order, each with
-// its steps; a step that passed a run is marked done. A lesson that failed to
+// its steps passed out of its steps ("1/3"); a step that passed a run is
+// marked done, and the open step is highlighted. The list collapses to a
+// narrow strip ("<<" in its header, or Ctrl+Shift+L) that shows the open
+// lesson's progress and a ">>" to bring it back. A lesson that failed to
 // load is listed by file name in red with its first problem under it, so the
 // instructor sees it is there and broken; one whose file broke after it loaded
 // is marked "(!)" (the banner over the editor lists why).
@@ -12,10 +15,42 @@
 
 namespace wb::app {
 
+namespace {
+
+int steps_done(const AppState& state, const LessonEntry& entry) {
+    int n = 0;
+    for (const Step& step : entry.lesson->steps) n += state.done_steps.count(entry.id() + "/" + step.id) > 0;
+    return n;
+}
+
+// The collapsed strip: a button to bring the list back, and the open lesson's progress.
+void draw_strip(AppState& state) {
+    if (ImGui::SmallButton(">>")) state.layout.lessons_collapsed = state.layout_committed.lessons_collapsed = false;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(UiText::ShowLessons, state.lang));
+    if (const LessonEntry* entry = selected_entry(state); entry && entry->ok()) {
+        const std::string progress = std::to_string(steps_done(state, *entry)) + "/" +
+                                     std::to_string(entry->lesson->steps.size());
+        ImGui::TextDisabled("%s", progress.c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", entry->lesson->title.get(state.lang).c_str());
+    }
+}
+
+}  // namespace
+
 void draw_lesson_list(AppState& state, const PanelRect& rect) {
     PanelWindow window("###lesson_list", rect);
     if (!window.visible()) return;
+    if (state.layout.lessons_collapsed) {
+        draw_strip(state);
+        return;
+    }
     ImGui::TextDisabled("%s", tr(UiText::Lessons, state.lang));
+    ImGui::SameLine(ImGui::GetContentRegionMax().x - ImGui::CalcTextSize("<<").x - ImGui::GetStyle().FramePadding.x * 2);
+    if (ImGui::SmallButton("<<")) {
+        state.layout.lessons_collapsed = true;
+        state.layout_committed.lessons_collapsed = true;
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(UiText::HideLessons, state.lang));
     ImGui::Separator();
     if (state.lessons.empty()) {
         ImGui::PushTextWrapPos(0.0f);
@@ -27,6 +62,8 @@ void draw_lesson_list(AppState& state, const PanelRect& rect) {
         const LessonEntry& entry = state.lessons[static_cast<std::size_t>(i)];
         std::string label = entry.ok() ? entry.lesson->title.get(state.lang) : entry.file.filename().string();
         if (label.empty()) label = entry.id();
+        if (entry.ok())
+            label += "  " + std::to_string(steps_done(state, entry)) + "/" + std::to_string(entry.lesson->steps.size());
         if (entry.ok() && entry.broken()) label = "(!) " + label;
         label += "###" + entry.file.filename().string();
         if (!entry.ok()) {

@@ -76,6 +76,29 @@ void draw_timings(const RunResult& r) {
     if (r.gflops() > 0) ImGui::Text("%.1f GFLOP/s", r.gflops());
 }
 
+// The figures a student looks for first, in one line under the verdict and
+// outside the scrolling area: the GPU time and its throughput, or why there
+// is none, and the CPU reference's time.
+std::string summary_line(const RunResult& r) {
+    char buf[256];
+    std::string s;
+    if (r.gpu_time) {
+        std::snprintf(buf, sizeof buf, "GPU %.4f ms", r.gpu_time->median_ms);
+        s = buf;
+        if (r.gbs() > 0) s += (std::snprintf(buf, sizeof buf, "  %.1f GB/s", r.gbs()), buf);
+        if (r.gflops() > 0) s += (std::snprintf(buf, sizeof buf, "  %.1f GFLOP/s", r.gflops()), buf);
+    } else if (r.status == RunStatus::CompileOnly) {
+        s = "GPU: not run";
+    }
+    if (r.cpu_ms >= 0) {
+        std::snprintf(buf, sizeof buf, "%sCPU reference %.3f ms", s.empty() ? "" : "  |  ", r.cpu_ms);
+        s += buf;
+        if (r.gpu_time && r.gpu_time->median_ms > 0)
+            s += (std::snprintf(buf, sizeof buf, " (GPU %.1fx faster)", r.cpu_ms / r.gpu_time->median_ms), buf);
+    }
+    return s;
+}
+
 // This step's runs of the latest run's case (times of different cases do not
 // compare): GPU median per run, or the CPU reference's time when no run of
 // that case reached a GPU. Failed runs are ringed in red.
@@ -131,9 +154,14 @@ void draw_contents(AppState& state) {
                                                                : kBad;
     ImGui::SameLine();
     badge(run_status_name(r.status), colour);
+    record_drawn_text(state.drawn.texts, std::string("verdict ") + run_status_name(r.status));
     ImGui::SameLine();
     ImGui::Text("case %s", r.case_name.c_str());
     expand_button(state);
+    if (const std::string summary = summary_line(r); !summary.empty()) {
+        ImGui::TextUnformatted(summary.c_str());
+        record_drawn_text(state.drawn.texts, summary);
+    }
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(r.message.c_str());
     if (!r.hint.empty()) ImGui::TextDisabled("%s", r.hint.c_str());

@@ -4,8 +4,8 @@
 # input photo, in both its layouts) of rgb_to_gray, the matrix C of matmul, the vector c of
 # vector_add. Without a GPU the run is compile-only and the views show the
 # CPU reference alone; with one they show GPU and CPU side by side. The
-# screenshot's results area (lower right at 1400x900) must hold a picture,
-# not just text on a flat background.
+# screenshot's results area (where the app says the results panel is, at
+# 1400x900) must hold a picture, not just text on a flat background.
 #
 #   results_views_test.sh PATH/TO/cuda-workbook PATH/TO/lessons [SHOTS_DIR]
 # SHOTS_DIR (optional) keeps the screenshots, e.g. for docs/screenshots.
@@ -26,6 +26,7 @@ wait
 expect-view image gray $source
 expect-view image rgb input
 frames 5
+panel-rect results
 screenshot $home/rgb_to_gray.png
 expand-results on
 frames 5
@@ -78,19 +79,26 @@ for want in "view: image gray $source 451x300" "view: image rgb input 451x300"; 
 done
 if [ -n "$keep" ]; then cp "$home"/*.png "$keep/"; fi
 
-PYTHONPATH="$(dirname "$0")" python3 - "$home"/*.png <<'PY'
+rect=$(sed -n 's/^script: line [0-9]*: panel results \([0-9 ]*\)$/\1/p' "$home/stdout" | head -1)
+if [ -z "$rect" ]; then
+    echo "FAIL: the app did not say where the results panel is"
+    exit 1
+fi
+PYTHONPATH="$(dirname "$0")" python3 - "$rect" "$home"/*.png <<'PY'
 import sys
 
 from png_reader import read_png
 
+rx, ry, rw, rh = (int(v) for v in sys.argv[1].split())
+
 failures = []
-for path in sys.argv[1:]:
+for path in sys.argv[2:]:
     width, height, channels, rows = read_png(path)
     if (width, height) != (1400, 900):
         failures.append(f"{path}: screenshot is {width}x{height}, wanted 1400x900")
         continue
-    # The results panel: the lower third of the right-hand column.
-    x0, x1, y0, y1 = int(width * 0.70), width - 10, int(height * 0.70), height - 30
+    # The results panel below its verdict lines, as the app placed it.
+    x0, x1, y0, y1 = rx + 10, rx + rw - 10, ry + 60, ry + rh - 10
     counts = {}
     for y in range(y0, y1):
         row = rows[y]

@@ -1,0 +1,113 @@
+// app/layout.cpp — panel rectangles and splitter drags (layout.hpp).
+#include "layout.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace wb::app {
+namespace {
+
+float clamp_fraction(float v, float lo = 0.1f, float hi = 0.9f) {
+    if (!std::isfinite(v)) return 0.5f;
+    return std::clamp(v, lo, hi);
+}
+
+// Splits `total` at `fraction`, keeping both parts at least `min` when it can;
+// when it cannot, both get half.
+float split(float total, float fraction, float min) {
+    if (total <= 2 * min) return total * 0.5f;
+    return std::clamp(total * fraction, min, total - min);
+}
+
+float lessons_width(const LayoutSettings& s, float width, float scale) {
+    if (s.lessons_collapsed) return kCollapsedLessonsWidth * scale;
+    const float max = std::max(kMinPanelWidth * scale, width * 0.35f);
+    return std::clamp(s.lessons_width * scale, std::min(kMinPanelWidth * scale, max), max);
+}
+
+PanelRect rect(float x, float y, float w, float h) { return {ImVec2(x, y), ImVec2(w, h)}; }
+
+// A vertical boundary at x (between y0 and y0 + h), or a horizontal one at y.
+PanelRect vsplit(float x, float y0, float h, float t) { return rect(x - t * 0.5f, y0, t, h); }
+PanelRect hsplit(float x0, float y, float w, float t) { return rect(x0, y - t * 0.5f, w, t); }
+
+}  // namespace
+
+LayoutSettings sanitized(LayoutSettings s) {
+    s.lessons_width = std::isfinite(s.lessons_width) ? std::clamp(s.lessons_width, kMinPanelWidth, 1000.0f) : 250.0f;
+    s.top_fraction = clamp_fraction(s.top_fraction, 0.2f, 0.85f);
+    s.right_fraction = clamp_fraction(s.right_fraction);
+    s.instructions_fraction = clamp_fraction(s.instructions_fraction);
+    s.results_fraction = clamp_fraction(s.results_fraction);
+    s.lessons_fraction = clamp_fraction(s.lessons_fraction, 0.3f, 0.95f);
+    return s;
+}
+
+Layout compute_layout(ImVec2 origin, ImVec2 size, float scale, const LayoutSettings& raw) {
+    const LayoutSettings s = sanitized(raw);
+    const float t = kSplitterThickness * scale;
+    const float min_w = kMinPanelWidth * scale, min_h = kMinPanelHeight * scale;
+    Layout l;
+    l.lessons_collapsed = s.lessons_collapsed;
+
+    const float left = lessons_width(s, size.x, scale);
+    const float x1 = origin.x + left;
+    const float rest_w = size.x - left;
+    const float lessons_h = s.lessons_collapsed ? size.y : split(size.y, s.lessons_fraction, min_h);
+    l.lessons = rect(origin.x, origin.y, left, lessons_h);
+    l.device = rect(origin.x, origin.y + lessons_h, left, size.y - lessons_h);
+
+    const float top_h = split(size.y, s.top_fraction, 2 * min_h);
+    const float right_w = split(rest_w, s.right_fraction, min_w);
+    const float editor_w = rest_w - right_w;
+    l.editor = rect(x1, origin.y, editor_w, top_h);
+    const float instructions_h = split(top_h, s.instructions_fraction, min_h);
+    l.instructions = rect(x1 + editor_w, origin.y, right_w, instructions_h);
+    l.launch = rect(x1 + editor_w, origin.y + instructions_h, right_w, top_h - instructions_h);
+
+    const float bottom_h = size.y - top_h;
+    const float results_w = split(rest_w, s.results_fraction, min_w);
+    l.results = rect(x1, origin.y + top_h, results_w, bottom_h);
+    l.diagnostics = rect(x1 + results_w, origin.y + top_h, rest_w - results_w, bottom_h);
+
+    auto at = [&](Splitter which) -> PanelRect& { return l.splitters[static_cast<int>(which)]; };
+    if (!s.lessons_collapsed) {
+        at(Splitter::Lessons) = vsplit(x1, origin.y, size.y, t);
+        at(Splitter::LessonsDevice) = hsplit(origin.x, origin.y + lessons_h, left, t);
+    }
+    at(Splitter::Top) = hsplit(x1, origin.y + top_h, rest_w, t);
+    at(Splitter::Right) = vsplit(x1 + editor_w, origin.y, top_h, t);
+    at(Splitter::Instructions) = hsplit(x1 + editor_w, origin.y + instructions_h, right_w, t);
+    at(Splitter::Results) = vsplit(x1 + results_w, origin.y + top_h, bottom_h, t);
+    return l;
+}
+
+void drag_splitter(LayoutSettings& s, Splitter which, ImVec2 delta, ImVec2 size, float scale) {
+    // Work on the laid-out sizes, then store them back as fractions.
+    const Layout l = compute_layout(ImVec2(0, 0), size, scale, s);
+    const float rest_w = size.x - l.lessons.size.x;
+    switch (which) {
+    case Splitter::Lessons:
+        s.lessons_width = (l.lessons.size.x + delta.x) / scale;
+        break;
+    case Splitter::LessonsDevice:
+        if (size.y > 0) s.lessons_fraction = (l.lessons.size.y + delta.y) / size.y;
+        break;
+    case Splitter::Top:
+        if (size.y > 0) s.top_fraction = (l.editor.size.y + delta.y) / size.y;
+        break;
+    case Splitter::Right:
+        if (rest_w > 0) s.right_fraction = (l.instructions.size.x - delta.x) / rest_w;
+        break;
+    case Splitter::Instructions:
+        if (l.editor.size.y > 0) s.instructions_fraction = (l.instructions.size.y + delta.y) / l.editor.size.y;
+        break;
+    case Splitter::Results:
+        if (rest_w > 0) s.results_fraction = (l.results.size.x + delta.x) / rest_w;
+        break;
+    case Splitter::Count_: break;
+    }
+    s = sanitized(s);
+}
+
+}  // namespace wb::app

@@ -1,0 +1,89 @@
+#!/bin/sh
+# tests/app/layout_screens_test.sh — the window at 1366x768 (the commonest
+# laptop screen) and 1920x1080, in English and Chinese: after a run, the
+# verdict and the time line are drawn without scrolling, and the pixels
+# agree: the verdict badge's colour is inside the results panel's top rows.
+# The lesson list collapses with its "<<" and keeps its state in the session.
+#
+#   layout_screens_test.sh PATH/TO/cuda-workbook PATH/TO/lessons [SHOTS_DIR]
+# SHOTS_DIR (optional) keeps the screenshots, e.g. for docs/screenshots.
+set -eu
+app=$1 lessons=$2 keep=${3:-}
+. "$(dirname "$0")/script_lib.sh"
+make_home
+
+for screen in 1366x768 1920x1080; do
+    for lang in en zh; do
+        cat >"$home/script.txt" <<END
+open vector_add one_thread_per_element
+set-source $lessons/01_vector_add/solution_step1.cu
+case ragged
+run-anyway
+wait
+frames 3
+expect-drawn-text verdict
+expect-drawn-text CPU reference
+panel-rect results
+panel-rect editor
+panel-rect instructions
+screenshot $home/layout-$screen-$lang.png
+END
+        status=0
+        (cd "$home" && xvfb-run -a -s "-screen 0 ${screen}x24" \
+            "$app" --lessons "$lessons" --size "$screen" --lang "$lang" --script "$home/script.txt" \
+            >"$home/stdout" 2>"$home/stderr") || status=$?
+        if [ "$status" -ne 0 ]; then
+            cat "$home/stdout" "$home/stderr"
+            echo "FAIL: $screen $lang: the script stopped (status $status)"
+            exit 1
+        fi
+        grep "panel \|drawn: " "$home/stdout"
+        rect=$(sed -n 's/^script: line [0-9]*: panel results \([0-9 ]*\)$/\1/p' "$home/stdout")
+        PYTHONPATH="$(dirname "$0")" python3 - "$home/layout-$screen-$lang.png" "$screen" $rect <<'PY'
+import sys
+
+from png_reader import read_png
+
+path, screen = sys.argv[1], sys.argv[2]
+rx, ry, rw, rh = (int(v) for v in sys.argv[3:7])
+width, height, channels, rows = read_png(path)
+want_w, want_h = (int(v) for v in screen.split("x"))
+assert (width, height) == (want_w, want_h), f"{path}: {width}x{height}, wanted {screen}"
+# The compile-only badge: (0.95, 0.75, 0.30) on the results panel's first two lines.
+badge = 0
+for y in range(ry, min(ry + 50, height)):
+    row = rows[y]
+    for x in range(rx, min(rx + rw, width)):
+        r, g, b = row[x * channels:x * channels + 3]
+        if abs(r - 242) < 12 and abs(g - 191) < 12 and abs(b - 76) < 12:
+            badge += 1
+print(f"{path}: results at {rx},{ry} {rw}x{rh}; {badge} badge pixels in its top 50 rows")
+if badge < 100:
+    print(f"FAIL: {path}: no verdict badge at the top of the results panel")
+    sys.exit(1)
+if rw < 0.45 * width or rh < 250:
+    print(f"FAIL: {path}: the results panel is {rw}x{rh}, too small")
+    sys.exit(1)
+PY
+    done
+done
+
+# Collapsing the lesson list is remembered by the next start.
+run_script "$app" "$lessons" <<'END'
+open vector_add
+collapse-lessons on
+frames 2
+panel-rect lessons
+END
+expect_ok "the lesson list collapsed"
+run_script "$app" "$lessons" <<'END'
+frames 2
+panel-rect lessons
+END
+expect_ok "the next start opened"
+if ! grep -q "panel lessons 0 [0-9]* 30 " "$home/stdout"; then
+    echo "FAIL: the lesson list did not stay collapsed after a restart"
+    exit 1
+fi
+if [ -n "$keep" ]; then cp "$home"/layout-*.png "$keep/"; fi
+echo "ok: verdict and times visible at 1366x768 and 1920x1080 in both languages; collapse remembered"
