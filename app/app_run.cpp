@@ -575,6 +575,13 @@ int run_app(const AppOptions& options) {
         update_trust(state);  // before the script and the panels look at it
         jobs.drain(state);
         state.job_text = jobs.running_text();
+        if (const auto progress = jobs.progress()) {
+            state.job_phase = progress->phase;
+            state.job_seconds = progress->seconds;
+        } else {
+            state.job_phase.clear();
+            state.job_seconds = 0;
+        }
         state.worker_pid = jobs.worker_pid();
         // The instructor's loop: the open lesson's files changed on disk (lesson_reload.hpp).
         poll_lesson_files(state);

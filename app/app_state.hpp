@@ -45,6 +45,7 @@ struct EditorState {
     std::uint64_t saved_revision = 1;
     std::uint64_t compile_submitted_revision = 0;
     int goto_line = 0;              // > 0: the editor moves its cursor there, then clears it
+    int last_diagnostic_line = 0;   // where F8 went last; the next F8 goes to the next line with a diagnostic
 };
 
 // What panels ask for; the frame loop acts on it after drawing.
@@ -168,6 +169,8 @@ struct AppState {
     std::uint64_t last_finished_job = 0;
     std::uint64_t last_submitted_job = 0;
     std::string job_text;                    // "compiling" / "running" / ""
+    std::string job_phase;                   // the running job's phase: "compile", "reference", "gpu", "timing", ""
+    double job_seconds = 0;                  // how long it has run
     int worker_pid = 0;                      // this app's cuda-workbook-worker, as its supervisor knows it; 0 before one starts
     std::vector<LogLine> log;
 

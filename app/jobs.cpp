@@ -99,6 +99,13 @@ int JobRunner::worker_pid() const {
     return worker_ ? worker_->worker_pid() : 0;
 }
 
+std::optional<JobRunner::Progress> JobRunner::progress() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!running_) return std::nullopt;
+    return Progress{*running_, running_phase_,
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - running_since_).count()};
+}
+
 std::string JobRunner::running_text() const {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!running_) return {};
@@ -145,8 +152,15 @@ void JobRunner::worker_loop() {
             queue_.pop_front();
             running_ = job.kind;
             running_id_ = job.id;
+            running_phase_.clear();
+            running_since_ = std::chrono::steady_clock::now();
             discard_running_ = false;
         }
+        // The worker reports each phase as it starts; the UI shows it.
+        job.request.on_phase = [this](const char* phase) {
+            std::lock_guard<std::mutex> lock(mutex_);
+            running_phase_ = phase;
+        };
         auto outcome = std::make_shared<JobOutcome>();
         outcome->id = job.id;
         outcome->kind = job.kind;

@@ -10,6 +10,7 @@
 
 #include "pipeline/run.hpp"
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -70,6 +71,15 @@ public:
     bool idle() const;
     // "compiling" / "running" while a job runs; empty when none does.
     std::string running_text() const;
+    // The running job's phase as the worker reports it ("compile",
+    // "reference", "gpu", "timing"; "" before the first report) and its
+    // seconds so far; nothing when no job runs.
+    struct Progress {
+        JobKind kind = JobKind::Compile;
+        std::string phase;
+        double seconds = 0;
+    };
+    std::optional<Progress> progress() const;
     std::optional<JobKind> running_kind() const;
     // The pid of this runner's warm cuda-workbook-worker, as the backend knows
     // it (WorkerBackend::worker_pid); 0 when there is none. For tests that must
@@ -97,6 +107,8 @@ private:
     std::deque<Apply> results_;
     std::optional<JobKind> running_;
     std::uint64_t running_id_ = 0;
+    std::string running_phase_;
+    std::chrono::steady_clock::time_point running_since_;
     bool discard_running_ = false;
     WorkerBackend* worker_ = nullptr;  // owned by the worker thread; guarded by mutex_
     bool quit_ = false;

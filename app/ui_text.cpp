@@ -82,6 +82,19 @@ constexpr std::array<Entry, static_cast<std::size_t>(UiText::Count_)> kTable{{
     {"passes", "轮"},
     {"Hide the lesson list (Ctrl+Shift+L)", "隐藏课程列表（Ctrl+Shift+L）"},
     {"Show the lesson list (Ctrl+Shift+L)", "显示课程列表（Ctrl+Shift+L）"},
+    // A run's phases, as the results panel shows them while it works.
+    {"starting", "正在启动"},
+    {"compiling the kernel", "正在编译核函数"},
+    {"building and running the CPU reference", "正在构建并运行 CPU 参考实现"},
+    {"running on the GPU", "正在 GPU 上运行"},
+    {"timing the kernel", "正在计时"},
+    // The Help menu's list of keyboard shortcuts.
+    {"Help", "帮助"},
+    {"Run", "运行"},
+    {"Save now", "立即保存"},
+    {"Find in the editor", "在编辑器中查找"},
+    {"Next diagnostic", "下一条诊断"},
+    {"Show or hide the lesson list", "显示或隐藏课程列表"},
 }};
 
 }  // namespace

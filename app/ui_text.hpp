@@ -75,6 +75,17 @@ enum class UiText {
     Passes,
     HideLessons,
     ShowLessons,
+    PhaseStarting,
+    PhaseCompile,
+    PhaseReference,
+    PhaseGpu,
+    PhaseTiming,
+    Help,
+    KeyRun,
+    KeySave,
+    KeyFind,
+    KeyNextDiagnostic,
+    KeyLessonList,
     Count_,
 };
 

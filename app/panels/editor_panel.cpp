@@ -186,6 +186,17 @@ void next_button(const char* label) {
 
 }  // namespace
 
+int next_diagnostic_line(AppState& state) {
+    std::vector<int> lines;
+    for (const Diagnostic& d : state.compile->diagnostics)
+        if (d.line > 0) lines.push_back(d.line);
+    if (lines.empty()) return 0;
+    std::sort(lines.begin(), lines.end());
+    const auto it = std::upper_bound(lines.begin(), lines.end(), state.editor.last_diagnostic_line);
+    state.editor.last_diagnostic_line = it == lines.end() ? lines.front() : *it;
+    return state.editor.last_diagnostic_line;
+}
+
 std::string run_blocked_reason(const AppState& state) {
     if (!state.lesson || selected_step(state) == nullptr) return "no lesson step is open";
     if (std::string why = untrusted_reason(state); !why.empty()) return why;
@@ -251,6 +262,9 @@ void draw_editor_panel(AppState& state, const Fonts& fonts, const PanelRect& rec
         // ImGui 1.86 names only a few letter keys; the GLFW backend indexes KeysDown by GLFW key code ('S').
         if (ImGui::IsKeyPressed('S', false)) state.requests.save = true;
     }
+    // F8: the next line with a diagnostic after the last one visited, from the top after the last.
+    constexpr int kKeyF8 = 297;  // GLFW_KEY_F8
+    if (ImGui::IsKeyPressed(kKeyF8, false) && state.compile) state.editor.goto_line = next_diagnostic_line(state);
 
     ImGui::TextDisabled("%s  (%s)", state.editor.origin.c_str(),
                         state.editor.saved_revision == state.editor.revision ? tr(UiText::Saved, lang)

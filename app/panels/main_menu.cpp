@@ -1,5 +1,6 @@
 // app/panels/main_menu.cpp — the top menu bar: language and theme (both
-// remembered between sessions by the frame loop).
+// remembered between sessions by the frame loop), and Help, which lists the
+// keyboard shortcuts.
 #include "panels/panels.hpp"
 
 #include "app_state.hpp"
@@ -23,6 +24,17 @@ float draw_main_menu(AppState& state) {
     if (ImGui::BeginMenu(theme.c_str())) {
         if (ImGui::MenuItem(tr(UiText::Dark, state.lang), nullptr, state.dark_theme)) state.dark_theme = true;
         if (ImGui::MenuItem(tr(UiText::Light, state.lang), nullptr, !state.dark_theme)) state.dark_theme = false;
+        ImGui::EndMenu();
+    }
+    // Every keyboard shortcut, so none has to be guessed.
+    const std::string help = std::string(tr(UiText::Help, state.lang)) + "###help";
+    if (ImGui::BeginMenu(help.c_str())) {
+        const std::pair<UiText, const char*> keys[] = {{UiText::KeyRun, "Ctrl+Enter"},
+                                                       {UiText::KeySave, "Ctrl+S"},
+                                                       {UiText::KeyFind, "Ctrl+F"},
+                                                       {UiText::KeyNextDiagnostic, "F8"},
+                                                       {UiText::KeyLessonList, "Ctrl+Shift+L"}};
+        for (const auto& [what, key] : keys) ImGui::MenuItem(tr(what, state.lang), key, false, false);
         ImGui::EndMenu();
     }
     // The same toggle as two buttons on the bar itself: one click, and visible.

@@ -44,4 +44,8 @@ void draw_trust_prompt(AppState& state);
 // editor panel's button and the Ctrl+Enter shortcut.
 std::string run_blocked_reason(const AppState& state);
 
+// The line F8 moves the editor to: the next line with a diagnostic after the
+// one F8 visited last, wrapping to the first; 0 when there is none.
+int next_diagnostic_line(AppState& state);
+
 }  // namespace wb::app

@@ -142,8 +142,34 @@ void expand_button(AppState& state) {
     if (ImGui::SmallButton(label)) state.results_expanded = !state.results_expanded;
 }
 
+// While a run works: a spinner, its phase, the seconds so far, and Stop,
+// where the student is looking for the result. Returns true when drawn.
+bool draw_progress(AppState& state) {
+    if (state.job_text != "running") return false;
+    const std::string& p = state.job_phase;
+    const UiText phase = p == "compile"     ? UiText::PhaseCompile
+                         : p == "reference" ? UiText::PhaseReference
+                         : p == "gpu"       ? UiText::PhaseGpu
+                         : p == "timing"    ? UiText::PhaseTiming
+                                            : UiText::PhaseStarting;
+    static const char kSpinner[] = "|/-\\";
+    char line[256];
+    std::snprintf(line, sizeof line, "%c %s  %.1f s", kSpinner[static_cast<int>(state.now * 8.0) % 4],
+                  tr(phase, state.lang), state.job_seconds);
+    ImGui::TextColored(kNeutral, "%s", line);
+    record_drawn_text(state.drawn.texts, line);
+    ImGui::SameLine();
+    if (ImGui::SmallButton(tr(UiText::Stop, state.lang))) state.requests.stop = true;
+    return true;
+}
+
 void draw_contents(AppState& state) {
     ImGui::TextDisabled("%s", tr(UiText::Results, state.lang));
+    if (draw_progress(state)) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("|");
+        ImGui::SameLine();
+    }
     if (!state.last_run) {
         ImGui::TextUnformatted(tr(UiText::NoRunYet, state.lang));
         return;
