@@ -95,6 +95,22 @@ constexpr std::array<Entry, static_cast<std::size_t>(UiText::Count_)> kTable{{
     {"Find in the editor", "在编辑器中查找"},
     {"Next diagnostic", "下一条诊断"},
     {"Show or hide the lesson list", "显示或隐藏课程列表"},
+    // The results panel's details; several are printf formats.
+    {"ok", "正确"},
+    {"wrong", "错误"},
+    {"max abs error %.3g, max rel error %.3g (atol %.3g, rtol %.3g)", "最大绝对误差 %.3g，最大相对误差 %.3g（atol %.3g，rtol %.3g）"},
+    {"%zu of %zu mismatched (%zu unwritten, %zu nondeterministic)", "%zu / %zu 个元素不匹配（%zu 个未写入，%zu 个两次运行不同）"},
+    {"GPU %.4f ms median (%.4f - %.4f), %zu samples%s", "GPU 中位数 %.4f ms（%.4f - %.4f），%zu 次采样%s"},
+    {", near the timer's resolution", "，接近计时精度"},
+    {"GPU: not run (compile only)", "GPU：未运行（仅编译）"},
+    {"CPU reference %.4f ms", "CPU 参考实现 %.4f ms"},
+    {"speed-up %.1fx", "加速比 %.1fx"},
+    {"GPU: not run", "GPU：未运行"},
+    {"case %s", "用例 %s"},
+    {"Check", "检查"},
+    {"Timings", "计时"},
+    {" (GPU %.1fx faster)", "（GPU 快 %.1f 倍）"},
+    {"%s: got %.6g, want %.6g (%s)", "%s：得到 %.6g，应为 %.6g（%s）"},
 }};
 
 }  // namespace

@@ -45,33 +45,32 @@ void badge(const char* text, const ImVec4& colour) {
     ImGui::PopStyleColor(4);
 }
 
-void draw_comparisons(const RunResult& r) {
+void draw_comparisons(const RunResult& r, const std::string& lang) {
     for (const CompareResult& c : r.comparisons) {
-        ImGui::TextColored(c.passed ? kGood : kBad, "%s: %s", c.buffer.c_str(), c.passed ? "ok" : "wrong");
-        ImGui::Text("max abs error %.3g, max rel error %.3g (atol %.3g, rtol %.3g)", c.max_abs_error, c.max_rel_error,
-                    c.atol, c.rtol);
+        ImGui::TextColored(c.passed ? kGood : kBad, "%s: %s", c.buffer.c_str(),
+                           tr(c.passed ? UiText::ResOk : UiText::ResWrong, lang));
+        ImGui::Text(tr(UiText::ResErrors, lang), c.max_abs_error, c.max_rel_error, c.atol, c.rtol);
         if (c.mismatches > 0) {
-            ImGui::Text("%zu of %zu mismatched (%zu unwritten, %zu nondeterministic)", c.mismatches, c.count,
-                        c.unwritten, c.nondeterministic);
+            ImGui::Text(tr(UiText::ResMismatched, lang), c.mismatches, c.count, c.unwritten, c.nondeterministic);
             for (const Mismatch& m : c.first)
-                ImGui::BulletText("%s: got %.6g, want %.6g (%s)", index_text(m.index).c_str(), m.got, m.want,
+                ImGui::BulletText(tr(UiText::ResGot, lang), index_text(m.index).c_str(), m.got, m.want,
                                   mismatch_reason_name(m.reason));
         }
         if (!c.note.empty()) ImGui::TextColored(kBad, "%s", c.note.c_str());
     }
 }
 
-void draw_timings(const RunResult& r) {
+void draw_timings(const RunResult& r, const std::string& lang) {
     if (r.gpu_time) {
         const Timing& t = *r.gpu_time;
-        ImGui::Text("GPU %.4f ms median (%.4f - %.4f), %zu samples%s", t.median_ms, t.min_ms, t.max_ms,
-                    t.samples_ms.size(), t.near_resolution ? ", near the timer's resolution" : "");
+        ImGui::Text(tr(UiText::ResGpuMedian, lang), t.median_ms, t.min_ms, t.max_ms, t.samples_ms.size(),
+                    t.near_resolution ? tr(UiText::ResNearResolution, lang) : "");
     } else if (r.status == RunStatus::CompileOnly) {
-        ImGui::TextColored(kNeutral, "GPU: not run (compile only)");
+        ImGui::TextColored(kNeutral, "%s", tr(UiText::ResGpuNotRunCompileOnly, lang));
     }
-    if (r.cpu_ms >= 0) ImGui::Text("CPU reference %.4f ms", r.cpu_ms);
+    if (r.cpu_ms >= 0) ImGui::Text(tr(UiText::ResCpuReference, lang), r.cpu_ms);
     if (r.gpu_time && r.gpu_time->median_ms > 0 && r.cpu_ms > 0)
-        ImGui::Text("speed-up %.1fx", r.cpu_ms / r.gpu_time->median_ms);
+        ImGui::Text(tr(UiText::ResSpeedUp, lang), r.cpu_ms / r.gpu_time->median_ms);
     if (r.gbs() > 0) ImGui::Text("%.1f GB/s", r.gbs());
     if (r.gflops() > 0) ImGui::Text("%.1f GFLOP/s", r.gflops());
 }
@@ -79,7 +78,7 @@ void draw_timings(const RunResult& r) {
 // The figures a student looks for first, in one line under the verdict and
 // outside the scrolling area: the GPU time and its throughput, or why there
 // is none, and the CPU reference's time.
-std::string summary_line(const RunResult& r) {
+std::string summary_line(const RunResult& r, const std::string& lang) {
     char buf[256];
     std::string s;
     if (r.gpu_time) {
@@ -88,13 +87,13 @@ std::string summary_line(const RunResult& r) {
         if (r.gbs() > 0) s += (std::snprintf(buf, sizeof buf, "  %.1f GB/s", r.gbs()), buf);
         if (r.gflops() > 0) s += (std::snprintf(buf, sizeof buf, "  %.1f GFLOP/s", r.gflops()), buf);
     } else if (r.status == RunStatus::CompileOnly) {
-        s = "GPU: not run";
+        s = tr(UiText::ResGpuNotRun, lang);
     }
     if (r.cpu_ms >= 0) {
-        std::snprintf(buf, sizeof buf, "%sCPU reference %.3f ms", s.empty() ? "" : "  |  ", r.cpu_ms);
-        s += buf;
+        if (!s.empty()) s += "  |  ";
+        s += (std::snprintf(buf, sizeof buf, tr(UiText::ResCpuReference, lang), r.cpu_ms), buf);
         if (r.gpu_time && r.gpu_time->median_ms > 0)
-            s += (std::snprintf(buf, sizeof buf, " (GPU %.1fx faster)", r.cpu_ms / r.gpu_time->median_ms), buf);
+            s += (std::snprintf(buf, sizeof buf, tr(UiText::ResGpuFaster, lang), r.cpu_ms / r.gpu_time->median_ms), buf);
     }
     return s;
 }
@@ -182,9 +181,9 @@ void draw_contents(AppState& state) {
     badge(run_status_name(r.status), colour);
     record_drawn_text(state.drawn.texts, std::string("verdict ") + run_status_name(r.status));
     ImGui::SameLine();
-    ImGui::Text("case %s", r.case_name.c_str());
+    ImGui::Text(tr(UiText::ResCase, state.lang), r.case_name.c_str());
     expand_button(state);
-    if (const std::string summary = summary_line(r); !summary.empty()) {
+    if (const std::string summary = summary_line(r, state.lang); !summary.empty()) {
         ImGui::TextUnformatted(summary.c_str());
         record_drawn_text(state.drawn.texts, summary);
     }
@@ -200,10 +199,12 @@ void draw_contents(AppState& state) {
         return;
     }
     draw_results_views(state);
-    if (!r.comparisons.empty() && ImGui::CollapsingHeader("Check###check", ImGuiTreeNodeFlags_DefaultOpen))
-        draw_comparisons(r);
-    if (ImGui::CollapsingHeader("Timings###timings", ImGuiTreeNodeFlags_DefaultOpen)) {
-        draw_timings(r);
+    const std::string check = std::string(tr(UiText::ResCheck, state.lang)) + "###check";
+    const std::string timings = std::string(tr(UiText::ResTimings, state.lang)) + "###timings";
+    if (!r.comparisons.empty() && ImGui::CollapsingHeader(check.c_str(), ImGuiTreeNodeFlags_DefaultOpen))
+        draw_comparisons(r, state.lang);
+    if (ImGui::CollapsingHeader(timings.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
+        draw_timings(r, state.lang);
         draw_history(state, r);
     }
     if (!r.inputs.empty() || !r.gpu_outputs.empty() || !r.cpu_outputs.empty()) {

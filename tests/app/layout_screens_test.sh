@@ -3,6 +3,7 @@
 # laptop screen) and 1920x1080, in English and Chinese: after a run, the
 # verdict and the time line are drawn without scrolling, and the pixels
 # agree: the verdict badge's colour is inside the results panel's top rows.
+# The time line is in the window's language.
 # The lesson list collapses with its "<<" and keeps its state in the session.
 #
 #   layout_screens_test.sh PATH/TO/cuda-workbook PATH/TO/lessons [SHOTS_DIR]
@@ -14,6 +15,7 @@ make_home
 
 for screen in 1366x768 1920x1080; do
     for lang in en zh; do
+        if [ "$lang" = en ]; then cpu="CPU reference"; else cpu="CPU 参考实现"; fi
         cat >"$home/script.txt" <<END
 open vector_add one_thread_per_element
 set-source $lessons/01_vector_add/solution_step1.cu
@@ -22,7 +24,7 @@ run-anyway
 wait
 frames 3
 expect-drawn-text verdict
-expect-drawn-text CPU reference
+expect-drawn-text $cpu
 panel-rect results
 panel-rect editor
 panel-rect instructions
