@@ -201,7 +201,7 @@ void draw_frame(AppState& state, const Fonts& fonts) {
     // Ctrl+Shift+L shows or hides the lesson list.
     const ImGuiIO& io = ImGui::GetIO();
     if (io.KeyCtrl && io.KeyShift && ImGui::IsKeyPressed('L', false))
-        state.layout.lessons_collapsed = state.layout_committed.lessons_collapsed = !state.layout.lessons_collapsed;
+        set_lessons_collapsed(state, !state.layout.lessons_collapsed);
     const Layout layout = compute_layout(origin, body, state.ui_scale, state.layout);
     state.drawn.layout = layout;
 

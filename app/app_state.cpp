@@ -133,6 +133,10 @@ void reset_launch(AppState& state, const std::string& test_case) {
     if (!error.empty()) log_line(state, error, true);
 }
 
+void set_lessons_collapsed(AppState& state, bool collapsed) {
+    state.layout.lessons_collapsed = state.layout_committed.lessons_collapsed = collapsed;
+}
+
 void check_launch_settings(AppState& state) {
     state.launch_dims.reset();
     state.launch_refusal.clear();

@@ -208,6 +208,8 @@ const std::vector<RunRecord>& step_history(const AppState& state);
 LaunchSettings default_launch(const Step& step, const std::string& test_case, std::string& error);
 // Resets the launch settings to the step's own for `test_case`.
 void reset_launch(AppState& state, const std::string& test_case);
+// Folds or unfolds the lesson list, at once and in what the session keeps.
+void set_lessons_collapsed(AppState& state, bool collapsed);
 // Recomputes launch_dims and launch_refusal from the settings and the limits.
 void check_launch_settings(AppState& state);
 // The request the settings describe (source: the editor text).

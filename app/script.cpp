@@ -301,7 +301,7 @@ Tick expand_results(Call& c) {
 // As the lesson list's "<<" and ">>" do (and Ctrl+Shift+L).
 Tick collapse_lessons(Call& c) {
     if (c.rest != "on" && c.rest != "off") return c.fail("collapse-lessons wants on or off");
-    c.state.layout.lessons_collapsed = c.state.layout_committed.lessons_collapsed = c.rest == "on";
+    set_lessons_collapsed(c.state, c.rest == "on");
     return Tick::Continue;
 }
 

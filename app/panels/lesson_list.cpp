@@ -25,7 +25,7 @@ int steps_done(const AppState& state, const LessonEntry& entry) {
 
 // The collapsed strip: a button to bring the list back, and the open lesson's progress.
 void draw_strip(AppState& state) {
-    if (ImGui::SmallButton(">>")) state.layout.lessons_collapsed = state.layout_committed.lessons_collapsed = false;
+    if (ImGui::SmallButton(">>")) set_lessons_collapsed(state, false);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(UiText::ShowLessons, state.lang));
     if (const LessonEntry* entry = selected_entry(state); entry && entry->ok()) {
         const std::string progress = std::to_string(steps_done(state, *entry)) + "/" +
@@ -46,10 +46,7 @@ void draw_lesson_list(AppState& state, const PanelRect& rect) {
     }
     ImGui::TextDisabled("%s", tr(UiText::Lessons, state.lang));
     ImGui::SameLine(ImGui::GetContentRegionMax().x - ImGui::CalcTextSize("<<").x - ImGui::GetStyle().FramePadding.x * 2);
-    if (ImGui::SmallButton("<<")) {
-        state.layout.lessons_collapsed = true;
-        state.layout_committed.lessons_collapsed = true;
-    }
+    if (ImGui::SmallButton("<<")) set_lessons_collapsed(state, true);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(UiText::HideLessons, state.lang));
     ImGui::Separator();
     if (state.lessons.empty()) {

@@ -151,10 +151,8 @@ bool draw_progress(AppState& state) {
                          : p == "gpu"       ? UiText::PhaseGpu
                          : p == "timing"    ? UiText::PhaseTiming
                                             : UiText::PhaseStarting;
-    static const char kSpinner[] = "|/-\\";
     char line[256];
-    std::snprintf(line, sizeof line, "%c %s  %.1f s", kSpinner[static_cast<int>(state.now * 8.0) % 4],
-                  tr(phase, state.lang), state.job_seconds);
+    std::snprintf(line, sizeof line, "%c %s  %.1f s", spinner_char(state.now), tr(phase, state.lang), state.job_seconds);
     ImGui::TextColored(kNeutral, "%s", line);
     record_drawn_text(state.drawn.texts, line);
     ImGui::SameLine();

@@ -17,10 +17,8 @@ void draw_status_bar(AppState& state, const PanelRect& rect) {
     if (!window.visible()) return;
     const std::string& lang = state.lang;
     if (!state.job_text.empty()) {
-        static const char kSpinner[] = "|/-\\";
-        const char c = kSpinner[static_cast<int>(state.now * 8.0) % 4];
         ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.30f, 1.0f), "%c %s...",
-                           c, tr(state.job_text == "compiling" ? UiText::Compiling : UiText::Running, lang));
+                           spinner_char(state.now), tr(state.job_text == "compiling" ? UiText::Compiling : UiText::Running, lang));
     } else if (state.last_run) {
         ImGui::Text("%s", run_status_name(state.last_run->status));
     } else {

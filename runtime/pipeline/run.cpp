@@ -319,7 +319,9 @@ private:
     // Sizes every launch and checks it against the device's limits (or the
     // target architecture's); a refusal sets r's status to Refused.
     void check_launches(const RunRequest& req, const Step& step, RunResult& r, GpuContext* ctx);
-    void run_on_gpu(const RunRequest& req, const Step& step, const std::vector<CompareSpec>& compare, RunResult& r,
+    // `constants[i]` holds the bytes of step.constants[i].
+    void run_on_gpu(const RunRequest& req, const Step& step, const std::vector<CompareSpec>& compare,
+                    const std::vector<std::vector<unsigned char>>& constants, RunResult& r,
                     std::vector<HostBuffer>& host, const std::vector<HostBuffer>& reference_out);
 
     std::mutex mutex_;
@@ -459,7 +461,8 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
 
     // 4. launch sizes and limits; what constants and swaps need of the
     // buffers, so a machine without a GPU reports it too
-    for (const auto& c : step->constants) constant_bytes(c, host, r.params);
+    std::vector<std::vector<unsigned char>> constants;
+    for (const auto& c : step->constants) constants.push_back(constant_bytes(c, host, r.params));
     for (const auto& spec : step->launches)
         for (std::size_t k = 0; k < spec.swap.size(); ++k) {
             const HostBuffer& a = find_host(host, spec.swap[k].first);
@@ -488,7 +491,7 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
         return;
     }
     phase("gpu");
-    run_on_gpu(req, *step, compare, r, host, reference_out);
+    run_on_gpu(req, *step, compare, constants, r, host, reference_out);
 }
 
 void LocalBackend::check_launches(const RunRequest& req, const Step& step, RunResult& r, GpuContext* ctx) {
@@ -517,7 +520,8 @@ void LocalBackend::check_launches(const RunRequest& req, const Step& step, RunRe
 }
 
 void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std::vector<CompareSpec>& compare,
-                              RunResult& r, std::vector<HostBuffer>& host, const std::vector<HostBuffer>& reference_out) {
+                              const std::vector<std::vector<unsigned char>>& constants, RunResult& r,
+                              std::vector<HostBuffer>& host, const std::vector<HostBuffer>& reference_out) {
     const Driver& d = ctx_->driver();
     const auto& cu = d.api();
     GpuModule module(d, r.compile.image);
@@ -577,9 +581,10 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
     };
     // __constant__ variables are filled from their input buffers once: a
     // kernel cannot write constant memory, so both runs and the timing see it.
-    for (const auto& c : step.constants) {
+    for (std::size_t k = 0; k < step.constants.size(); ++k) {
+        const ConstantSpec& c = step.constants[k];
         const auto global = module.global(c.name);
-        const std::vector<unsigned char> bytes = constant_bytes(c, host, r.params);
+        const std::vector<unsigned char>& bytes = constants[k];
         const std::string from = c.buffer.empty() ? std::to_string(c.values.size()) + " values"
                                                   : "buffer '" + c.buffer + "'";
         LaunchReport& lr = r.launches.front();

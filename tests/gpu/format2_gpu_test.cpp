@@ -3,8 +3,6 @@
 #include "gpu_test_support.hpp"
 #include "pipeline/worker.hpp"
 
-#include <sys/wait.h>
-
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -138,23 +136,6 @@ extern "C" __global__ void conv1d(const float* x, float* y, int n)
     EXPECT_NE(r.message.find("the kernel declares no __constant__ 'c_mask'"), std::string::npos) << r.message;
     std::printf("[ figures  ] missing constant: %s\n", r.message.c_str());
 }
-
-namespace {
-
-// Runs the CLI with `args`; the exit status and everything it printed.
-std::pair<int, std::string> run_cli(const std::string& args) {
-    const std::string cmd = "'" + cli_path() + "' " + args + " 2>&1";
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return {-1, "popen failed"};
-    std::string out;
-    char buf[4096];
-    std::size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-    const int status = pclose(p);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-}  // namespace
 
 TEST(Format2, AMultiPassScanPassesEveryCaseWithItsPassesAndSwaps) {
     WB_REQUIRE_GPU();

@@ -6,9 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <utility>
 
 // The source tree and the CLI: compiled-in paths, overridable with
 // WB_SOURCE_DIR / WB_CLI when the binaries run from a bundle on another machine.
@@ -19,6 +23,20 @@ inline std::string source_dir() {
 inline std::string cli_path() {
     const char* e = std::getenv("WB_CLI");
     return e && *e ? e : WB_CLI_PATH;
+}
+
+// Runs the CLI with `args` (stderr joined to stdout): its exit status, -1
+// when it did not exit normally (a crash), and everything it printed.
+inline std::pair<int, std::string> run_cli(const std::string& args) {
+    const std::string cmd = "'" + cli_path() + "' " + args + " 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return {-1, "popen failed"};
+    std::string out;
+    char buf[4096];
+    std::size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+    const int status = pclose(p);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
 
 // Skips the current test, saying why, when there is no usable GPU.

@@ -138,17 +138,10 @@ TEST(GpuRun, IllegalAddressIsReportedWithAHintAndTheProgramSurvives) {
                           "    c[i + (1 << 30)] = a[i] + b[i];\n"
                           "}\n";
     // --trust: from a device bundle, this checkout's lessons/ is not the CLI's shipped folder.
-    std::string cmd = "'" + cli_path() + "' run '" + source_dir() + "/lessons/01_vector_add.json' --trust --source '" +
-                      src.string() + "' 2>&1";
-    FILE* p = popen(cmd.c_str(), "r");
-    ASSERT_TRUE(p);
-    std::string out;
-    std::array<char, 4096> buf;
-    std::size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-    int status = pclose(p);
-    ASSERT_TRUE(WIFEXITED(status)) << "the CLI crashed instead of reporting the fault:\n" << out;
-    EXPECT_EQ(WEXITSTATUS(status), 1) << out;
+    const auto [rc, out] =
+        run_cli("run '" + source_dir() + "/lessons/01_vector_add.json' --trust --source '" + src.string() + "'");
+    ASSERT_NE(rc, -1) << "the CLI crashed instead of reporting the fault:\n" << out;
+    EXPECT_EQ(rc, 1) << out;
     // Far out of bounds: the driver reports an illegal address, or (seen on an
     // H200 with driver 580) an operation on an invalid address space.
     EXPECT_TRUE(out.find("CUDA_ERROR_ILLEGAL_ADDRESS") != std::string::npos ||

@@ -31,17 +31,7 @@ using namespace wb;
 
 namespace {
 
-class CompileLimits : public ScopedCacheDirTest {
-protected:
-    void SetUp() override {
-        ScopedCacheDirTest::SetUp();
-        setenv("WB_DISABLE_CUDA_DRIVER", "1", 1);
-    }
-    void TearDown() override {
-        unsetenv("WB_DISABLE_CUDA_DRIVER");
-        ScopedCacheDirTest::TearDown();
-    }
-};
+class CompileLimits : public DriverOffTest {};
 
 std::shared_ptr<const Lesson> minimal_lesson() {
     auto r = load_lesson(std::string(WB_SOURCE_DIR) + "/tests/data/lessons_good/minimal.json");

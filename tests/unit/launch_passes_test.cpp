@@ -22,17 +22,7 @@ namespace {
 
 const std::string kGood = std::string(WB_SOURCE_DIR) + "/tests/data/lessons_good/";
 
-class LaunchPasses : public ScopedCacheDirTest {
-protected:
-    void SetUp() override {
-        ScopedCacheDirTest::SetUp();
-        setenv("WB_DISABLE_CUDA_DRIVER", "1", 1);
-    }
-    void TearDown() override {
-        unsetenv("WB_DISABLE_CUDA_DRIVER");
-        ScopedCacheDirTest::TearDown();
-    }
-};
+class LaunchPasses : public DriverOffTest {};
 
 Lesson load_ok(const std::string& file) {
     LoadResult r = load_lesson(kGood + file);

@@ -19,17 +19,7 @@ using namespace wb;
 
 namespace {
 
-class RunMessages : public ScopedCacheDirTest {
-protected:
-    void SetUp() override {
-        ScopedCacheDirTest::SetUp();
-        setenv("WB_DISABLE_CUDA_DRIVER", "1", 1);
-    }
-    void TearDown() override {
-        unsetenv("WB_DISABLE_CUDA_DRIVER");
-        ScopedCacheDirTest::TearDown();
-    }
-};
+class RunMessages : public DriverOffTest {};
 
 std::shared_ptr<const Lesson> load(const std::string& rel) {
     auto r = load_lesson(std::string(WB_SOURCE_DIR) + "/" + rel);

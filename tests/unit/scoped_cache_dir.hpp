@@ -1,4 +1,4 @@
-// tests/unit/scoped_cache_dir.hpp — a test fixture whose XDG_CACHE_HOME is a fresh
+// tests/unit/scoped_cache_dir.hpp — test fixtures whose XDG_CACHE_HOME is a fresh
 // folder, so compile and reference caches start empty and never touch the user's.
 #pragma once
 
@@ -32,4 +32,18 @@ protected:
     std::filesystem::path dir_;
     std::string old_;
     bool had_old_ = false;
+};
+
+// The same, with the CUDA driver switched off (WB_DISABLE_CUDA_DRIVER=1): runs
+// end compile-only here and on a GPU machine alike.
+class DriverOffTest : public ScopedCacheDirTest {
+protected:
+    void SetUp() override {
+        ScopedCacheDirTest::SetUp();
+        setenv("WB_DISABLE_CUDA_DRIVER", "1", 1);
+    }
+    void TearDown() override {
+        unsetenv("WB_DISABLE_CUDA_DRIVER");
+        ScopedCacheDirTest::TearDown();
+    }
 };

@@ -58,17 +58,7 @@ bool has_zombie_children() {
     return waitpid(-1, &status, WNOHANG) > 0;
 }
 
-class Worker : public ScopedCacheDirTest {
-protected:
-    void SetUp() override {
-        ScopedCacheDirTest::SetUp();
-        setenv("WB_DISABLE_CUDA_DRIVER", "1", 1);  // the same here and on a GPU machine
-    }
-    void TearDown() override {
-        unsetenv("WB_DISABLE_CUDA_DRIVER");
-        ScopedCacheDirTest::TearDown();
-    }
-};
+class Worker : public DriverOffTest {};
 
 }  // namespace
 
