@@ -254,6 +254,7 @@ void apply_result(AppState& state, JobOutcome& outcome) {
         state.backend_known = true;
         state.device = r.device;
         state.no_gpu_reason = r.device_note;
+        state.no_gpu_said = r.device_note_said;
         if (state.device) log_line(state, "device: " + state.device->name + " (" + state.device->arch() + ")");
         else log_line(state, "compile only: " + state.no_gpu_reason);
         return;

@@ -26,6 +26,10 @@ const Step* selected_step(const AppState& state) {
     return &steps[static_cast<std::size_t>(state.selected_step)];
 }
 
+std::string no_gpu_text(const AppState& state) {
+    return render_checked(state.no_gpu_reason, state.no_gpu_said, state.lang);
+}
+
 std::string step_key(const AppState& state) {
     const LessonEntry* entry = selected_entry(state);
     const Step* step = selected_step(state);

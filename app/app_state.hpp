@@ -151,7 +151,8 @@ struct AppState {
     // The device, as the worker found it. Until it reports, nothing is known.
     bool backend_known = false;
     std::optional<DeviceInfo> device;
-    std::string no_gpu_reason;
+    std::string no_gpu_reason;              // English, for the log
+    Sentence no_gpu_said;                   // the same as catalogue phrases: no_gpu_text() shows it
     DeviceLimits compile_only_limits;       // limits_for_arch(default arch) when there is no GPU
     std::string default_arch;
 
@@ -187,6 +188,7 @@ struct AppState {
 
 const LessonEntry* selected_entry(const AppState& state);
 const Step* selected_step(const AppState& state);
+std::string no_gpu_text(const AppState& state);  // why there is no GPU, in the UI's language
 std::string step_key(const AppState& state);  // "lesson_id/step_id", "" when none
 
 // Changes the selection; the editor gets the student's saved work for the

@@ -130,6 +130,7 @@ void JobRunner::worker_loop() {
         JobOutcome info_outcome;
         info_outcome.id = 0;
         info_outcome.result.device_note = info.has_gpu ? "" : info.no_gpu_reason;
+        if (!info.has_gpu) info_outcome.result.device_note_said = info.no_gpu_said;
         if (!info.devices.empty()) info_outcome.result.device = info.devices.front();
         auto shared = std::make_shared<JobOutcome>(std::move(info_outcome));
         post([this, shared](AppState& state) { on_done_(state, *shared); });

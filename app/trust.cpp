@@ -28,8 +28,7 @@ void update_trust(AppState& state) {
 std::string untrusted_reason(const AppState& state) {
     const TrustState& t = state.trust;
     if (t.trusted) return {};
-    return "lessons in " + t.folder.string() + " are not trusted: " + untrusted_lesson_explanation() +
-           " (Trust... in the status bar asks again)";
+    return render({{"trust.not_trusted", {t.folder.string(), "@trust.explanation"}}}, state.lang);
 }
 
 void answer_trust(AppState& state, bool yes) {

@@ -1,6 +1,8 @@
 // app/ui_text.cpp — the English and Chinese labels (ui_text.hpp).
 #include "ui_text.hpp"
 
+#include "core/phrase.hpp"
+
 #include <array>
 #include <cstddef>
 
@@ -111,6 +113,26 @@ constexpr std::array<Entry, static_cast<std::size_t>(UiText::Count_)> kTable{{
     {"Timings", "计时"},
     {" (GPU %.1fx faster)", "（GPU 快 %.1f 倍）"},
     {"%s: got %.6g, want %.6g (%s)", "%s：得到 %.6g，应为 %.6g（%s）"},
+    {"Run is disabled: %s", "无法运行：%s"},
+    {"no lesson step is open", "没有打开任何课程步骤"},
+    {"the device check has not finished yet", "设备检查还没有完成"},
+    {"a run is in progress", "正在运行"},
+    // History caption: runs of this case, the case, runs of the step, then one of the two notes below.
+    {"%zu run(s) of case %s (%zu of this step this session)%s", "用例 %2$s 共运行 %1$zu 次（本次会话中这一步共 %3$zu 次）%4$s"},
+    {", CPU reference time: no run of this case was timed (only right kernels are)", "，显示 CPU 参考实现的时间：这个用例还没有被计时的运行（只有结果正确的核函数才计时）"},
+    {", CPU reference time: no GPU ran", "，显示 CPU 参考实现的时间：没有 GPU 运行"},
+    {"GPU time", "GPU 时间"},
+    {"CPU reference", "CPU 参考实现"},
+    {"no buffer '%s' in this run", "这次运行没有缓冲区 '%s'"},
+    {"no buffer '%s' in this run (it stopped before the buffers were filled)", "这次运行没有缓冲区 '%s'（运行在填充缓冲区之前就停止了）"},
+    {"GPU: not run (compile only); this is the CPU reference", "GPU：未运行（仅编译）；这里显示的是 CPU 参考实现的结果"},
+    {"the CPU reference has no buffer '%s'", "CPU 参考实现没有缓冲区 '%s'"},
+    // The device panel.
+    {"target %s", "目标架构 %s"},
+    {"compute capability %d.%d (%s), %d SMs", "计算能力 %d.%d（%s），%d 个 SM"},
+    {"memory %.1f GiB (%.1f free)", "显存 %.1f GiB（可用 %.1f）"},
+    {"max %d threads/block, block %lldx%lldx%lld", "每个线程块最多 %d 个线程，线程块最大 %lldx%lldx%lld"},
+    {"shared %lld KiB/block (%lld opt-in), %d regs/block", "共享内存 %lld KiB/线程块（可申请到 %lld），%d 个寄存器/线程块"},
 }};
 
 }  // namespace
@@ -126,6 +148,8 @@ std::string all_ui_text() {
         all += e.en;
         all += e.zh;
     }
+    // What the runtime says (core/phrase.hpp) is drawn too.
+    for (std::string_view key : phrase_keys()) all += render({{std::string(key), {}}}, "zh");
     return all;
 }
 

@@ -17,21 +17,23 @@ void draw_device_panel(AppState& state, const PanelRect& rect) {
     if (!state.backend_known) {
         ImGui::TextUnformatted(tr(UiText::Waiting, state.lang));
     } else if (!state.device) {
-        const std::string note = std::string(tr(UiText::CompileOnly, state.lang)) + ": " + state.no_gpu_reason;
+        const std::string why = no_gpu_text(state);
+        const std::string note = std::string(tr(UiText::CompileOnly, state.lang)) + ": " + why;
         ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.30f, 1.0f), "%s", note.c_str());
         record_drawn_text(state.drawn.texts, note);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Run is disabled: %s", state.no_gpu_reason.c_str());
-        ImGui::Text("target %s", state.default_arch.c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip(tr(UiText::RunDisabledBecause, state.lang), why.c_str());
+        ImGui::Text(tr(UiText::DevTarget, state.lang), state.default_arch.c_str());
     } else {
         const DeviceInfo& d = *state.device;
         ImGui::Text("%s", d.name.c_str());
-        ImGui::Text("compute capability %d.%d (%s), %d SMs", d.cc_major, d.cc_minor, d.arch().c_str(), d.sm_count);
-        ImGui::Text("memory %.1f GiB (%.1f free)", d.total_memory / 1073741824.0, d.free_memory / 1073741824.0);
+        const std::string& lang = state.lang;
+        ImGui::Text(tr(UiText::DevCapability, lang), d.cc_major, d.cc_minor, d.arch().c_str(), d.sm_count);
+        ImGui::Text(tr(UiText::DevMemory, lang), d.total_memory / 1073741824.0, d.free_memory / 1073741824.0);
         const DeviceLimits& l = d.limits;
-        ImGui::Text("max %d threads/block, block %lldx%lldx%lld", l.max_threads_per_block, l.max_block[0],
-                    l.max_block[1], l.max_block[2]);
-        ImGui::Text("shared %lld KiB/block (%lld opt-in), %d regs/block", l.shared_per_block / 1024,
-                    l.shared_per_block_optin / 1024, l.regs_per_block);
+        ImGui::Text(tr(UiText::DevThreads, lang), l.max_threads_per_block, l.max_block[0], l.max_block[1],
+                    l.max_block[2]);
+        ImGui::Text(tr(UiText::DevShared, lang), l.shared_per_block / 1024, l.shared_per_block_optin / 1024,
+                    l.regs_per_block);
     }
     ImGui::PopTextWrapPos();
 }

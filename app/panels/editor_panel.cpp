@@ -198,12 +198,13 @@ int next_diagnostic_line(AppState& state) {
 }
 
 std::string run_blocked_reason(const AppState& state) {
-    if (!state.lesson || selected_step(state) == nullptr) return "no lesson step is open";
+    const std::string& lang = state.lang;
+    if (!state.lesson || selected_step(state) == nullptr) return tr(UiText::NoStepOpen, lang);
     if (std::string why = untrusted_reason(state); !why.empty()) return why;
-    if (!state.backend_known) return "the device check has not finished yet";
-    if (!state.device) return "compile only: " + state.no_gpu_reason;
+    if (!state.backend_known) return tr(UiText::DeviceCheckPending, lang);
+    if (!state.device) return std::string(tr(UiText::CompileOnly, lang)) + ": " + no_gpu_text(state);
     if (!state.launch_refusal.empty()) return state.launch_refusal;
-    if (!state.job_text.empty() && state.job_text != "compiling") return "a run is in progress";
+    if (!state.job_text.empty() && state.job_text != "compiling") return tr(UiText::RunInProgress, lang);
     return {};
 }
 

@@ -114,12 +114,13 @@ void draw_history(const AppState& state, const RunResult& latest) {
         ms.push_back(t >= 0 ? static_cast<float>(t) : std::numeric_limits<float>::quiet_NaN());
         passed.push_back(run.passed());
     }
-    ImGui::TextDisabled("%zu run%s of case %s (%zu of this step this session)%s", ms.size(), ms.size() == 1 ? "" : "s",
-                        latest.case_name.c_str(), runs.size(),
-                        any_gpu ? ""
-                        : latest.device ? ", CPU reference time: no run of this case was timed (only right kernels are)"
-                                        : ", CPU reference time: no GPU ran");
-    draw_history_plot("history", ms, {0.0f, 110.0f}, &passed, any_gpu ? "GPU time" : "CPU reference");
+    const std::string& lang = state.lang;
+    ImGui::TextDisabled(tr(UiText::HistoryCaption, lang), ms.size(), latest.case_name.c_str(), runs.size(),
+                        any_gpu         ? ""
+                        : latest.device ? tr(UiText::HistoryNoneTimed, lang)
+                                        : tr(UiText::HistoryNoGpu, lang));
+    draw_history_plot("history", ms, {0.0f, 110.0f}, &passed,
+                      tr(any_gpu ? UiText::HistoryGpuTime : UiText::ResCpuReferenceLabel, lang));
 }
 
 // Expanded, the panel grows up over the instructions and launch settings and
@@ -176,7 +177,7 @@ void draw_contents(AppState& state) {
                           : r.status == RunStatus::CompileOnly ? kNeutral
                                                                : kBad;
     ImGui::SameLine();
-    badge(run_status_name(r.status), colour);
+    badge(run_status_label(r.status, state.lang).c_str(), colour);
     record_drawn_text(state.drawn.texts, std::string("verdict ") + run_status_name(r.status));
     ImGui::SameLine();
     ImGui::Text(tr(UiText::ResCase, state.lang), r.case_name.c_str());
@@ -186,8 +187,10 @@ void draw_contents(AppState& state) {
         record_drawn_text(state.drawn.texts, summary);
     }
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(r.message.c_str());
-    if (!r.hint.empty()) ImGui::TextDisabled("%s", r.hint.c_str());
+    const std::string message = r.message_in(state.lang);
+    ImGui::TextUnformatted(message.c_str());
+    record_drawn_text(state.drawn.texts, message);
+    if (!r.hint.empty()) ImGui::TextDisabled("%s", r.hint_in(state.lang).c_str());
     ImGui::PopTextWrapPos();
 
     // Everything else scrolls: pictures take the width, and a tall matrix

@@ -5,6 +5,7 @@
 
 #include "app_state.hpp"
 #include "lesson_catalog.hpp"
+#include "ui_text.hpp"
 #include "widgets/buffer_view.hpp"
 #include "widgets/gl_texture.hpp"
 
@@ -59,7 +60,9 @@ const ImVec4 kNote(0.95f, 0.75f, 0.30f, 1.0f);
 struct BuiltView {
     View spec;
     Source source = Source::Missing;
-    std::string note;         // said under the title: what is missing and why
+    // Said under the title, in the UI's language: what is missing and why.
+    // A printf format of the UI table with the buffer's name; none = Count_.
+    UiText note = UiText::Count_;
     std::string size_text;    // "451x300", "4x4", "1000"
     bool has_data = false;    // something to draw
 
@@ -151,14 +154,13 @@ void build_one(BuiltView& v, const RunResult& r, const Step& step) {
     else if (cpu) v.source = Source::CpuOnly;
     else if (input) v.source = Source::Input;
     if (!main) {
-        v.note = "no buffer '" + name + "' in this run" +
-                 (r.status == RunStatus::Passed || r.status == RunStatus::Mismatch || r.status == RunStatus::CompileOnly
-                      ? std::string()
-                      : std::string(" (it stopped before the buffers were filled)"));
+        v.note = r.status == RunStatus::Passed || r.status == RunStatus::Mismatch || r.status == RunStatus::CompileOnly
+                     ? UiText::ViewNoBuffer
+                     : UiText::ViewNoBufferStopped;
         return;
     }
-    if (v.source == Source::CpuOnly) v.note = "GPU: not run (compile only); this is the CPU reference";
-    if (v.source == Source::GpuOnly) v.note = "the CPU reference has no buffer '" + name + "'";
+    if (v.source == Source::CpuOnly) v.note = UiText::ViewCpuOnly;
+    if (v.source == Source::GpuOnly) v.note = UiText::ViewGpuOnly;
 
     // Mismatches with the tolerances the check used, so the pictures agree with the verdict.
     std::vector<uint8_t> mask;
@@ -224,9 +226,9 @@ void draw_one(BuiltView& v, const std::string& lang, float max_h) {
     const std::string header = title + "  (" + v.spec.buffer + ")###view_" + v.spec.buffer + kind_name(v.spec.kind);
     if (!ImGui::CollapsingHeader(header.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) return;
     ImGui::PushID(v.spec.buffer.c_str());
-    if (!v.note.empty()) {
+    if (v.note != UiText::Count_) {
         ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextColored(kNote, "%s", v.note.c_str());
+        ImGui::TextColored(kNote, tr(v.note, lang), v.spec.buffer.c_str());
         ImGui::PopTextWrapPos();
     }
     if (v.has_data) {

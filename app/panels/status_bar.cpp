@@ -20,7 +20,7 @@ void draw_status_bar(AppState& state, const PanelRect& rect) {
         ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.30f, 1.0f), "%c %s...",
                            spinner_char(state.now), tr(state.job_text == "compiling" ? UiText::Compiling : UiText::Running, lang));
     } else if (state.last_run) {
-        ImGui::Text("%s", run_status_name(state.last_run->status));
+        ImGui::Text("%s", run_status_label(state.last_run->status, lang).c_str());
     } else {
         ImGui::TextDisabled("-");
     }

@@ -2,6 +2,8 @@
 // test (data_dirs.hpp).
 #include "core/data_dirs.hpp"
 
+#include "core/phrase.hpp"
+
 #include <system_error>
 
 #ifndef WB_SOURCE_DATA_DIR
@@ -118,8 +120,7 @@ bool is_shipped_lesson(const fs::path& lesson_file) {
 }
 
 std::string untrusted_lesson_explanation() {
-    return "this lesson's CPU reference is C++ that would be compiled and run on this computer, and its "
-           "kernels would run too";
+    return render({{"trust.explanation", {}}}, "en");
 }
 
 }  // namespace wb

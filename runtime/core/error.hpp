@@ -7,6 +7,8 @@
 // catch it at their edges and print or show it.
 #pragma once
 
+#include "core/phrase.hpp"
+
 #include <stdexcept>
 #include <string>
 
@@ -42,12 +44,27 @@ public:
     Error(ErrorKind kind, std::string message, Location where = {}, std::string hint = {},
           std::string code = {});
 
+    // An error whose message is made from catalogue phrases: said() keeps them.
+    static Error said(ErrorKind kind, Sentence s, Location where = {}, std::string hint = {}) {
+        Error e(kind, render(s, "en"), std::move(where), std::move(hint));
+        e.said_ = std::move(s);
+        return e;
+    }
+
     ErrorKind kind() const { return kind_; }
     const std::string& message() const { return message_; }
     const Location& where() const { return where_; }
     const std::string& hint() const { return hint_; }
     // The library's own name for the error, e.g. "CUDA_ERROR_ILLEGAL_ADDRESS".
     const std::string& code() const { return code_; }
+
+    // The message as catalogue phrases (core/phrase.hpp), when it was made from
+    // them, so a front end can show it in the student's language.
+    const Sentence& said() const { return said_; }
+    Error&& with_said(Sentence s) && {
+        said_ = std::move(s);
+        return std::move(*this);
+    }
 
     // One line: "<where>: <message> [<code>]", then the hint on a second line.
     std::string describe() const;
@@ -58,6 +75,7 @@ private:
     Location where_;
     std::string hint_;
     std::string code_;
+    Sentence said_;
 };
 
 }  // namespace wb

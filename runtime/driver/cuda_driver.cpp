@@ -13,7 +13,7 @@ namespace {
 
 std::once_flag g_once;
 Driver* g_driver = nullptr;
-std::string g_reason;
+Sentence g_reason;  // why there is no driver, as catalogue phrases (core/phrase.hpp)
 
 #define WB_STR_EXPANDED(x) WB_STR(x)
 #define WB_STR(x) #x
@@ -23,13 +23,12 @@ std::string g_reason;
 const Driver* Driver::get() {
     std::call_once(g_once, [] {
         if (const char* off = std::getenv("WB_DISABLE_CUDA_DRIVER"); off && *off && *off != '0') {
-            g_reason = "The CUDA driver is disabled (WB_DISABLE_CUDA_DRIVER is set): running compile-only.";
+            g_reason = {{"driver.disabled", {}}};
             return;
         }
         void* h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
         if (!h) {
-            g_reason = "No CUDA driver found (libcuda.so.1 could not be loaded), so this computer runs compile-only: "
-                       "kernels are compiled and checked, and CPU references run, but nothing runs on a GPU.";
+            g_reason = {{"driver.not_found", {}}};
             return;
         }
         auto* d = new Driver();
@@ -49,8 +48,7 @@ const Driver* Driver::get() {
 #undef WB_RESOLVE
         d->api_.cuFuncGetParamInfo = reinterpret_cast<decltype(d->api_.cuFuncGetParamInfo)>(dlsym(h, "cuFuncGetParamInfo"));
         if (!missing.empty()) {
-            g_reason = "The CUDA driver is too old for this program (missing " + missing +
-                       "): update the NVIDIA driver. Running compile-only.";
+            g_reason = {{"driver.too_old", {missing}}};
             dlclose(h);
             delete d;
             return;
@@ -60,10 +58,9 @@ const Driver* Driver::get() {
             const char* name = nullptr;
             d->api_.cuGetErrorName(r, &name);
             if (r == CUDA_ERROR_NO_DEVICE)
-                g_reason = "The CUDA driver is installed but found no GPU, so this computer runs compile-only.";
+                g_reason = {{"driver.no_gpu", {}}};
             else
-                g_reason = std::string("The CUDA driver failed to start (") + (name ? name : "unknown error") +
-                           "), so this computer runs compile-only.";
+                g_reason = {{"driver.failed", {name ? name : "unknown error"}}};
             dlclose(h);
             delete d;
             return;
@@ -74,7 +71,9 @@ const Driver* Driver::get() {
     return g_driver;
 }
 
-std::string Driver::unavailable_reason() {
+std::string Driver::unavailable_reason() { return render(unavailable_said(), "en"); }
+
+Sentence Driver::unavailable_said() {
     get();
     return g_reason;
 }

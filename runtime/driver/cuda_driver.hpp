@@ -10,6 +10,8 @@
 
 #include <cuda.h>
 
+#include "core/phrase.hpp"
+
 #include <string>
 
 namespace wb {
@@ -38,6 +40,7 @@ public:
     // Returns nullptr when there is none; unavailable_reason() then says why.
     static const Driver* get();
     static std::string unavailable_reason();
+    static Sentence unavailable_said();  // the same, as catalogue phrases
 
     const DriverApi& api() const { return api_; }
     int version() const { return version_; }  // e.g. 13000

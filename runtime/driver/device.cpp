@@ -41,11 +41,11 @@ int arch_number(const std::string& arch) {
 
 std::vector<DeviceInfo> query_devices() {
     const Driver* d = Driver::get();
-    if (!d) throw Error(ErrorKind::NoDevice, Driver::unavailable_reason());
+    if (!d) throw Error(ErrorKind::NoDevice, Driver::unavailable_reason()).with_said(Driver::unavailable_said());
     const auto& cu = d->api();
     int count = 0;
     d->check(cu.cuDeviceGetCount(&count), "cuDeviceGetCount");
-    if (count == 0) throw Error(ErrorKind::NoDevice, "The CUDA driver found no GPU, so this computer runs compile-only.");
+    if (count == 0) throw Error::said(ErrorKind::NoDevice, {{"device.none", {}}});
     std::vector<DeviceInfo> out;
     for (int i = 0; i < count; ++i) {
         CUdevice dev;

@@ -10,7 +10,7 @@ namespace wb {
 
 GpuContext::GpuContext(int ordinal) {
     driver_ = Driver::get();
-    if (!driver_) throw Error(ErrorKind::NoDevice, Driver::unavailable_reason());
+    if (!driver_) throw Error(ErrorKind::NoDevice, Driver::unavailable_reason()).with_said(Driver::unavailable_said());
     auto devices = query_devices();
     if (ordinal < 0 || ordinal >= int(devices.size()))
         throw Error(ErrorKind::Usage, "there is no GPU number " + std::to_string(ordinal) + " (this computer has " +

@@ -44,6 +44,10 @@ const char* run_status_name(RunStatus s) {
     return "unknown";
 }
 
+std::string run_status_label(RunStatus s, std::string_view lang) {
+    return render({{std::string("status.") + run_status_name(s), {}}}, lang);
+}
+
 static std::string format_number(double v) {
     char buf[64];
     if (v == std::floor(v) && std::fabs(v) < 1e15) std::snprintf(buf, sizeof buf, "%.0f", v);
@@ -174,21 +178,15 @@ ArgPack pack_args(const std::vector<Arg>& args, const std::map<std::string, doub
 // with the compiled kernel's registers and static shared memory.
 void set_refused(RunResult& r, const LaunchReport& lr) {
     r.status = RunStatus::Refused;
-    r.message = "launch of '" + lr.entry + "' refused: " + lr.refusal->message;
+    r.say({{"run.refused", {lr.entry, lr.refusal->message}}});
     const std::string& limit = lr.refusal->limit;
-    if (limit == "shared_memory")
-        r.hint = "use less shared memory per block: smaller tiles, or less dynamic shared memory (the launch "
-                 "panel's Shared memory, or --shared on the command line)";
-    else if (limit == "constants")
-        r.hint = "declare the constant at file scope with the name and size the lesson fills, e.g. "
-                 "__constant__ float mask[9];";
-    else if (limit == "arguments")
-        r.hint = "the kernel's parameters must be the ones the lesson passes, in order: compare your __global__ "
-                 "line with the starter's";
-    else if (limit == "registers" || lr.refusal->message.find("register use") != std::string::npos)
-        r.hint = "use a smaller block, or cap the kernel's registers with __launch_bounds__(threads per block)";
-    else
-        r.hint = "change the block or grid size (launch panel, or --block/--grid on the command line)";
+    const char* hint = limit == "shared_memory" ? "hint.refused.shared"
+                       : limit == "constants"   ? "hint.refused.constants"
+                       : limit == "arguments"   ? "hint.refused.arguments"
+                       : limit == "registers" || lr.refusal->message.find("register use") != std::string::npos
+                           ? "hint.refused.registers"
+                           : "hint.refused.dims";
+    r.say_hint({{hint, {}}});
 }
 
 double median_of(std::vector<double> v) {
@@ -274,6 +272,7 @@ public:
                 bi.devices[std::size_t(ordinal_) < bi.devices.size() ? ordinal_ : 0].free_memory = ctx_->info().free_memory;
         } catch (const Error& e) {
             bi.no_gpu_reason = e.message();
+            bi.no_gpu_said = e.said();
         }
         return bi;
     }
@@ -291,6 +290,7 @@ public:
             default: r.status = RunStatus::InputError; break;
             }
             r.message = e.what();
+            if (!e.said().empty() && e.where().to_string().empty() && e.code().empty()) r.message_said = e.said();
             r.hint = e.hint();
             r.error_code = e.code();
         } catch (const std::exception& e) {
@@ -308,10 +308,14 @@ private:
             } catch (const Error& e) {
                 gpu_unavailable_ = true;
                 no_gpu_reason_ = e.message();
+                no_gpu_said_ = e.said();
             }
         }
         if (ctx_) ctx_->make_current();
-        else r.device_note = no_gpu_reason_;
+        else {
+            r.device_note = no_gpu_reason_;
+            r.device_note_said = no_gpu_said_;
+        }
         return ctx_.get();
     }
 
@@ -330,6 +334,7 @@ private:
     bool gpu_unavailable_ = false;
     bool context_lost_ = false;
     std::string no_gpu_reason_;
+    Sentence no_gpu_said_;
 };
 
 void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
@@ -357,8 +362,8 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
     GpuContext* ctx = (req.compile_only || context_lost_) ? nullptr : context(r);
     if (context_lost_) {
         r.status = RunStatus::CudaError;
-        r.message = "the GPU context was lost after an earlier kernel fault, so nothing more can run in this process";
-        r.hint = "restart the program; a later version runs kernels in a worker process that is replaced automatically";
+        r.say({{"run.context_lost", {}}});
+        r.say_hint({{"hint.context_lost", {}}});
         return;
     }
     if (ctx) r.device = ctx->info();
@@ -383,9 +388,10 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
     if (!r.compile.ok) {
         r.status = RunStatus::CompileError;
         int n = r.compile.error_count();
-        r.message = std::to_string(n) + (n == 1 ? " error" : " errors") + " in " + source.origin;
+        r.say({n == 1 ? Phrase{"run.compile_error_one", {source.origin}}
+                      : Phrase{"run.compile_errors", {std::to_string(n), source.origin}}});
         std::string first = first_error(r.compile.diagnostics);
-        if (!first.empty()) r.message += ": " + first;
+        if (!first.empty()) r.say_more({"detail", {first}});
         return;
     }
 
@@ -405,7 +411,7 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
         check_launches(req, *step, r, ctx);
         if (r.status == RunStatus::Refused) return;
         r.status = RunStatus::CompileOnly;
-        r.message = "compiled and checked the launch limits; the CPU reference is built and run when you run";
+        r.say({{"run.compile_only_typing", {}}});
         return;
     }
 
@@ -435,9 +441,9 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
     r.reference = build_reference(step->reference);
     if (!r.reference.ok) {
         r.status = RunStatus::ReferenceError;
-        r.message = "the CPU reference did not compile";
+        r.say({{"run.reference_no_compile", {}}});
         std::string first = first_error(r.reference.diagnostics);
-        if (!first.empty()) r.message += ": " + first;
+        if (!first.empty()) r.say_more({"detail", {first}});
         return;
     }
     std::vector<HostBuffer> reference_out = host;
@@ -483,8 +489,7 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
     // 5. compile-only
     if (!ctx) {
         r.status = RunStatus::CompileOnly;
-        r.message = req.compile_only ? "compiled and checked; not run (compile-only was asked for)"
-                                     : "compiled and checked; nothing ran on a GPU (see the device line)";
+        r.say({{req.compile_only ? "run.compile_only_asked" : "run.compile_only_no_gpu", {}}});
         if (req.keep_buffers)
             for (auto& h : reference_out)
                 if (h.role != BufferRole::Input) r.cpu_outputs.push_back(std::move(h));
@@ -680,7 +685,7 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
     };
 
     // The first guard zone written, over every buffer, as "buffer 'c': ...".
-    std::string out_of_bounds;
+    Sentence out_of_bounds;
     auto check_guards = [&](unsigned char pattern) {
         for (std::size_t i = 0; i < host.size() && out_of_bounds.empty(); ++i) {
             const auto at = dev[i].first_guard_write(pattern);
@@ -688,9 +693,8 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
             const long long esize = static_cast<long long>(dtype_size(host[i].type));
             const long long n = static_cast<long long>(host[i].count());
             const long long element = *at >= 0 ? *at / esize : -((-*at + esize - 1) / esize);
-            out_of_bounds = "the kernel wrote outside buffer '" + host[i].name + "' (" + std::to_string(n) +
-                            " elements): first at element [" + std::to_string(element) + "], " +
-                            (*at >= 0 ? "past its end" : "before its start");
+            out_of_bounds = {{*at >= 0 ? "run.out_of_bounds_after" : "run.out_of_bounds_before",
+                              {host[i].name, std::to_string(n), std::to_string(element)}}};
         }
     };
     auto fill_guards = [&](unsigned char pattern) {
@@ -720,7 +724,7 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
         return nullptr;
     };
     bool all_passed = true;
-    std::string first_failure;
+    Sentence first_failure;
     for (const auto& spec : compare) {
         const HostBuffer* got = find_in(run_a, spec.buffer);
         const HostBuffer* got_b = find_in(run_b, spec.buffer);
@@ -728,16 +732,13 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
         if (!got || !want) throw Error(ErrorKind::Internal, "compared buffer '" + spec.buffer + "' missing");
         CompareResult c = compare_buffers(*got, got_b, *want, spec);
         if (!c.passed && first_failure.empty()) {
-            first_failure = "output '" + c.buffer + "': " + std::to_string(c.mismatches) + " of " +
-                            std::to_string(c.count) + " elements differ from the CPU reference";
-            if (c.unwritten) first_failure += " (" + std::to_string(c.unwritten) + " never written)";
+            first_failure = {{"run.mismatch", {c.buffer, std::to_string(c.mismatches), std::to_string(c.count)}}};
+            if (c.unwritten) first_failure.push_back({"run.mismatch.unwritten", {std::to_string(c.unwritten)}});
             if (c.deterministic && c.nondeterministic)
-                first_failure += " (" + std::to_string(c.nondeterministic) +
-                                 " changed between two runs, and this output must be the same every time: a race?)";
+                first_failure.push_back({"run.mismatch.must_be_same", {std::to_string(c.nondeterministic)}});
             else if (c.changed_and_failed)
-                first_failure += " (" + std::to_string(c.changed_and_failed) +
-                                 " of the wrong elements changed between two runs: a race is the likely cause)";
-            if (!c.note.empty()) first_failure += " (" + c.note + ")";
+                first_failure.push_back({"run.mismatch.race_likely", {std::to_string(c.changed_and_failed)}});
+            if (!c.note.empty()) first_failure.push_back({"paren", {c.note}});
         }
         all_passed = all_passed && c.passed;
         r.comparisons.push_back(std::move(c));
@@ -745,17 +746,21 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
     if (!out_of_bounds.empty()) {
         all_passed = false;
         r.status = RunStatus::Mismatch;
-        r.message = out_of_bounds + (first_failure.empty() ? "" : "; and " + first_failure);
-        r.hint = "a thread wrote where no element is: a missing or wrong bounds test (if (i < n)), or index "
-                 "arithmetic that overshoots; Check memory shows the line";
+        Sentence said = out_of_bounds;
+        if (!first_failure.empty()) {
+            said.push_back({"run.and", {}});
+            said.insert(said.end(), first_failure.begin(), first_failure.end());
+        }
+        r.say(std::move(said));
+        r.say_hint({{"hint.out_of_bounds", {}}});
     } else if (all_passed) {
         r.status = RunStatus::Passed;
-        r.message = "all " + std::to_string(r.comparisons.size()) + " compared output" +
-                    (r.comparisons.size() == 1 ? "" : "s") + " match the CPU reference";
+        r.say({r.comparisons.size() == 1 ? Phrase{"run.passed_one", {}}
+                                         : Phrase{"run.passed", {std::to_string(r.comparisons.size())}}});
     } else {
         r.status = RunStatus::Mismatch;
-        r.message = first_failure;
-        r.hint = "the kernel ran but its output is wrong; the first mismatches are listed with their indices";
+        r.say(first_failure);
+        r.say_hint({{"hint.mismatch", {}}});
     }
 
     // 8. timing, only for a kernel that is right
@@ -846,21 +851,23 @@ void apply_sanitizer_report(RunResult& r, SanitizerTool tool, const SanitizerRep
         for (const auto& f : rep.findings) errors += f.is_error ? f.count : 0;
     }
     if (errors == 0) {
-        if (r.status == RunStatus::Passed) r.message += "; " + name + " found no errors";
+        if (r.status == RunStatus::Passed) r.say_more({"sanitizer.clean", {name}});
         return;
     }
-    const std::string before = std::string(run_status_name(r.status)) + ": " + r.message;
-    r.status = RunStatus::SanitizerErrors;
-    r.message = name + " found " + std::to_string(errors) + (errors == 1 ? " error" : " errors");
+    Sentence before = r.message_said.empty() ? Sentence{verbatim(r.message)} : r.message_said;
+    Sentence said = {errors == 1 ? Phrase{"sanitizer.found_one", {name}}
+                                 : Phrase{"sanitizer.found", {name, std::to_string(errors)}}};
     for (const auto& f : rep.findings)
         if (f.is_error) {
-            r.message += ", first: " + f.to_string();
+            said.push_back({"sanitizer.first", {f.to_string()}});
             break;
         }
-    r.message += " (the run itself: " + before + ")";
-    r.hint = tool == SanitizerTool::Racecheck
-                 ? "threads of a block read and write the same shared memory without a __syncthreads() between them"
-                 : "an access outside its buffer: check the bounds test (i < n, not i <= n) and the index arithmetic";
+    said.push_back({"sanitizer.run_itself", {run_status_name(r.status)}});
+    said.insert(said.end(), before.begin(), before.end());
+    said.push_back({"sanitizer.run_itself_end", {}});
+    r.status = RunStatus::SanitizerErrors;
+    r.say(std::move(said));
+    r.say_hint({{tool == SanitizerTool::Racecheck ? "hint.racecheck" : "hint.memcheck", {}}});
     r.context_lost = false;  // the sanitized worker was one-shot; nothing is lost
 }
 

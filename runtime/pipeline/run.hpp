@@ -10,6 +10,7 @@
 
 #include "compare/compare.hpp"
 #include "compile/nvrtc.hpp"
+#include "core/phrase.hpp"
 #include "data/buffers.hpp"
 #include "driver/device.hpp"
 #include "lesson/lesson.hpp"
@@ -91,6 +92,9 @@ enum class RunStatus {
 };
 
 const char* run_status_name(RunStatus s);
+// The status as a student reads it in `lang`: run_status_name in English,
+// the catalogue's "status.<name>" otherwise.
+std::string run_status_label(RunStatus s, std::string_view lang);
 
 struct Timing {
     int warmup = 0;
@@ -122,6 +126,31 @@ struct RunResult {
     std::string arch;
     std::optional<DeviceInfo> device;
     std::string device_note;               // why there is no device, in compile-only mode
+
+    // message, hint and device_note as catalogue phrases (core/phrase.hpp), for
+    // a front end to show in the student's language. Empty where the text is
+    // not the catalogue's (a compiler's or a driver's own words): then the
+    // English text is shown in every language.
+    Sentence message_said, hint_said, device_note_said;
+    void say(Sentence s) {
+        message = render(s, "en");
+        message_said = std::move(s);
+    }
+    // Appends to the message, keeping what it said so far.
+    void say_more(Phrase p) {
+        if (message_said.empty() && !message.empty()) message_said.push_back(verbatim(message));
+        message_said.push_back(std::move(p));
+        message = render(message_said, "en");
+    }
+    void say_hint(Sentence s) {
+        hint = render(s, "en");
+        hint_said = std::move(s);
+    }
+    std::string message_in(std::string_view lang) const { return render_checked(message, message_said, lang); }
+    std::string hint_in(std::string_view lang) const { return render_checked(hint, hint_said, lang); }
+    std::string device_note_in(std::string_view lang) const {
+        return render_checked(device_note, device_note_said, lang);
+    }
 
     CompileResult compile;
     ReferenceBuild reference;
@@ -164,6 +193,7 @@ struct BackendInfo {
     std::string name;                      // "local"
     bool has_gpu = false;
     std::string no_gpu_reason;
+    Sentence no_gpu_said;                  // the same as catalogue phrases, when it was made from them
     std::vector<DeviceInfo> devices;
 };
 

@@ -353,13 +353,40 @@ RunRequest decode_request(const Frame& f) {
     return r;
 }
 
+json encode_sentence(const Sentence& s) {
+    json out = json::array();
+    for (const Phrase& p : s) {
+        json one = json::array({p.key});
+        for (const auto& a : p.args) one.push_back(a);
+        out.push_back(std::move(one));
+    }
+    return out;
+}
+
+Sentence decode_sentence(const json& object, const char* member) {
+    Sentence s;
+    if (!object.is_object() || !object.contains(member) || !object[member].is_array()) return s;
+    for (const json& one : object[member]) {
+        if (!one.is_array() || one.empty()) return {};
+        Phrase p;
+        for (std::size_t i = 0; i < one.size(); ++i) {
+            if (!one[i].is_string()) return {};
+            (i == 0 ? p.key : p.args.emplace_back()) = one[i].get<std::string>();
+        }
+        s.push_back(std::move(p));
+    }
+    return s;
+}
+
 Frame encode_result(const RunResult& r) {
     Frame f;
     f.kind = FrameKind::Result;
     json j = {{"status", int(r.status)}, {"message", r.message}, {"hint", r.hint}, {"error_code", r.error_code},
               {"output", r.output}, {"context_lost", r.context_lost}, {"lesson_id", r.lesson_id},
               {"step_id", r.step_id}, {"case_name", r.case_name}, {"arch", r.arch}, {"device_note", r.device_note},
-              {"cpu_ms", num(r.cpu_ms)}, {"bytes", num(r.bytes)}, {"flops", num(r.flops)}};
+              {"cpu_ms", num(r.cpu_ms)}, {"bytes", num(r.bytes)}, {"flops", num(r.flops)},
+              {"message_said", encode_sentence(r.message_said)}, {"hint_said", encode_sentence(r.hint_said)},
+              {"device_note_said", encode_sentence(r.device_note_said)}};
     json params = json::object();
     for (const auto& [k, v] : r.params) params[k] = num(v);
     j["params"] = params;
@@ -432,6 +459,9 @@ RunResult decode_result(const Frame& f) {
         r.case_name = j.at("case_name");
         r.arch = j.at("arch");
         r.device_note = j.at("device_note");
+        r.message_said = decode_sentence(j, "message_said");
+        r.hint_said = decode_sentence(j, "hint_said");
+        r.device_note_said = decode_sentence(j, "device_note_said");
         r.cpu_ms = get_num(j.at("cpu_ms"));
         r.bytes = get_num(j.at("bytes"));
         r.flops = get_num(j.at("flops"));

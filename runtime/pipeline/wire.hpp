@@ -50,6 +50,11 @@ Frame encode_request(const RunRequest& request);
 RunRequest decode_request(const Frame& frame);
 
 Frame encode_result(const RunResult& result);
+// A Sentence (core/phrase.hpp) as [[key, arg, ...], ...]. Decoding is lenient:
+// a missing or malformed member gives an empty sentence, and the English text
+// is shown instead.
+nlohmann::json encode_sentence(const Sentence& s);
+Sentence decode_sentence(const nlohmann::json& object, const char* member);
 RunResult decode_result(const Frame& frame);  // throws wb::Error (Internal) when malformed
 
 }  // namespace wb

@@ -43,12 +43,10 @@ std::string signal_text(int sig) {
     return "signal " + std::to_string(sig) + (s ? std::string(" (") + s + ")" : "");
 }
 
+// A phase as a catalogue argument ("@phase.gpu": "while running the kernel").
 std::string phase_text(const std::string& phase) {
-    if (phase == "compile") return "while compiling the kernel";
-    if (phase == "reference") return "while building or running the CPU reference";
-    if (phase == "gpu") return "while running the kernel";
-    if (phase == "timing") return "while timing the kernel";
-    if (phase == "start") return "while starting";
+    if (phase == "compile" || phase == "reference" || phase == "gpu" || phase == "timing" || phase == "start")
+        return "@phase." + phase;
     return "";
 }
 
@@ -367,43 +365,41 @@ static void describe_failure(RunResult& r, const RunRequest& req, ReadStatus st,
                              const std::string& phase, double timeout, bool cancelled, const std::string& tool,
                              const std::string& decode_error) {
     const std::string where = phase_text(phase);
-    const std::string who = tool.empty() ? "the worker process" : "the worker " + tool;
+    const std::string who = tool.empty() ? "@worker.process" : "the worker " + tool;
     if (cancelled) {
         r.status = RunStatus::Stopped;
-        r.message = "stopped " + where;
+        r.say({{"worker.stopped", {where}}});
         return;
     }
     if (st == ReadStatus::TimedOut) {
         r.status = RunStatus::TimedOut;
-        r.message = "timed out after " + seconds_text(timeout) + " s" + (tool.empty() ? "" : " " + tool) + " " + where;
+        r.say({tool.empty() ? Phrase{"worker.timed_out", {seconds_text(timeout), where}}
+                            : Phrase{"worker.timed_out_tool", {seconds_text(timeout), tool, where}}});
         if (!tool.empty())
-            r.hint = "kernels run 10-100x slower under compute-sanitizer: try a smaller case";
+            r.say_hint({{"hint.sanitizer_slow", {}}});
         else if (phase == "gpu" || phase == "timing")
-            r.hint = "the kernel did not finish: look for a loop whose condition never becomes false, or a "
-                     "__syncthreads() that not every thread reaches";
+            r.say_hint({{"hint.endless", {}}});
         else
-            r.hint = "the deadline is " + run_timeout_source(req);
+            r.say_hint({{"hint.deadline", {run_timeout_source(req)}}});
         return;
     }
     r.status = RunStatus::Crashed;
     if (st == ReadStatus::Corrupt || !decode_error.empty()) {
-        r.message = who + " sent an answer that could not be read " + where;
-        if (!decode_error.empty()) r.message += " (" + decode_error + ")";
-        r.hint = "this is a bug in CUDA Workbook; the worker was replaced, so running again may work";
+        r.say({{"worker.unreadable", {who, where}}});
+        if (!decode_error.empty()) r.say_more({"paren", {decode_error}});
+        r.say_hint({{"hint.worker_corrupt", {}}});
         return;
     }
     if (WIFSIGNALED(e.status) && WTERMSIG(e.status) == SIGKILL && e.died_by_itself) {
-        r.message = who + " was killed from outside (" + signal_text(SIGKILL) + ") " + where;
-        r.hint = "something outside CUDA Workbook ended it, often the out-of-memory killer when memory runs "
-                 "short; the worker was replaced, so run again";
+        r.say({{"worker.killed", {who, signal_text(SIGKILL), where}}});
+        r.say_hint({{"hint.worker_killed", {}}});
         return;
     }
     if (WIFSIGNALED(e.status)) {
-        r.message = who + " died of " + signal_text(WTERMSIG(e.status)) + " " + where;
+        r.say({{"worker.died", {who, signal_text(WTERMSIG(e.status)), where}}});
         return;
     }
-    r.message = who + " exited unexpectedly (status " +
-                std::to_string(WIFEXITED(e.status) ? WEXITSTATUS(e.status) : -1) + ") " + where;
+    r.say({{"worker.exited", {who, std::to_string(WIFEXITED(e.status) ? WEXITSTATUS(e.status) : -1), where}}});
 }
 
 bool WorkerBackend::ensure_live_worker(std::string& why) {
@@ -446,6 +442,7 @@ BackendInfo WorkerBackend::info_locked() {
                 ReadStatus::Ok) {
             bi.has_gpu = a.json.value("has_gpu", false);
             bi.no_gpu_reason = a.json.value("no_gpu_reason", "");
+            bi.no_gpu_said = decode_sentence(a.json, "no_gpu_said");
             // Device details travel in a result-shaped frame so one decoder serves both.
             if (a.json.contains("device")) {
                 Frame df;
@@ -461,7 +458,8 @@ BackendInfo WorkerBackend::info_locked() {
         }
         kill_and_reap(proc_->pid, std::chrono::milliseconds(200));
         proc_->pid = -1;
-        bi.no_gpu_reason = "the worker did not answer: " + proc_->take_output();
+        bi.no_gpu_said = {{"worker.no_answer", {proc_->take_output()}}};
+        bi.no_gpu_reason = render(bi.no_gpu_said, "en");
         stop_worker();
     }
     return bi;
@@ -472,7 +470,7 @@ RunResult WorkerBackend::run(const RunRequest& req) {
     if (!begin_request(req.cancel_token)) {
         RunResult r = initial_result(req);
         r.status = RunStatus::Stopped;
-        r.message = "stopped before it started";
+        r.say({{"worker.stopped_before_start", {}}});
         return r;
     }
     RunResult r = req.sanitizer != SanitizerTool::None ? run_sanitized(req) : run_locked(req);
@@ -564,7 +562,12 @@ RunResult WorkerBackend::run_sanitized(const RunRequest& request) {
         RunResult c = run_locked(plain);
         c.sanitizer = req.sanitizer;
         if (c.status == RunStatus::CompileOnly)
-            c.message = tool + " needs a GPU, so nothing ran under it; " + c.message;
+        {
+            Sentence said = {{"sanitizer.needs_gpu", {tool}}};
+            said.insert(said.end(), c.message_said.begin(), c.message_said.end());
+            if (c.message_said.empty()) said.push_back(verbatim(c.message));
+            c.say(std::move(said));
+        }
         return c;
     }
 
@@ -648,7 +651,8 @@ int worker_main(int in_fd, int out_fd, int ordinal) {
             BackendInfo bi = backend->info();
             Frame a;
             a.kind = FrameKind::Result;
-            a.json = {{"has_gpu", bi.has_gpu}, {"no_gpu_reason", bi.no_gpu_reason}};
+            a.json = {{"has_gpu", bi.has_gpu}, {"no_gpu_reason", bi.no_gpu_reason},
+                      {"no_gpu_said", encode_sentence(bi.no_gpu_said)}};
             if (!bi.devices.empty()) {
                 RunResult tmp;
                 tmp.device = bi.devices[0];

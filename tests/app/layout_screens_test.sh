@@ -3,7 +3,7 @@
 # laptop screen) and 1920x1080, in English and Chinese: after a run, the
 # verdict and the time line are drawn without scrolling, and the pixels
 # agree: the verdict badge's colour is inside the results panel's top rows.
-# The time line is in the window's language.
+# The time line, the run's message and the device note are in the window's language.
 # The lesson list collapses with its "<<" and keeps its state in the session.
 #
 #   layout_screens_test.sh PATH/TO/cuda-workbook PATH/TO/lessons [SHOTS_DIR]
@@ -15,7 +15,12 @@ make_home
 
 for screen in 1366x768 1920x1080; do
     for lang in en zh; do
-        if [ "$lang" = en ]; then cpu="CPU reference"; else cpu="CPU 参考实现"; fi
+        # The runtime's own sentences (the run's message, why there is no GPU) are in the window's language too.
+        if [ "$lang" = en ]; then
+            cpu="CPU reference" said="compiled and checked; nothing ran on a GPU" why="compile-only"
+        else
+            cpu="CPU 参考实现" said="已编译并检查；没有在 GPU 上运行" why="只编译"
+        fi
         cat >"$home/script.txt" <<END
 open vector_add one_thread_per_element
 set-source $lessons/01_vector_add/solution_step1.cu
@@ -25,6 +30,8 @@ wait
 frames 3
 expect-drawn-text verdict
 expect-drawn-text $cpu
+expect-drawn-text $said
+expect-drawn-text $why
 panel-rect results
 panel-rect editor
 panel-rect instructions

@@ -1,0 +1,215 @@
+// runtime/core/phrase.cpp — the catalogue of what the runtime says, in English
+// and Simplified Chinese.
+//
+// The Chinese is written for a student reading Chinese, with the course's
+// terms: 线程, 线程块, 网格, 共享内存, 核函数, CPU 参考实现, 竞争. Identifiers
+// (buffer names, __launch_bounds__, command-line options) stay as they are.
+#include "core/phrase.hpp"
+
+#include <algorithm>
+
+namespace wb {
+
+namespace {
+
+struct Entry {
+    std::string_view key, en, zh;
+};
+
+// Sorted by key (checked by phrase_keys' test): looked up by binary search.
+constexpr Entry kCatalogue[] = {
+    {"detail", ": {0}", "：{0}"},
+    {"device.none", "The CUDA driver found no GPU, so this computer runs compile-only.",
+     "CUDA 驱动没有找到 GPU，所以这台电脑只编译、不运行。"},
+    {"driver.disabled", "The CUDA driver is disabled (WB_DISABLE_CUDA_DRIVER is set): running compile-only.",
+     "CUDA 驱动已被关闭（设置了 WB_DISABLE_CUDA_DRIVER）：只编译、不运行。"},
+    {"driver.failed", "The CUDA driver failed to start ({0}), so this computer runs compile-only.",
+     "CUDA 驱动启动失败（{0}），所以这台电脑只编译、不运行。"},
+    {"driver.no_gpu", "The CUDA driver is installed but found no GPU, so this computer runs compile-only.",
+     "已安装 CUDA 驱动，但没有找到 GPU，所以这台电脑只编译、不运行。"},
+    {"driver.not_found",
+     "No CUDA driver found (libcuda.so.1 could not be loaded), so this computer runs compile-only: kernels are "
+     "compiled and checked, and CPU references run, but nothing runs on a GPU.",
+     "没有找到 CUDA 驱动（无法加载 libcuda.so.1），所以这台电脑只编译：核函数照样编译和检查，CPU 参考实现照样运行，"
+     "只是不会在 GPU 上运行。"},
+    {"driver.too_old",
+     "The CUDA driver is too old for this program (missing {0}): update the NVIDIA driver. Running compile-only.",
+     "CUDA 驱动版本太旧（缺少 {0}）：请更新 NVIDIA 驱动。现在只编译、不运行。"},
+    {"hint.context_lost", "restart the program, or run through the worker process, which is replaced after a fault",
+     "重新启动程序，或者通过工作进程运行：出错后它会被自动替换"},
+    {"hint.deadline", "the deadline is {0}", "时限来自 {0}"},
+    {"hint.endless",
+     "the kernel did not finish: look for a loop whose condition never becomes false, or a __syncthreads() that "
+     "not every thread reaches",
+     "核函数没有结束：找一找条件永远不会变为假的循环，或者不是所有线程都能到达的 __syncthreads()"},
+    {"hint.memcheck",
+     "an access outside its buffer: check the bounds test (i < n, not i <= n) and the index arithmetic",
+     "有访问越出了缓冲区：检查边界判断（是 i < n，不是 i <= n）和下标计算"},
+    {"hint.mismatch", "the kernel ran but its output is wrong; the first mismatches are listed with their indices",
+     "核函数运行了，但输出不对；下面列出了最先出错的元素和它们的下标"},
+    {"hint.out_of_bounds",
+     "a thread wrote where no element is: a missing or wrong bounds test (if (i < n)), or index arithmetic that "
+     "overshoots; Check memory shows the line",
+     "有线程写到了没有元素的地方：缺少边界判断或判断写错了（if (i < n)），或者下标计算越界；“检查内存”会指出是哪一行"},
+    {"hint.racecheck",
+     "threads of a block read and write the same shared memory without a __syncthreads() between them",
+     "同一个线程块的线程读写同一块共享内存，中间却没有 __syncthreads()"},
+    {"hint.refused.arguments",
+     "the kernel's parameters must be the ones the lesson passes, in order: compare your __global__ line with the "
+     "starter's",
+     "核函数的参数必须和课程传入的一致，顺序也要相同：把你的 __global__ 那一行和初始代码对照一下"},
+    {"hint.refused.constants",
+     "declare the constant at file scope with the name and size the lesson fills, e.g. __constant__ float mask[9];",
+     "在文件作用域声明常量，名字和大小要和课程填入的一致，例如 __constant__ float mask[9];"},
+    {"hint.refused.dims", "change the block or grid size (launch panel, or --block/--grid on the command line)",
+     "修改线程块或网格的大小（在启动面板里，或用命令行的 --block/--grid）"},
+    {"hint.refused.registers",
+     "use a smaller block, or cap the kernel's registers with __launch_bounds__(threads per block)",
+     "用小一些的线程块，或者用 __launch_bounds__(每块线程数) 限制核函数的寄存器用量"},
+    {"hint.refused.shared",
+     "use less shared memory per block: smaller tiles, or less dynamic shared memory (the launch panel's Shared "
+     "memory, or --shared on the command line)",
+     "让每个线程块少用一些共享内存：用更小的分块，或减少动态共享内存（启动面板的“共享内存”，或命令行的 --shared）"},
+    {"hint.sanitizer_slow", "kernels run 10-100x slower under compute-sanitizer: try a smaller case",
+     "在 compute-sanitizer 下核函数会慢 10 到 100 倍：换一个小一些的用例试试"},
+    {"hint.worker_corrupt", "this is a bug in CUDA Workbook; the worker was replaced, so running again may work",
+     "这是 CUDA Workbook 的缺陷；工作进程已被替换，再运行一次也许就好了"},
+    {"hint.worker_killed",
+     "something outside CUDA Workbook ended it, often the out-of-memory killer when memory runs short; the worker "
+     "was replaced, so run again",
+     "是 CUDA Workbook 之外的东西结束了它，常见的是内存不足时系统的 OOM killer；工作进程已被替换，请再运行一次"},
+    {"paren", " ({0})", "（{0}）"},
+    {"phase.compile", "while compiling the kernel", "编译核函数时"},
+    {"phase.gpu", "while running the kernel", "运行核函数时"},
+    {"phase.reference", "while building or running the CPU reference", "构建或运行 CPU 参考实现时"},
+    {"phase.start", "while starting", "启动时"},
+    {"phase.timing", "while timing the kernel", "为核函数计时时"},
+    {"run.and", "; and ", "；另外，"},
+    {"run.compile_error_one", "1 error in {0}", "{0} 中有 1 个错误"},
+    {"run.compile_errors", "{0} errors in {1}", "{1} 中有 {0} 个错误"},
+    {"run.compile_only_asked", "compiled and checked; not run (compile-only was asked for)",
+     "已编译并检查；按要求只编译，没有运行"},
+    {"run.compile_only_no_gpu", "compiled and checked; nothing ran on a GPU (see the device line)",
+     "已编译并检查；没有在 GPU 上运行（见设备一栏）"},
+    {"run.compile_only_typing",
+     "compiled and checked the launch limits; the CPU reference is built and run when you run",
+     "已编译并检查了启动限制；点“运行”时才会构建并运行 CPU 参考实现"},
+    {"run.context_lost",
+     "the GPU context was lost after an earlier kernel fault, so nothing more can run in this process",
+     "之前的核函数故障使 GPU 上下文失效，这个进程里不能再运行任何东西"},
+    {"run.mismatch", "output '{0}': {1} of {2} elements differ from the CPU reference",
+     "输出 '{0}'：{2} 个元素中有 {1} 个和 CPU 参考实现的结果不同"},
+    {"run.mismatch.must_be_same",
+     " ({0} changed between two runs, and this output must be the same every time: a race?)",
+     "（两次运行之间有 {0} 个变了，而这个输出每次都应该一样：是竞争吗？）"},
+    {"run.mismatch.race_likely", " ({0} of the wrong elements changed between two runs: a race is the likely cause)",
+     "（出错的元素里有 {0} 个在两次运行之间变了：很可能是竞争）"},
+    {"run.mismatch.unwritten", " ({0} never written)", "（其中 {0} 个从未写入）"},
+    {"run.out_of_bounds_after",
+     "the kernel wrote outside buffer '{0}' ({1} elements): first at element [{2}], past its end",
+     "核函数写到了缓冲区 '{0}'（{1} 个元素）之外：第一处在元素 [{2}]，越过了末尾"},
+    {"run.out_of_bounds_before",
+     "the kernel wrote outside buffer '{0}' ({1} elements): first at element [{2}], before its start",
+     "核函数写到了缓冲区 '{0}'（{1} 个元素）之外：第一处在元素 [{2}]，在开头之前"},
+    {"run.passed", "all {0} compared outputs match the CPU reference", "比较的 {0} 个输出全部和 CPU 参考实现一致"},
+    {"run.passed_one", "all 1 compared output match the CPU reference", "比较的 1 个输出和 CPU 参考实现一致"},
+    {"run.reference_no_compile", "the CPU reference did not compile", "CPU 参考实现没有编译通过"},
+    {"run.refused", "launch of '{0}' refused: {1}", "'{0}' 的启动被拒绝：{1}"},
+    {"sanitizer.clean", "; {0} found no errors", "；{0} 没有发现错误"},
+    {"sanitizer.first", ", first: {0}", "，第一个：{0}"},
+    {"sanitizer.found", "{0} found {1} errors", "{0} 发现了 {1} 个错误"},
+    {"sanitizer.found_one", "{0} found 1 error", "{0} 发现了 1 个错误"},
+    {"sanitizer.needs_gpu", "{0} needs a GPU, so nothing ran under it; ", "{0} 需要 GPU，所以没有在它下面运行任何东西；"},
+    {"sanitizer.run_itself", " (the run itself: {0}: ", "（运行本身：{0}："},
+    {"sanitizer.run_itself_end", ")", "）"},
+    {"status.compile-error", "compile-error", "编译错误"},
+    {"status.compile-only", "compile-only", "仅编译"},
+    {"status.crashed", "crashed", "崩溃"},
+    {"status.cuda-error", "cuda-error", "CUDA 错误"},
+    {"status.input-error", "input-error", "输入错误"},
+    {"status.mismatch", "mismatch", "结果不符"},
+    {"status.passed", "passed", "通过"},
+    {"status.reference-error", "reference-error", "参考实现错误"},
+    {"status.refused", "refused", "拒绝启动"},
+    {"status.sanitizer-errors", "sanitizer-errors", "内存检查出错"},
+    {"status.stopped", "stopped", "已停止"},
+    {"status.timed-out", "timed-out", "超时"},
+    {"trust.explanation",
+     "this lesson's CPU reference is C++ that would be compiled and run on this computer, and its kernels would run "
+     "too",
+     "这个课程的 CPU 参考实现是 C++ 代码，会在这台电脑上编译并运行，它的核函数也会运行"},
+    {"trust.not_trusted", "lessons in {0} are not trusted: {1} (Trust... in the status bar asks again)",
+     "{0} 中的课程未被信任：{1}（点状态栏的“信任...”可以重新选择）"},
+    {"worker.died", "{0} died of {1} {2}", "{0}在{2}因 {1} 而终止"},
+    {"worker.exited", "{0} exited unexpectedly (status {1}) {2}", "{0}在{2}意外退出（状态 {1}）"},
+    {"worker.killed", "{0} was killed from outside ({1}) {2}", "{0}在{2}被外部结束（{1}）"},
+    {"worker.no_answer", "the worker did not answer: {0}", "工作进程没有应答：{0}"},
+    {"worker.process", "the worker process", "工作进程"},
+    {"worker.stopped", "stopped {0}", "在{0}被停止"},
+    {"worker.stopped_before_start", "stopped before it started", "还没开始就被停止了"},
+    {"worker.timed_out", "timed out after {0} s {1}", "在{1}超时（{0} 秒）"},
+    {"worker.timed_out_tool", "timed out after {0} s {1} {2}", "在{2}超时（{0} 秒，{1}）"},
+    {"worker.unreadable", "{0} sent an answer that could not be read {1}", "{0}在{1}发回了无法读取的应答"},
+};
+
+const Entry* find_entry(std::string_view key) {
+    const auto* end = std::end(kCatalogue);
+    const auto* it = std::lower_bound(std::begin(kCatalogue), end, key,
+                                      [](const Entry& e, std::string_view k) { return e.key < k; });
+    return it != end && it->key == key ? it : nullptr;
+}
+
+std::string_view pick(const Entry& e, std::string_view lang) { return lang == "zh" ? e.zh : e.en; }
+
+// Fills {0}, {1}, ... of `tmpl`; "@key" arguments are catalogue entries.
+std::string fill(std::string_view tmpl, const std::vector<std::string>& args, std::string_view lang) {
+    std::string out;
+    for (std::size_t i = 0; i < tmpl.size(); ++i) {
+        if (tmpl[i] == '{' && i + 2 < tmpl.size() && tmpl[i + 2] == '}' && tmpl[i + 1] >= '0' && tmpl[i + 1] <= '9') {
+            const std::size_t n = std::size_t(tmpl[i + 1] - '0');
+            if (n < args.size()) {
+                const std::string& a = args[n];
+                if (a.size() > 1 && a[0] == '@') {
+                    if (const Entry* e = find_entry(std::string_view(a).substr(1))) out += pick(*e, lang);
+                } else {
+                    out += a;
+                }
+            }
+            i += 2;
+            continue;
+        }
+        out += tmpl[i];
+    }
+    return out;
+}
+
+}  // namespace
+
+Phrase verbatim(std::string text) { return Phrase{"", {std::move(text)}}; }
+
+std::string render(const Sentence& s, std::string_view lang) {
+    std::string out;
+    for (const Phrase& p : s) {
+        if (p.key.empty()) {
+            if (!p.args.empty()) out += p.args[0];
+        } else if (const Entry* e = find_entry(p.key)) {
+            out += fill(pick(*e, lang), p.args, lang);
+        }
+    }
+    return out;
+}
+
+std::string render_checked(const std::string& english, const Sentence& s, std::string_view lang) {
+    if (s.empty() || lang == "en" || render(s, "en") != english) return english;
+    return render(s, lang);
+}
+
+bool phrase_known(std::string_view key) { return key.empty() || find_entry(key) != nullptr; }
+
+std::vector<std::string_view> phrase_keys() {
+    std::vector<std::string_view> keys;
+    for (const Entry& e : kCatalogue) keys.push_back(e.key);
+    return keys;
+}
+
+}  // namespace wb

@@ -1,0 +1,51 @@
+// runtime/core/phrase.hpp — what the runtime says to a student, in every
+// language the workbook speaks.
+//
+// A run's message, its hint and the reason there is no GPU are decided here, in
+// the runtime, once. Each is kept twice: as English text (RunResult::message,
+// for the CLI, logs and JSON) and as a Sentence, the catalogue keys and
+// arguments it was made from, so a front end can show the same words in the
+// student's language. The English text is always render(sentence, "en").
+//
+// A Phrase is one catalogue entry with its arguments. Templates carry their own
+// leading separators ("; ", " (…)"), so a Sentence renders by concatenation.
+// An argument written "@key" is itself a catalogue entry without arguments
+// (a phase such as "@phase.gpu"). The key "" is verbatim text: its first
+// argument, the same in every language. Compiler output and a refusal's
+// arithmetic stay verbatim; they are English in every language.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace wb {
+
+struct Phrase {
+    std::string key;                // a catalogue key; "" = verbatim args[0]
+    std::vector<std::string> args;  // for {0}, {1}, ...
+    bool operator==(const Phrase&) const = default;
+};
+
+using Sentence = std::vector<Phrase>;
+
+Phrase verbatim(std::string text);
+
+// The sentence in `lang` ("en", "zh"; another falls back to English). An
+// unknown key renders as "" in every language, so the check in
+// render_checked() sees it.
+std::string render(const Sentence& s, std::string_view lang);
+
+// `english` in `lang`, by its sentence, when the sentence still renders to
+// `english` in English; otherwise (an unknown key from a newer worker, text
+// edited after the sentence was made) `english` itself. A stale sentence is
+// never shown.
+std::string render_checked(const std::string& english, const Sentence& s, std::string_view lang);
+
+// Whether the catalogue has `key`, for the wire decoder and the tests.
+bool phrase_known(std::string_view key);
+
+// Every key of the catalogue, for the test that every entry has both languages.
+std::vector<std::string_view> phrase_keys();
+
+}  // namespace wb

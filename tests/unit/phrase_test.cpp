@@ -1,0 +1,135 @@
+// tests/unit/phrase_test.cpp — what the runtime says reaches a Chinese UI in
+// Chinese, through the worker, and never shows a stale or unknown sentence.
+#include "core/phrase.hpp"
+#include "lesson/loader.hpp"
+#include "pipeline/run.hpp"
+#include "pipeline/wire.hpp"
+#include "pipeline/worker.hpp"
+
+#include "scoped_cache_dir.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+using namespace wb;
+
+namespace {
+
+std::set<std::string> placeholders(const std::string& s) {
+    std::set<std::string> out;
+    for (std::size_t i = 0; i + 2 < s.size(); ++i)
+        if (s[i] == '{' && s[i + 2] == '}' && s[i + 1] >= '0' && s[i + 1] <= '9') out.insert(s.substr(i, 3));
+    return out;
+}
+
+// Whether `s` has a character of the CJK Unified Ideographs block (U+4E00..U+9FFF):
+// its UTF-8 lead byte is 0xE4..0xE9.
+bool has_chinese(const std::string& s) {
+    for (unsigned char c : s)
+        if (c >= 0xE4 && c <= 0xE9) return true;
+    return false;
+}
+
+std::shared_ptr<const Lesson> load(const std::string& rel) {
+    auto r = load_lesson(std::string(WB_SOURCE_DIR) + "/" + rel);
+    EXPECT_TRUE(r.ok()) << (r.issues.empty() ? "" : r.issues[0].to_string());
+    return r.ok() ? std::make_shared<const Lesson>(std::move(*r.lesson)) : nullptr;
+}
+
+class Phrases : public DriverOffTest {};
+
+}  // namespace
+
+TEST(Phrase, TheCatalogueIsSortedAndEveryEntrySaysTheSameInBothLanguages) {
+    const auto keys = phrase_keys();
+    ASSERT_GT(keys.size(), 40u);
+    for (std::size_t i = 1; i < keys.size(); ++i) EXPECT_LT(keys[i - 1], keys[i]) << "sorted and unique";
+    for (std::string_view key : keys) {
+        // Every placeholder as an argument that shows itself, so both languages can be compared.
+        Phrase p{std::string(key), {"{0}", "{1}", "{2}", "{3}"}};
+        const std::string en = render({p}, "en"), zh = render({p}, "zh");
+        EXPECT_FALSE(en.empty()) << key;
+        EXPECT_NE(en, zh) << key << ": not translated";
+        EXPECT_EQ(placeholders(en), placeholders(zh)) << key << ": the two languages use different arguments";
+    }
+}
+
+TEST(Phrase, ArgumentsVerbatimTextAndNestedPhrasesRender) {
+    const Sentence s = {{"worker.stopped", {"@phase.gpu"}}, verbatim(" [x]")};
+    EXPECT_EQ(render(s, "en"), "stopped while running the kernel [x]");
+    EXPECT_EQ(render(s, "zh"), "在运行核函数时被停止 [x]");
+    EXPECT_EQ(render(s, "fr"), render(s, "en")) << "an unknown language falls back to English";
+}
+
+TEST(Phrase, AStaleOrUnknownSentenceIsNeverShown) {
+    const Sentence s = {{"run.passed", {"2"}}};
+    const std::string en = render(s, "en");
+    EXPECT_EQ(render_checked(en, s, "zh"), render(s, "zh"));
+    EXPECT_EQ(render_checked(en + " (edited)", s, "zh"), en + " (edited)") << "text changed after the sentence";
+    const Sentence unknown = {{"from.a.newer.worker", {}}};
+    EXPECT_EQ(render_checked("what it said", unknown, "zh"), "what it said");
+    EXPECT_EQ(render_checked("plain", {}, "zh"), "plain");
+}
+
+TEST(Phrase, SentencesCrossThePipeAndGarbageDecodesAsNothing) {
+    const Sentence s = {{"run.mismatch", {"c", "3", "1000"}}, {"run.mismatch.unwritten", {"3"}}};
+    nlohmann::json j = {{"m", encode_sentence(s)}};
+    EXPECT_EQ(decode_sentence(j, "m"), s);
+    EXPECT_TRUE(decode_sentence(j, "absent").empty());
+    for (const char* bad : {R"({"m": 5})", R"({"m": [5]})", R"({"m": [[]]})", R"({"m": [["k", 1]]})", R"([1])"})
+        EXPECT_TRUE(decode_sentence(nlohmann::json::parse(bad), "m").empty()) << bad;
+}
+
+TEST_F(Phrases, ACompileOnlyRunSaysWhyInChineseThroughTheWorker) {
+    auto lesson = load("lessons/01_vector_add.json");
+    ASSERT_TRUE(lesson);
+    RunRequest q;
+    q.lesson = lesson;
+    q.source = SourceChoice::Solution;
+    WorkerBackend worker;
+    const RunResult r = worker.run(q);
+    ASSERT_EQ(r.status, RunStatus::CompileOnly) << r.message;
+    EXPECT_EQ(r.message, render(r.message_said, "en"));
+    EXPECT_TRUE(has_chinese(r.message_in("zh"))) << r.message_in("zh");
+    EXPECT_TRUE(has_chinese(r.device_note_in("zh"))) << "device note: " << r.device_note;
+    EXPECT_NE(r.device_note_in("zh").find("WB_DISABLE_CUDA_DRIVER"), std::string::npos);
+    EXPECT_EQ(run_status_label(r.status, "zh"), "仅编译");
+    EXPECT_EQ(run_status_label(r.status, "en"), "compile-only");
+
+    const BackendInfo bi = worker.info();
+    EXPECT_FALSE(bi.has_gpu);
+    EXPECT_EQ(render(bi.no_gpu_said, "en"), bi.no_gpu_reason);
+    EXPECT_TRUE(has_chinese(render(bi.no_gpu_said, "zh")));
+}
+
+TEST_F(Phrases, ACompileErrorNamesItsCountAndFileInChinese) {
+    auto lesson = load("lessons/01_vector_add.json");
+    ASSERT_TRUE(lesson);
+    RunRequest q;
+    q.lesson = lesson;
+    q.source = SourceChoice::Custom;
+    q.custom_source = "__global__ void vector_add(const float* a, const float* b, float* c, int n) { oops; }\n";
+    const RunResult r = make_local_backend()->run(q);
+    ASSERT_EQ(r.status, RunStatus::CompileError) << r.message;
+    EXPECT_EQ(r.message.rfind("1 error in ", 0), 0u) << r.message;
+    const std::string zh = r.message_in("zh");
+    EXPECT_NE(zh.find("中有 1 个错误"), std::string::npos) << zh;
+    EXPECT_NE(zh.find("oops"), std::string::npos) << "the compiler's own words stay: " << zh;
+}
+
+TEST_F(Phrases, ARefusalAndItsHintSpeakChinese) {
+    auto lesson = load("lessons/01_vector_add.json");
+    ASSERT_TRUE(lesson);
+    RunRequest q;
+    q.lesson = lesson;
+    q.source = SourceChoice::Solution;
+    LaunchOverride ov;
+    ov.block = std::array<long long, 3>{2048, 1, 1};
+    q.launches.push_back(ov);
+    const RunResult r = make_local_backend()->run(q);
+    ASSERT_EQ(r.status, RunStatus::Refused);
+    EXPECT_NE(r.message_in("zh").find("的启动被拒绝"), std::string::npos) << r.message_in("zh");
+    EXPECT_NE(r.hint_in("zh").find("线程块"), std::string::npos) << r.hint_in("zh");
+    EXPECT_EQ(r.hint_in("en"), r.hint);
+}
