@@ -1,9 +1,14 @@
 // app/gl_window.cpp — GLFW window and GL context (gl_window.hpp).
 #include "gl_window.hpp"
 
+#include "icon/window_icon.hpp"
+
 #include <glad/gl.h>
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
+
+#include <cstdio>
+#include <vector>
 
 namespace wb::app {
 namespace {
@@ -48,6 +53,14 @@ std::unique_ptr<GlWindow> GlWindow::create(const WindowSpec& spec, std::string& 
                 ". The graphics driver must support OpenGL 3.3.";
         return nullptr;
     }
+    // The icon in every size, so the desktop picks the one it draws. A window
+    // without it still works: the reason goes to stderr.
+    std::string icon_error;
+    std::vector<IconImage> icons = window_icons(icon_error);
+    if (!icon_error.empty()) std::fprintf(stderr, "cuda-workbook: %s\n", icon_error.c_str());
+    std::vector<GLFWimage> images;
+    for (IconImage& icon : icons) images.push_back(GLFWimage{icon.width, icon.height, icon.rgba.data()});
+    if (!images.empty()) glfwSetWindowIcon(self->window_, static_cast<int>(images.size()), images.data());
     glfwMakeContextCurrent(self->window_);
     if (gladLoadGL(glfwGetProcAddress) == 0) {
         error = "the OpenGL context was made but its functions could not be loaded (glad)";

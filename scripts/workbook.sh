@@ -21,7 +21,7 @@ PACKAGES=(
   nlohmann-json3-dev libmuparser-dev libstb-dev libmd4c-dev
   libimgui-dev libglfw3-dev python3-glad libgl-dev libgl1-mesa-dri
   googletest libgtest-dev python3-jsonschema
-  xvfb xauth desktop-file-utils
+  xvfb xauth x11-utils desktop-file-utils librsvg2-bin
   clang libclang-rt-14-dev
   fonts-wqy-microhei fonts-jetbrains-mono fonts-dejavu-core
 )

@@ -9,9 +9,12 @@
 # With zh the interface is in Chinese, and the test also requires the Chinese
 # font to have been found (else every Chinese character would draw as '?').
 #
-# Needs xvfb (xvfb-run), libgl1-mesa-dri and python3. The expected lesson id is
-# read from the sorted lessons folder, not hard-coded, so the test follows the
-# lessons that ship.
+# It also reads the window's icon with xprop: every size rendered from the SVG
+# must be set on the window.
+#
+# Needs xvfb (xvfb-run), x11-utils (xprop), libgl1-mesa-dri and python3. The
+# expected lesson id is read from the sorted lessons folder, not hard-coded, so
+# the test follows the lessons that ship.
 set -eu
 
 app=$1
@@ -29,15 +32,38 @@ export XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="
 # Run from the temporary folder so nothing the app might write lands in the tree.
 cd "$tmp"
 status=0
-xvfb-run -a -s "-screen 0 1280x800x24" \
-    "$app" --lessons "$lessons" --lang "$lang" --size ${width}x${height} \
-           --frames 20 --screenshot "$tmp/shot.png" >"$tmp/stdout" 2>"$tmp/stderr" || status=$?
+# The app runs in the background inside the X server's session so that xprop
+# can read the icon the window set (_NET_WM_ICON) while it is open; the shell
+# waits for that app, by its pid, and returns its status.
+xvfb-run -a -s "-screen 0 1280x800x24" sh -c '
+    "$1" --lessons "$2" --lang "$3" --size "$4" --frames 60 --screenshot "$5/shot.png" \
+        >"$5/stdout" 2>"$5/stderr" &
+    app_pid=$!
+    tries=0
+    while [ $tries -lt 100 ] && kill -0 $app_pid 2>/dev/null; do
+        if xprop -len 2000000 -name "CUDA Workbook" _NET_WM_ICON >"$5/icon" 2>/dev/null && grep -q "Icon (" "$5/icon"; then
+            break
+        fi
+        tries=$((tries + 1))
+        sleep 0.1
+    done
+    wait $app_pid
+' sh "$app" "$lessons" "$lang" ${width}x${height} "$tmp" || status=$?
 echo "--- stdout"; cat "$tmp/stdout"
 echo "--- stderr"; cat "$tmp/stderr"
 if [ "$status" -ne 0 ]; then
     echo "FAIL: cuda-workbook exited with status $status"
     exit 1
 fi
+# xprop prints one "Icon (WxH):" header per size the window set.
+icon_sizes=$(grep -o "Icon ([0-9]* x [0-9]*)" "$tmp/icon" 2>/dev/null | tr '\n' ' ' || true)
+echo "window icon sizes: ${icon_sizes:-none}"
+for size in 16 32 48 64 128 256; do
+    if ! grep -q "Icon ($size x $size)" "$tmp/icon" 2>/dev/null; then
+        echo "FAIL: the window has no ${size}x${size} icon (_NET_WM_ICON, read with xprop)"
+        exit 1
+    fi
+done
 if [ "$lang" = zh ] && grep -q "Chinese font .* not found" "$tmp/stderr"; then
     echo "FAIL: the Chinese font is missing (Debian package fonts-wqy-microhei)"
     exit 1

@@ -60,7 +60,7 @@ cannot_build() {
     exit 77
 }
 
-core="runtime/core/error.cpp runtime/core/fs.cpp runtime/core/data_dirs.cpp"
+core="runtime/core/error.cpp runtime/core/fs.cpp runtime/core/data_dirs.cpp runtime/core/phrase.cpp"
 loader="runtime/lesson/loader.cpp runtime/lesson/lesson.cpp runtime/lesson/expr.cpp $core"
 libs=""
 dict=""

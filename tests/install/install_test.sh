@@ -43,6 +43,13 @@ desktop="$tmp/prefix/share/applications/cuda-workbook.desktop"
 icon="$tmp/prefix/share/icons/hicolor/scalable/apps/cuda-workbook.svg"
 [ -f "$desktop" ] || fail "share/applications/cuda-workbook.desktop is not installed"
 [ -f "$icon" ] || fail "share/icons/hicolor/scalable/apps/cuda-workbook.svg is not installed"
+for size in 16 32 48 64 128 256; do
+    png="$tmp/prefix/share/icons/hicolor/${size}x${size}/apps/cuda-workbook.png"
+    [ -f "$png" ] || fail "share/icons/hicolor/${size}x${size}/apps/cuda-workbook.png is not installed"
+    # A PNG of that size: the IHDR chunk's width and height, big-endian, at bytes 16..23.
+    dims=$(python3 -c "import struct,sys; d=open(sys.argv[1],'rb').read(24); print('%dx%d' % struct.unpack('>II', d[16:24]))" "$png")
+    [ "$dims" = "${size}x${size}" ] || fail "$png is $dims, not ${size}x${size}"
+done
 echo "ok: all files installed"
 
 # --- the desktop entry and the icon
