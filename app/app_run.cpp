@@ -43,6 +43,7 @@
 #include <imgui_impl_opengl3.h>
 
 #include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -202,6 +203,10 @@ void draw_frame(AppState& state, const Fonts& fonts) {
     const ImGuiIO& io = ImGui::GetIO();
     if (io.KeyCtrl && io.KeyShift && ImGui::IsKeyPressed('L', false))
         set_lessons_collapsed(state, !state.layout.lessons_collapsed);
+    // Ctrl+= (or keypad +), Ctrl+- (or keypad -) and Ctrl+0: the text size.
+    if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD))) change_text_zoom(state, +1);
+    if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT))) change_text_zoom(state, -1);
+    if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_0, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_0, false))) change_text_zoom(state, 0);
     const Layout layout = compute_layout(origin, body, state.ui_scale, state.layout);
     state.drawn.layout = layout;
 
@@ -314,6 +319,7 @@ SessionState session_of(const AppState& state) {
     s.dark_theme = state.dark_theme;
     s.done = state.done_steps;
     s.layout = state.layout_committed;
+    s.text_zoom = state.text_zoom;
     return s;
 }
 
@@ -463,6 +469,7 @@ int run_app(const AppOptions& options) {
     // The last session's lesson and step, unless --lesson says otherwise.
     const SessionState session = load_session();
     state.dark_theme = session.dark_theme;
+    state.text_zoom = session.text_zoom;
     state.done_steps = session.done;
     state.layout = state.layout_committed = session.layout;
     state.default_arch = default_arch();
@@ -513,7 +520,8 @@ int run_app(const AppOptions& options) {
         return 1;
     }
     if (restore_window) restore_window_place(window->handle(), session.window);
-    state.ui_scale = window->content_scale();
+    state.content_scale = window->content_scale();
+    state.ui_scale = state.content_scale * state.text_zoom;
     {
         int ww = 0, wh = 0, fw = 0, fh = 0;
         window->window_size(ww, wh);
@@ -539,7 +547,8 @@ int run_app(const AppOptions& options) {
     ImGuiSession imgui(window->handle(), (config_dir() / "imgui.ini").string());
     bool dark_applied = state.dark_theme;
     apply_style(state.ui_scale, dark_applied);
-    const Fonts fonts = load_fonts(state.ui_scale, lesson_text_for_glyphs(state.lessons));
+    const std::string glyph_text = lesson_text_for_glyphs(state.lessons);
+    Fonts fonts = load_fonts(state.ui_scale, glyph_text);
     SessionState saved_session = session;
 
     // Declared after the window, so it is destroyed (its thread joined) first.
@@ -593,6 +602,24 @@ int run_app(const AppOptions& options) {
                 break;
             }
             if (tick == Script::Tick::Quit) break;
+        }
+        // The window moved to a monitor of another scale, or the student
+        // changed the text size: fonts rasterised anew at the new size (crisp,
+        // unlike FontGlobalScale) and the style's sizes scaled to match.
+        state.content_scale = state.content_scale_override > 0 ? state.content_scale_override : window->content_scale();
+        if (const float want = state.content_scale * state.text_zoom; std::abs(want - state.ui_scale) > 0.01f) {
+            state.ui_scale = want;
+            ImGui::GetIO().Fonts->Clear();
+            fonts = load_fonts(state.ui_scale, glyph_text);
+            ImGui_ImplOpenGL3_DestroyFontsTexture();
+            ImGui_ImplOpenGL3_CreateFontsTexture();
+            apply_style(state.ui_scale, dark_applied);
+            char line[128];
+            std::snprintf(line, sizeof line, "interface scale %.2f (monitor %.2f, text %d%%)", state.ui_scale,
+                          state.content_scale, static_cast<int>(std::lround(state.text_zoom * 100)));
+            log_line(state, line);
+            std::printf("%s\n", line);
+            std::fflush(stdout);
         }
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();

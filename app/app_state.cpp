@@ -141,6 +141,30 @@ void set_lessons_collapsed(AppState& state, bool collapsed) {
     state.layout.lessons_collapsed = state.layout_committed.lessons_collapsed = collapsed;
 }
 
+void set_instructions_popped(AppState& state, bool popped) {
+    state.layout.instructions_popped = state.layout_committed.instructions_popped = popped;
+}
+
+void change_text_zoom(AppState& state, int direction) {
+    state.text_zoom = direction == 0 ? 1.0f : clamp_text_zoom(state.text_zoom + static_cast<float>(direction) * kTextZoomStep);
+}
+
+void show_results_tab(AppState& state, ResultsTab tab) {
+    state.results_tab = tab;
+    state.results_tab_requested = true;
+}
+
+const char* results_tab_name(ResultsTab tab) {
+    switch (tab) {
+    case ResultsTab::Views: return "views";
+    case ResultsTab::Check: return "check";
+    case ResultsTab::Timings: return "timings";
+    case ResultsTab::Buffers: return "buffers";
+    case ResultsTab::Count_: break;
+    }
+    return "?";
+}
+
 void check_launch_settings(AppState& state) {
     state.launch_dims.reset();
     state.launch_refusal.clear();

@@ -111,6 +111,12 @@ struct ResultsViews;
 // loaded once per run of the app by the results views; declared only, as above.
 class ColormapRenderer;
 
+// The results panel's views, one tab each. The instruments (roofline,
+// sweeps, PTX and SASS, occupancy, the GPU monitor) join this list.
+enum class ResultsTab { Views, Check, Timings, Buffers, Count_ };
+// Its name in scripts and logs: "views", "check", "timings", "buffers".
+const char* results_tab_name(ResultsTab tab);
+
 // What the panels drew in the latest frame, recorded at the draw calls, and
 // only for items ImGui did not clip away. Scripted tests check this as well
 // as the state behind it: a marker that is computed but never painted, or a
@@ -119,6 +125,8 @@ class ColormapRenderer;
 struct DrawnFrame {
     std::uint64_t frame = 0;          // 1 for the first frame drawn; 0: nothing drawn yet
     std::vector<int> marker_lines;    // 1-based editor lines whose marker the editor painted
+    int cursor_line = 0;              // 1-based line of the editor's caret
+    bool find_bar = false;            // the editor's find bar (Ctrl+F) was drawn
     bool run_button = false;          // the Run button was drawn...
     bool run_disabled = false;        // ...disabled (what ImGui::BeginDisabled was given)
     std::vector<std::string> texts;   // messages drawn: the launch refusal, diagnostics, the device note
@@ -136,7 +144,10 @@ struct AppState {
     int selected_lesson = 0;  // index into lessons; meaningful only when lessons is not empty
     int selected_step = 0;    // index into that lesson's steps
     std::string lang = "en";  // "en" or "zh": interface and lesson text
-    float ui_scale = 1.0f;    // the window's content scale
+    float ui_scale = 1.0f;    // what fonts and style are sized for: content_scale * text_zoom
+    float content_scale = 1.0f;        // the monitor's, as GLFW reports it for the window
+    float content_scale_override = 0;  // > 0: a script stands in for the monitor (set-content-scale)
+    float text_zoom = 1.0f;            // the student's text size (View menu), saved with the session
     bool dark_theme = true;
     double now = 0.0;         // seconds since start, set each frame
 
@@ -165,6 +176,8 @@ struct AppState {
     std::shared_ptr<ColormapRenderer> shaders;    // null until the first views are built with a GL context
     bool shaders_tried = false;                   // loaded (or failed and logged) once, never per run
     bool results_expanded = false;           // the results panel covers the right column and half the editor
+    ResultsTab results_tab = ResultsTab::Views;  // the results view shown
+    bool results_tab_requested = false;      // a script or the code chose results_tab: the tab bar selects it once
     // This session's runs per step ("lesson_id/step_id"), oldest first.
     std::map<std::string, std::vector<RunRecord>> run_history;
     std::uint64_t last_finished_job = 0;
@@ -212,6 +225,13 @@ LaunchSettings default_launch(const Step& step, const std::string& test_case, st
 void reset_launch(AppState& state, const std::string& test_case);
 // Folds or unfolds the lesson list, at once and in what the session keeps.
 void set_lessons_collapsed(AppState& state, bool collapsed);
+// The instructions in a window of their own, or back in their column; saved.
+void set_instructions_popped(AppState& state, bool popped);
+// The text size one step larger (+1), smaller (-1), or back to 100% (0);
+// the frame loop rebuilds the fonts and the style for it.
+void change_text_zoom(AppState& state, int direction);
+// Shows `tab` in the results panel (it selects it on the next frame).
+void show_results_tab(AppState& state, ResultsTab tab);
 // Recomputes launch_dims and launch_refusal from the settings and the limits.
 void check_launch_settings(AppState& state);
 // The request the settings describe (source: the editor text).

@@ -43,6 +43,12 @@ LayoutSettings sanitized(LayoutSettings s) {
     return s;
 }
 
+float clamp_text_zoom(float zoom) {
+    if (!std::isfinite(zoom)) return 1.0f;
+    // Whole steps, so that +10% then -10% comes back to where it was.
+    return std::clamp(std::round(zoom / kTextZoomStep) * kTextZoomStep, kTextZoomMin, kTextZoomMax);
+}
+
 Layout compute_layout(ImVec2 origin, ImVec2 size, float scale, const LayoutSettings& raw) {
     const LayoutSettings s = sanitized(raw);
     const float t = kSplitterThickness * scale;
@@ -61,7 +67,7 @@ Layout compute_layout(ImVec2 origin, ImVec2 size, float scale, const LayoutSetti
     const float right_w = split(rest_w, s.right_fraction, min_w);
     const float editor_w = rest_w - right_w;
     l.editor = rect(x1, origin.y, editor_w, top_h);
-    const float instructions_h = split(top_h, s.instructions_fraction, min_h);
+    const float instructions_h = s.instructions_popped ? 0.0f : split(top_h, s.instructions_fraction, min_h);
     l.instructions = rect(x1 + editor_w, origin.y, right_w, instructions_h);
     l.launch = rect(x1 + editor_w, origin.y + instructions_h, right_w, top_h - instructions_h);
 
@@ -77,7 +83,7 @@ Layout compute_layout(ImVec2 origin, ImVec2 size, float scale, const LayoutSetti
     }
     at(Splitter::Top) = hsplit(x1, origin.y + top_h, rest_w, t);
     at(Splitter::Right) = vsplit(x1 + editor_w, origin.y, top_h, t);
-    at(Splitter::Instructions) = hsplit(x1 + editor_w, origin.y + instructions_h, right_w, t);
+    if (!s.instructions_popped) at(Splitter::Instructions) = hsplit(x1 + editor_w, origin.y + instructions_h, right_w, t);
     at(Splitter::Results) = vsplit(x1 + results_w, origin.y + top_h, bottom_h, t);
     return l;
 }
@@ -97,7 +103,7 @@ void drag_splitter(LayoutSettings& s, Splitter which, ImVec2 delta, ImVec2 size,
         if (size.y > 0) s.top_fraction = (l.editor.size.y + delta.y) / size.y;
         break;
     case Splitter::Right:
-        if (rest_w > 0) s.right_fraction = (l.instructions.size.x - delta.x) / rest_w;
+        if (rest_w > 0) s.right_fraction = (l.launch.size.x - delta.x) / rest_w;
         break;
     case Splitter::Instructions:
         if (l.editor.size.y > 0) s.instructions_fraction = (l.instructions.size.y + delta.y) / l.editor.size.y;

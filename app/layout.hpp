@@ -11,7 +11,9 @@
 // The results have a full-width region of their own under the editor, so the
 // verdict and the time show without scrolling at 1366x768. Every boundary
 // is a splitter the student drags; the positions are fractions (and one
-// width), saved with the session. The lesson column collapses to a strip.
+// width), saved with the session. The lesson column collapses to a strip,
+// and the instructions can leave their column for a window of their own
+// (then `instructions` is empty and the launch panel has the column).
 //
 // compute_layout is a pure function of the window's size, its content scale
 // and the settings, so its guarantees (no panel under a readable minimum at
@@ -32,6 +34,7 @@ struct LayoutSettings {
     float instructions_fraction = 0.55f; // instructions' share of that column's height
     float results_fraction = 0.66f;      // results' share of the bottom row's width
     float lessons_fraction = 0.72f;      // lesson list's share of the left column's height
+    bool instructions_popped = false;    // the instructions are in a window of their own; launch takes the column
 
     bool operator==(const LayoutSettings&) const = default;
 };
@@ -61,5 +64,10 @@ void drag_splitter(LayoutSettings& settings, Splitter which, ImVec2 delta, ImVec
 
 // Clamps every setting into its range (a hand-edited session file).
 LayoutSettings sanitized(LayoutSettings s);
+
+// The text size the student picks (View menu, Ctrl+= / Ctrl+- / Ctrl+0),
+// multiplying the monitor's content scale: 70% to 200% in steps of 10%.
+constexpr float kTextZoomMin = 0.7f, kTextZoomMax = 2.0f, kTextZoomStep = 0.1f;
+float clamp_text_zoom(float zoom);
 
 }  // namespace wb::app

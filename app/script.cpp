@@ -20,9 +20,11 @@
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
+#include <imgui.h>
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
@@ -138,6 +140,17 @@ public:
         wait(Waiting::CompileStart, kDefaultTimeout);
     }
     void screenshot(std::string path) { script_.screenshot_ = std::move(path); }
+    // Down for the next frame; released before the command after.
+    void press_keys(const std::vector<int>& keys) {
+        ImGuiIO& io = ImGui::GetIO();
+        for (int key : keys) {
+            io.KeysDown[key] = true;
+            io.KeyCtrl |= key == GLFW_KEY_LEFT_CONTROL;
+            io.KeyShift |= key == GLFW_KEY_LEFT_SHIFT;
+            io.KeyAlt |= key == GLFW_KEY_LEFT_ALT;
+        }
+        script_.keys_down_ = keys;
+    }
     void run_command_started() {
         script_.run_pressed_ = false;
         script_.run_refused_.clear();
@@ -295,6 +308,68 @@ Tick check_races(Call& c) { return check_with_sanitizer(c, SanitizerTool::Racech
 Tick expand_results(Call& c) {
     if (c.rest != "on" && c.rest != "off") return c.fail("expand-results wants on or off");
     c.state.results_expanded = c.rest == "on";
+    return Tick::Continue;
+}
+
+// As the tab's click does.
+Tick results_tab(Call& c) {
+    for (int i = 0; i < static_cast<int>(ResultsTab::Count_); ++i) {
+        const auto tab = static_cast<ResultsTab>(i);
+        if (c.rest == results_tab_name(tab)) {
+            show_results_tab(c.state, tab);
+            return Tick::Continue;
+        }
+    }
+    return c.fail("results-tab wants views, check, timings or buffers");
+}
+
+// As the instructions' "Pop out" and "Dock" buttons do.
+Tick pop_instructions(Call& c) {
+    if (c.rest != "on" && c.rest != "off") return c.fail("pop-instructions wants on or off");
+    set_instructions_popped(c.state, c.rest == "on");
+    return Tick::Continue;
+}
+
+// Stands in for the monitor's content scale (a window moved to a 4K screen
+// at 200%); 0 gives the monitor's own back.
+Tick set_content_scale(Call& c) {
+    double scale = 0;
+    if (!to_seconds(c.rest, scale) || scale > 4.0 || (scale > 0 && scale < 0.5))
+        return c.fail("set-content-scale wants a scale from 0.5 to 4, or 0 for the monitor's");
+    c.state.content_scale_override = static_cast<float>(scale);
+    return Tick::Continue;
+}
+
+// Presses keys for one frame, as a keyboard would: "f8", "ctrl+s",
+// "ctrl+shift+l", "ctrl+equal", "ctrl+minus", "ctrl+0", "ctrl+enter".
+Tick press(Call& c) {
+    if (c.words.size() != 1) return c.fail("press wants KEYS, such as ctrl+s or f8");
+    std::vector<int> keys;
+    std::string spec = c.words[0];
+    std::transform(spec.begin(), spec.end(), spec.begin(), [](unsigned char ch) { return std::tolower(ch); });
+    std::size_t start = 0;
+    while (start <= spec.size()) {
+        const std::size_t plus = spec.find('+', start);
+        const std::string name = spec.substr(start, plus == std::string::npos ? std::string::npos : plus - start);
+        int key = -1;
+        if (name == "ctrl") key = GLFW_KEY_LEFT_CONTROL;
+        else if (name == "shift") key = GLFW_KEY_LEFT_SHIFT;
+        else if (name == "alt") key = GLFW_KEY_LEFT_ALT;
+        else if (name == "enter") key = GLFW_KEY_ENTER;
+        else if (name == "equal") key = GLFW_KEY_EQUAL;
+        else if (name == "minus") key = GLFW_KEY_MINUS;
+        else if (name.size() == 1 && name[0] >= 'a' && name[0] <= 'z') key = GLFW_KEY_A + (name[0] - 'a');
+        else if (name.size() == 1 && name[0] >= '0' && name[0] <= '9') key = GLFW_KEY_0 + (name[0] - '0');
+        else if (name.size() >= 2 && name[0] == 'f') {
+            long long n = 0;
+            if (to_int(name.substr(1), n) && n >= 1 && n <= 12) key = GLFW_KEY_F1 + static_cast<int>(n) - 1;
+        }
+        if (key < 0) return c.fail("press: unknown key '" + name + "' (ctrl, shift, alt, enter, equal, minus, a-z, 0-9, f1-f12)");
+        keys.push_back(key);
+        if (plus == std::string::npos) break;
+        start = plus + 1;
+    }
+    c.press_keys(keys);
     return Tick::Continue;
 }
 
@@ -603,6 +678,22 @@ Tick expect_drawn_run_button(Call& c) {
     return Tick::Continue;
 }
 
+Tick expect_drawn_cursor_line(Call& c) {
+    long long line = 0;
+    if (!to_int(c.rest, line) || line < 1) return c.fail("expect-drawn-cursor-line wants a line number");
+    if (!something_drawn(c)) return c.fail("no frame has been drawn yet");
+    if (c.state.drawn.cursor_line != line)
+        return c.fail("the editor's caret was drawn on line " + std::to_string(c.state.drawn.cursor_line) + ", not " + c.rest);
+    c.say("caret drawn on line " + c.rest);
+    return Tick::Continue;
+}
+
+Tick expect_drawn_find_bar(Call& c) {
+    if (!something_drawn(c)) return c.fail("no frame has been drawn yet");
+    if (!c.state.drawn.find_bar) return c.fail("the editor's find bar was not drawn");
+    return Tick::Continue;
+}
+
 // Prints where the latest frame put a panel, for tests that look at pixels.
 Tick panel_rect(Call& c) {
     if (!something_drawn(c)) return c.fail("no frame has been drawn yet");
@@ -665,6 +756,10 @@ constexpr Command kCommands[] = {
     {"check-races", check_races},
     {"expand-results", expand_results},
     {"collapse-lessons", collapse_lessons},
+    {"results-tab", results_tab},
+    {"pop-instructions", pop_instructions},
+    {"set-content-scale", set_content_scale},
+    {"press", press},
     {"open-external", open_external},
     {"answer-trust", answer_trust_prompt},
     {"close-window", close_window},
@@ -695,6 +790,8 @@ constexpr Command kCommands[] = {
     {"expect-drawn-marker", expect_drawn_marker},
     {"expect-drawn-run-button", expect_drawn_run_button},
     {"expect-drawn-text", expect_drawn_text},
+    {"expect-drawn-cursor-line", expect_drawn_cursor_line},
+    {"expect-drawn-find-bar", expect_drawn_find_bar},
     {"panel-rect", panel_rect},
     {"expect-no-drawn-text", expect_no_drawn_text},
 };
@@ -807,6 +904,12 @@ Script::Tick Script::keep_waiting(AppState& state, bool jobs_idle) {
 }
 
 Script::Tick Script::tick(AppState& state, bool jobs_idle) {
+    if (!keys_down_.empty()) {  // a `press` had them down for the frame just drawn
+        ImGuiIO& io = ImGui::GetIO();
+        for (int key : keys_down_) io.KeysDown[key] = false;
+        io.KeyCtrl = io.KeyShift = io.KeyAlt = false;
+        keys_down_.clear();
+    }
     if (waiting_ != Waiting::Nothing) return keep_waiting(state, jobs_idle);
     while (next_ < lines_.size()) {
         const std::string line = trim(lines_[next_]);

@@ -17,6 +17,13 @@
 //   check-memory | check-races (a run under compute-sanitizer; anyway, as above)
 //   expand-results on|off      open-external        answer-trust yes|no
 //   collapse-lessons on|off    (the lesson list's "<<" / ">>")
+//   results-tab views|check|timings|buffers  (clicks that tab of the results)
+//   pop-instructions on|off    (the instructions' "Pop out" / "Dock")
+//   press KEYS                 (keys down for one frame: f8, ctrl+s, ctrl+shift+l,
+//                              ctrl+equal, ctrl+minus, ctrl+0, ctrl+enter, ctrl+f)
+//   set-content-scale S        (stands in for the monitor's content scale, as
+//                              when the window moves to a 4K screen at 200%;
+//                              0 gives the monitor's own back)
 //   close-window               (what the window's close button does: the app
 //                              saves and exits 0)
 //   quit                       (the end of the script is a quit too)
@@ -58,6 +65,8 @@
 //                              file's error banner, a broken lesson's first
 //                              problem in the lesson list...)
 //   expect-no-drawn-text SUBSTRING
+//   expect-drawn-cursor-line N (the editor's caret is on line N)
+//   expect-drawn-find-bar      (the editor's find bar, Ctrl+F, is open)
 //   panel-rect NAME            (prints "panel NAME X Y W H", where the latest
 //                              frame put lessons, device, editor, instructions,
 //                              launch, results or diagnostics)
@@ -123,6 +132,7 @@ private:
     std::uint64_t reloads_before_ = 0;  // Waiting::Reload: AppState::lesson_watch.reloads at the start
     bool run_pressed_ = false;  // a `run` command has pressed Run...
     std::string run_refused_;   // ...and found it disabled for this reason ("" when it started a run)
+    std::vector<int> keys_down_;  // `press`: GLFW key codes held down for one frame
 };
 
 }  // namespace wb::app

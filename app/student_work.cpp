@@ -49,6 +49,7 @@ SessionState load_session() {
         s.lesson = j.value("lesson", "");
         s.step = j.value("step", "");
         s.dark_theme = j.value("theme", "dark") != "light";
+        if (j.contains("text_zoom") && j["text_zoom"].is_number()) s.text_zoom = clamp_text_zoom(j["text_zoom"].get<float>());
         if (j.contains("done") && j["done"].is_array())
             for (const auto& d : j["done"])
                 if (d.is_string()) s.done.insert(d.get<std::string>());
@@ -79,6 +80,7 @@ SessionState load_session() {
             number("results", s.layout.results_fraction);
             number("lessons", s.layout.lessons_fraction);
             s.layout.lessons_collapsed = l.value("lessons_collapsed", false);
+            s.layout.instructions_popped = l.value("instructions_popped", false);
             s.layout = sanitized(s.layout);
         }
     } catch (const std::exception& e) {
@@ -93,6 +95,7 @@ void save_session(const SessionState& s) {
     j["lesson"] = s.lesson;
     j["step"] = s.step;
     j["theme"] = s.dark_theme ? "dark" : "light";
+    j["text_zoom"] = s.text_zoom;
     j["done"] = s.done;
     if (s.window.width > 0) {
         nlohmann::json w = {{"width", s.window.width}, {"height", s.window.height}, {"maximized", s.window.maximized}};
@@ -105,7 +108,8 @@ void save_session(const SessionState& s) {
     j["layout"] = {{"lessons_width", s.layout.lessons_width}, {"top", s.layout.top_fraction},
                    {"right", s.layout.right_fraction},        {"instructions", s.layout.instructions_fraction},
                    {"results", s.layout.results_fraction},    {"lessons", s.layout.lessons_fraction},
-                   {"lessons_collapsed", s.layout.lessons_collapsed}};
+                   {"lessons_collapsed", s.layout.lessons_collapsed},
+                   {"instructions_popped", s.layout.instructions_popped}};
     write_file_atomic(config_dir() / "state.json", j.dump(2) + "\n");
 }
 

@@ -40,6 +40,7 @@ struct SessionState {
     std::string lesson;             // id of the last lesson opened
     std::string step;               // id of its step
     bool dark_theme = true;
+    float text_zoom = 1.0f;         // the student's text size on top of the monitor's scale
     std::set<std::string> done;     // "lesson_id/step_id"
     WindowGeometry window;
     LayoutSettings layout;          // splitter positions, lesson list collapsed

@@ -132,7 +132,24 @@ constexpr std::array<Entry, static_cast<std::size_t>(UiText::Count_)> kTable{{
     {"compute capability %d.%d (%s), %d SMs", "计算能力 %d.%d（%s），%d 个 SM"},
     {"memory %.1f GiB (%.1f free)", "显存 %.1f GiB（可用 %.1f）"},
     {"max %d threads/block, block %lldx%lldx%lld", "每个线程块最多 %d 个线程，线程块最大 %lldx%lldx%lld"},
-    {"shared %lld KiB/block (%lld opt-in), %d regs/block", "共享内存 %lld KiB/线程块（可申请到 %lld），%d 个寄存器/线程块"},
+    {"shared %lld KiB/block (%lld opt-in), %d regs/block", "共享内存 %lld KiB/线程块（可申请到 %lld），%d 个寄存器/线程块"},    // Results tabs, the View menu, pop-out and enlarge.
+    {"Views", "视图"},
+    {"This step names no buffers to show.", "这一步没有指定要显示的缓冲区。"},
+    {"This run compared no buffers.", "这次运行没有比较任何缓冲区。"},
+    {"Hint %d", "提示 %d"},
+    {"input", "输入"},
+    {"Enlarge", "放大"},
+    {"Shrink", "缩小"},
+    {"Pop out", "弹出"},
+    {"Dock", "停靠"},
+    {"View", "视图"},
+    {"Larger text", "放大文字"},
+    {"Smaller text", "缩小文字"},
+    {"Reset text size", "恢复文字大小"},
+    {"Lesson list", "课程列表"},
+    {"Instructions in a window of their own", "说明放在独立窗口中"},
+    {"Results enlarged", "放大结果"},
+    {"text %d%%", "文字 %d%%"},
 }};
 
 }  // namespace

@@ -126,6 +126,8 @@ void draw_code(AppState& state, const Fonts& fonts) {
     }
     w.editor.draw("##code", ImVec2(0.0f, 0.0f), fonts.code);
     state.drawn.marker_lines = w.editor.drawn_marker_lines();
+    state.drawn.cursor_line = w.editor.cursor().line + 1;
+    state.drawn.find_bar = w.editor.find_bar_open();
     if (w.editor.revision() != w.widget_revision) {
         ed.text = w.editor.text();
         ++ed.revision;

@@ -1,6 +1,8 @@
 // app/panels/instructions.cpp — the current step's title, instructions and hints.
 //
 // Instructions and hints are Markdown, drawn by app/widgets/markdown.hpp.
+// They sit in their column, or in a window of their own that the student
+// moves and sizes (Pop out; closing it docks them back).
 // Links open nowhere yet (MarkdownCallbacks' default): leaving the app is a
 // decision for later.
 #include "panels/panels.hpp"
@@ -10,6 +12,9 @@
 #include "ui_text.hpp"
 #include "widgets/markdown.hpp"
 
+#include <algorithm>
+#include <cfloat>
+#include <cstdio>
 #include <string>
 
 namespace wb::app {
@@ -22,11 +27,17 @@ void draw_wrapped(const std::string& text) {
     ImGui::PopTextWrapPos();
 }
 
-}  // namespace
+// The button at the heading's right that moves the instructions between
+// their column and a window of their own.
+void place_button(AppState& state, bool popped) {
+    const std::string label = std::string(tr(popped ? UiText::DockBack : UiText::PopOut, state.lang)) + "###place";
+    ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x -
+                                                         ImGui::CalcTextSize(label.c_str(), nullptr, true).x -
+                                                         2 * ImGui::GetStyle().FramePadding.x));
+    if (ImGui::SmallButton(label.c_str())) set_instructions_popped(state, !popped);
+}
 
-void draw_instructions(AppState& state, const Fonts& fonts, const PanelRect& rect) {
-    PanelWindow window("###instructions", rect);
-    if (!window.visible()) return;
+void draw_contents(AppState& state, const Fonts& fonts, bool popped) {
     const LessonEntry* entry = selected_entry(state);
     if (entry == nullptr) {
         draw_wrapped(tr(UiText::NoLessons, state.lang));
@@ -49,14 +60,47 @@ void draw_instructions(AppState& state, const Fonts& fonts, const PanelRect& rec
     const std::string heading = entry->lesson->title.get(state.lang) + " / " + step->title.get(state.lang);
     ImGui::TextDisabled("%s", heading.c_str());
     record_drawn_text(state.drawn.texts, heading);
+    place_button(state, popped);
     ImGui::Separator();
     // No bold face is loaded (fonts.hpp); the widget falls back to the regular one.
     const MarkdownFonts md_fonts{fonts.ui, nullptr, fonts.heading, fonts.code};
     draw_markdown(step->instructions.get(state.lang), md_fonts);
     for (std::size_t i = 0; i < step->hints.size(); ++i) {
-        const std::string label = "Hint " + std::to_string(i + 1) + "##hint" + std::to_string(i);
-        if (ImGui::CollapsingHeader(label.c_str())) draw_markdown(step->hints[i].get(state.lang), md_fonts);
+        char label[64];
+        std::snprintf(label, sizeof label, tr(UiText::HintN, state.lang), static_cast<int>(i + 1));
+        const std::string id = std::string(label) + "###hint" + std::to_string(i);
+        if (ImGui::CollapsingHeader(id.c_str())) draw_markdown(step->hints[i].get(state.lang), md_fonts);
     }
+}
+
+}  // namespace
+
+void draw_instructions(AppState& state, const Fonts& fonts, const PanelRect& rect) {
+    if (!state.layout.instructions_popped) {
+        PanelWindow window("###instructions", rect);
+        if (window.visible()) draw_contents(state, fonts, false);
+        return;
+    }
+    // A window the student moves and sizes (ImGui keeps its place in
+    // imgui.ini). It first opens at the right, a readable column wide, over
+    // the launch settings rather than the code; closing it puts the
+    // instructions back in their column.
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    const float width = std::min(620.0f * state.ui_scale, viewport->WorkSize.x * 0.6f);
+    ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + viewport->WorkSize.x - width - 8.0f * state.ui_scale,
+                                   viewport->WorkPos.y + viewport->WorkSize.y * 0.08f),
+                            ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(width, viewport->WorkSize.y * 0.8f), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSizeConstraints(ImVec2(260.0f * state.ui_scale, 160.0f * state.ui_scale), ImVec2(FLT_MAX, FLT_MAX));
+    bool open = true;
+    const std::string title = std::string(tr(UiText::Instructions, state.lang)) + "###instructions_window";
+    ImVec4 background = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    background.w = 1.0f;  // the themes' slight transparency would show the code underneath
+    ImGui::PushStyleColor(ImGuiCol_WindowBg, background);
+    if (ImGui::Begin(title.c_str(), &open, ImGuiWindowFlags_NoCollapse)) draw_contents(state, fonts, true);
+    ImGui::End();
+    ImGui::PopStyleColor();
+    if (!open) set_instructions_popped(state, false);
 }
 
 }  // namespace wb::app

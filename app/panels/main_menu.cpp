@@ -1,10 +1,14 @@
 // app/panels/main_menu.cpp — the top menu bar: language and theme (both
-// remembered between sessions by the frame loop), and Help, which lists the
-// keyboard shortcuts.
+// remembered between sessions by the frame loop), View (the lesson list, the
+// instructions' window, the results' size, the text size), and Help, which
+// lists the keyboard shortcuts.
 #include "panels/panels.hpp"
 
 #include "app_state.hpp"
 #include "ui_text.hpp"
+
+#include <cmath>
+#include <cstdio>
 
 namespace wb::app {
 
@@ -26,6 +30,24 @@ float draw_main_menu(AppState& state) {
         if (ImGui::MenuItem(tr(UiText::Light, state.lang), nullptr, !state.dark_theme)) state.dark_theme = false;
         ImGui::EndMenu();
     }
+    // Where things are, and how large the text is.
+    const std::string view = std::string(tr(UiText::ViewMenu, state.lang)) + "###view";
+    if (ImGui::BeginMenu(view.c_str())) {
+        if (ImGui::MenuItem(tr(UiText::LessonListShown, state.lang), "Ctrl+Shift+L", !state.layout.lessons_collapsed))
+            set_lessons_collapsed(state, !state.layout.lessons_collapsed);
+        if (ImGui::MenuItem(tr(UiText::InstructionsOwnWindow, state.lang), nullptr, state.layout.instructions_popped))
+            set_instructions_popped(state, !state.layout.instructions_popped);
+        if (ImGui::MenuItem(tr(UiText::ResultsEnlarged, state.lang), nullptr, state.results_expanded, state.last_run.has_value()))
+            state.results_expanded = !state.results_expanded;
+        ImGui::Separator();
+        char now[64];
+        std::snprintf(now, sizeof now, tr(UiText::TextSizeNow, state.lang), static_cast<int>(std::lround(state.text_zoom * 100)));
+        ImGui::MenuItem(now, nullptr, false, false);
+        if (ImGui::MenuItem(tr(UiText::TextLarger, state.lang), "Ctrl+=")) change_text_zoom(state, +1);
+        if (ImGui::MenuItem(tr(UiText::TextSmaller, state.lang), "Ctrl+-")) change_text_zoom(state, -1);
+        if (ImGui::MenuItem(tr(UiText::TextReset, state.lang), "Ctrl+0")) change_text_zoom(state, 0);
+        ImGui::EndMenu();
+    }
     // Every keyboard shortcut, so none has to be guessed.
     const std::string help = std::string(tr(UiText::Help, state.lang)) + "###help";
     if (ImGui::BeginMenu(help.c_str())) {
@@ -33,7 +55,10 @@ float draw_main_menu(AppState& state) {
                                                        {UiText::KeySave, "Ctrl+S"},
                                                        {UiText::KeyFind, "Ctrl+F"},
                                                        {UiText::KeyNextDiagnostic, "F8"},
-                                                       {UiText::KeyLessonList, "Ctrl+Shift+L"}};
+                                                       {UiText::KeyLessonList, "Ctrl+Shift+L"},
+                                                       {UiText::TextLarger, "Ctrl+="},
+                                                       {UiText::TextSmaller, "Ctrl+-"},
+                                                       {UiText::TextReset, "Ctrl+0"}};
         for (const auto& [what, key] : keys) ImGui::MenuItem(tr(what, state.lang), key, false, false);
         ImGui::EndMenu();
     }

@@ -40,12 +40,12 @@ private:
     bool visible_ = false;
 };
 
-// Call right after drawing `text` as one item: records it in `drawn` (the
-// frame's DrawnFrame::texts) unless ImGui clipped the item away, so scripted
-// tests can check what was on screen (script.hpp: expect-drawn-text).
 // The busy indicator's character at time `now` (seconds): | / - \ turning.
 inline char spinner_char(double now) { return "|/-\\"[static_cast<int>(now * 8.0) % 4]; }
 
+// Call right after drawing `text` as one item: records it in `drawn` (the
+// frame's DrawnFrame::texts) unless ImGui clipped the item away, so scripted
+// tests can check what was on screen (script.hpp: expect-drawn-text).
 inline void record_drawn_text(std::vector<std::string>& drawn, std::string text) {
     if (ImGui::IsItemVisible()) drawn.push_back(std::move(text));
 }

@@ -1,10 +1,11 @@
-// app/panels/results_panel.cpp — the last run: a pass/fail badge, then in a
-// scrolling area the step's views (images, heat maps, plots; see
-// results_views.hpp), the worst errors and first mismatches per compared
-// buffer, timings and throughput, this step's run history, and the buffers.
+// app/panels/results_panel.cpp — the last run: a pass/fail badge and a line
+// with the figures a student looks for first, then tabs: the step's views
+// (images, heat maps, plots; see results_views.hpp), the check (worst errors
+// and first mismatches per compared buffer), timings and throughput with
+// this step's run history, and the buffers.
 //
-// The badge and message stay above the scrolling area, so the verdict is
-// visible however far the student has scrolled into a picture.
+// The badge and the summary stay above the tabs, so the verdict is visible
+// whichever tab is open and however far it has scrolled.
 #include "panels/panels.hpp"
 #include "panels/results_views.hpp"
 
@@ -13,6 +14,7 @@
 #include "widgets/plot.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -133,13 +135,12 @@ PanelRect expanded_rect(const PanelRect& rect) {
 }
 
 void expand_button(AppState& state) {
-    const bool zh = state.lang.rfind("zh", 0) == 0;
-    const char* label = state.results_expanded ? (zh ? "缩小###expand" : "Shrink###expand")
-                                               : (zh ? "放大###expand" : "Expand###expand");
+    const std::string label =
+        std::string(tr(state.results_expanded ? UiText::Shrink : UiText::Enlarge, state.lang)) + "###expand";
     ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x -
-                                                         ImGui::CalcTextSize("Expand").x -
+                                                         ImGui::CalcTextSize(label.c_str(), nullptr, true).x -
                                                          2 * ImGui::GetStyle().FramePadding.x));
-    if (ImGui::SmallButton(label)) state.results_expanded = !state.results_expanded;
+    if (ImGui::SmallButton(label.c_str())) state.results_expanded = !state.results_expanded;
 }
 
 // While a run works: a spinner, its phase, the seconds so far, and Stop,
@@ -159,6 +160,54 @@ bool draw_progress(AppState& state) {
     ImGui::SameLine();
     if (ImGui::SmallButton(tr(UiText::Stop, state.lang))) state.requests.stop = true;
     return true;
+}
+
+void draw_buffers(const RunResult& r, const std::string& lang) {
+    const char* input = tr(UiText::BufInput, lang);
+    for (const HostBuffer& b : r.inputs) ImGui::BulletText("%s (%s) %s", b.name.c_str(), input, shape_text(b).c_str());
+    for (const HostBuffer& b : r.gpu_outputs) ImGui::BulletText("%s (GPU) %s", b.name.c_str(), shape_text(b).c_str());
+    for (const HostBuffer& b : r.cpu_outputs) ImGui::BulletText("%s (CPU) %s", b.name.c_str(), shape_text(b).c_str());
+}
+
+// One tab per view of the run; each scrolls on its own, under the verdict
+// and the summary line, which never scroll away. A tab the code or a script
+// asked for (show_results_tab) is selected once; after that the student's
+// clicks decide, and state.results_tab follows them.
+void draw_tabs(AppState& state, const RunResult& r) {
+    if (!ImGui::BeginTabBar("##results_tabs")) return;
+    const std::string& lang = state.lang;
+    const std::pair<ResultsTab, UiText> tabs[] = {{ResultsTab::Views, UiText::ResViews},
+                                                  {ResultsTab::Check, UiText::ResCheck},
+                                                  {ResultsTab::Timings, UiText::ResTimings},
+                                                  {ResultsTab::Buffers, UiText::Buffers}};
+    static_assert(std::size(tabs) == static_cast<std::size_t>(ResultsTab::Count_), "a tab for each ResultsTab");
+    for (const auto& [tab, label_id] : tabs) {
+        const std::string label = std::string(tr(label_id, lang)) + "###" + results_tab_name(tab);
+        const ImGuiTabItemFlags flags =
+            state.results_tab_requested && state.results_tab == tab ? ImGuiTabItemFlags_SetSelected : 0;
+        if (!ImGui::BeginTabItem(label.c_str(), nullptr, flags)) continue;
+        if (!state.results_tab_requested) state.results_tab = tab;
+        record_drawn_text(state.drawn.texts, std::string("results tab ") + results_tab_name(tab));
+        if (ImGui::BeginChild("##tab_scroll", ImVec2(0, 0), false)) {
+            switch (tab) {
+            case ResultsTab::Views: draw_results_views(state); break;
+            case ResultsTab::Check:
+                if (r.comparisons.empty()) ImGui::TextDisabled("%s", tr(UiText::NothingCompared, lang));
+                draw_comparisons(r, lang);
+                break;
+            case ResultsTab::Timings:
+                draw_timings(r, lang);
+                draw_history(state, r);
+                break;
+            case ResultsTab::Buffers: draw_buffers(r, lang); break;
+            case ResultsTab::Count_: break;
+            }
+        }
+        ImGui::EndChild();
+        ImGui::EndTabItem();
+    }
+    state.results_tab_requested = false;
+    ImGui::EndTabBar();
 }
 
 void draw_contents(AppState& state) {
@@ -193,32 +242,7 @@ void draw_contents(AppState& state) {
     if (!r.hint.empty()) ImGui::TextDisabled("%s", r.hint_in(state.lang).c_str());
     ImGui::PopTextWrapPos();
 
-    // Everything else scrolls: pictures take the width, and a tall matrix
-    // table must not push the verdict out of sight.
-    if (!ImGui::BeginChild("##results_scroll", ImVec2(0, 0), false)) {
-        ImGui::EndChild();
-        return;
-    }
-    draw_results_views(state);
-    const std::string check = std::string(tr(UiText::ResCheck, state.lang)) + "###check";
-    const std::string timings = std::string(tr(UiText::ResTimings, state.lang)) + "###timings";
-    if (!r.comparisons.empty() && ImGui::CollapsingHeader(check.c_str(), ImGuiTreeNodeFlags_DefaultOpen))
-        draw_comparisons(r, state.lang);
-    if (ImGui::CollapsingHeader(timings.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
-        draw_timings(r, state.lang);
-        draw_history(state, r);
-    }
-    if (!r.inputs.empty() || !r.gpu_outputs.empty() || !r.cpu_outputs.empty()) {
-        const std::string label = std::string(tr(UiText::Buffers, state.lang)) + "###buffers";
-        if (ImGui::CollapsingHeader(label.c_str())) {
-            for (const HostBuffer& b : r.inputs) ImGui::BulletText("%s (input) %s", b.name.c_str(), shape_text(b).c_str());
-            for (const HostBuffer& b : r.gpu_outputs)
-                ImGui::BulletText("%s (GPU) %s", b.name.c_str(), shape_text(b).c_str());
-            for (const HostBuffer& b : r.cpu_outputs)
-                ImGui::BulletText("%s (CPU) %s", b.name.c_str(), shape_text(b).c_str());
-        }
-    }
-    ImGui::EndChild();
+    draw_tabs(state, r);
 }
 
 }  // namespace

@@ -331,7 +331,7 @@ void draw_results_views(AppState& state) {
     sync_results_views(state);
     if (!state.results_views) return;
     if (state.results_views->views.empty()) {
-        ImGui::TextDisabled("This step names no buffers to show.");
+        ImGui::TextDisabled("%s", tr(UiText::NoViewsInStep, state.lang));
         return;
     }
     // Pictures fit the visible part of the scrolling area (less a title and a

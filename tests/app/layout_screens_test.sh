@@ -4,6 +4,9 @@
 # verdict and the time line are drawn without scrolling, and the pixels
 # agree: the verdict badge's colour is inside the results panel's top rows.
 # The time line, the run's message and the device note are in the window's language.
+# At 3840x2160 the window stands in for a 4K screen at 200% (set-content-scale
+# 2): fonts and style are rebuilt at twice the size, and the same holds.
+# No panel is narrower or shorter than the readable minimum (160x90 at 100%).
 # The lesson list collapses with its "<<" and keeps its state in the session.
 #
 #   layout_screens_test.sh PATH/TO/cuda-workbook PATH/TO/lessons [SHOTS_DIR]
@@ -13,7 +16,8 @@ app=$1 lessons=$2 keep=${3:-}
 . "$(dirname "$0")/script_lib.sh"
 make_home
 
-for screen in 1366x768 1920x1080; do
+for screen_scale in 1366x768:1 1920x1080:1 3840x2160:2; do
+    screen=${screen_scale%:*} scale=${screen_scale#*:}
     for lang in en zh; do
         # The runtime's own sentences (the run's message, why there is no GPU) are in the window's language too.
         if [ "$lang" = en ]; then
@@ -21,7 +25,12 @@ for screen in 1366x768 1920x1080; do
         else
             cpu="CPU 参考实现" said="已编译并检查；没有在 GPU 上运行" why="只编译"
         fi
+        rescaled="# the monitor's scale"
+        [ "$scale" = 1 ] || rescaled="expect-log interface scale $scale.00"
         cat >"$home/script.txt" <<END
+set-content-scale $scale
+frames 2
+$rescaled
 open vector_add one_thread_per_element
 set-source $lessons/01_vector_add/solution_step1.cu
 case ragged
@@ -33,8 +42,12 @@ expect-drawn-text $cpu
 expect-drawn-text $said
 expect-drawn-text $why
 panel-rect results
+panel-rect lessons
+panel-rect device
 panel-rect editor
 panel-rect instructions
+panel-rect launch
+panel-rect diagnostics
 screenshot $home/layout-$screen-$lang.png
 END
         status=0
@@ -47,30 +60,35 @@ END
             exit 1
         fi
         grep "panel \|drawn: " "$home/stdout"
-        rect=$(sed -n 's/^script: line [0-9]*: panel results \([0-9 ]*\)$/\1/p' "$home/stdout")
-        PYTHONPATH="$(dirname "$0")" python3 - "$home/layout-$screen-$lang.png" "$screen" $rect <<'PY'
-import sys
+        PYTHONPATH="$(dirname "$0")" python3 - "$home/layout-$screen-$lang.png" "$screen" "$scale" "$home/stdout" <<'PY'
+import re, sys
 
 from png_reader import read_png
 
-path, screen = sys.argv[1], sys.argv[2]
-rx, ry, rw, rh = (int(v) for v in sys.argv[3:7])
+path, screen, scale, stdout = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+panels = {m[0]: tuple(int(v) for v in m[1:]) for m in
+          re.findall(r"^script: line \d+: panel (\w+) (\d+) (\d+) (\d+) (\d+)$", open(stdout, encoding="utf-8").read(), re.M)}
+for name, (x, y, w, h) in panels.items():
+    if w < 160 * scale or h < 90 * scale:
+        print(f"FAIL: {path}: the {name} panel is {w}x{h}, under the readable minimum {160 * scale}x{90 * scale}")
+        sys.exit(1)
+rx, ry, rw, rh = panels["results"]
 width, height, channels, rows = read_png(path)
 want_w, want_h = (int(v) for v in screen.split("x"))
 assert (width, height) == (want_w, want_h), f"{path}: {width}x{height}, wanted {screen}"
 # The compile-only badge: (0.95, 0.75, 0.30) on the results panel's first two lines.
 badge = 0
-for y in range(ry, min(ry + 50, height)):
+for y in range(ry, min(ry + 50 * scale, height)):
     row = rows[y]
     for x in range(rx, min(rx + rw, width)):
         r, g, b = row[x * channels:x * channels + 3]
         if abs(r - 242) < 12 and abs(g - 191) < 12 and abs(b - 76) < 12:
             badge += 1
-print(f"{path}: results at {rx},{ry} {rw}x{rh}; {badge} badge pixels in its top 50 rows")
-if badge < 100:
+print(f"{path}: results at {rx},{ry} {rw}x{rh}; {badge} badge pixels in its top {50 * scale} rows")
+if badge < 100 * scale * scale:
     print(f"FAIL: {path}: no verdict badge at the top of the results panel")
     sys.exit(1)
-if rw < 0.45 * width or rh < 250:
+if rw < 0.45 * width or rh < 250 * scale:
     print(f"FAIL: {path}: the results panel is {rw}x{rh}, too small")
     sys.exit(1)
 PY
@@ -95,4 +113,4 @@ if ! grep -q "panel lessons 0 [0-9]* 30 " "$home/stdout"; then
     exit 1
 fi
 if [ -n "$keep" ]; then cp "$home"/layout-*.png "$keep/"; fi
-echo "ok: verdict and times visible at 1366x768 and 1920x1080 in both languages; collapse remembered"
+echo "ok: verdict and times visible at 1366x768, 1920x1080 and 4K at 200% in both languages; collapse remembered"

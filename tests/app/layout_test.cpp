@@ -48,8 +48,11 @@ TEST(Layout, EveryPanelIsReadableAtEveryScreenSize) {
                 if (collapsed && lesson_column) continue;
                 EXPECT_GE(ps[i].size.x, kMinPanelWidth * s.scale) << s.name << " panel " << i;
                 EXPECT_GE(ps[i].size.y, kMinPanelHeight * s.scale) << s.name << " panel " << i;
-                for (std::size_t j = i + 1; j < ps.size(); ++j)
-                    if (!(collapsed && j < 2)) EXPECT_FALSE(overlap(ps[i], ps[j])) << s.name << " panels " << i << ", " << j;
+                for (std::size_t j = i + 1; j < ps.size(); ++j) {
+                    if (!(collapsed && j < 2)) {
+                        EXPECT_FALSE(overlap(ps[i], ps[j])) << s.name << " panels " << i << ", " << j;
+                    }
+                }
             }
             // Everything inside the body.
             for (std::size_t i = 0; i < ps.size(); ++i) {
@@ -112,4 +115,25 @@ TEST(Layout, SettingsFromABrokenFileAreClampedNotTrusted) {
     EXPECT_EQ(c.lessons_width, 250.0f);
     const Layout l = compute_layout(ImVec2(0, 0), ImVec2(1366, 728), 1, s);
     EXPECT_GE(l.editor.size.y, 2 * kMinPanelHeight);
+}
+
+TEST(Layout, PoppedOutInstructionsGiveTheirColumnToTheLaunchPanel) {
+    for (const Screen& s : kScreens) {
+        LayoutSettings settings;
+        const Layout docked = compute_layout(ImVec2(0, 0), body_of(s), s.scale, settings);
+        settings.instructions_popped = true;
+        const Layout popped = compute_layout(ImVec2(0, 0), body_of(s), s.scale, settings);
+        EXPECT_EQ(popped.instructions.size.x * popped.instructions.size.y, 0.0f) << s.name;
+        // The launch panel takes the whole column, where the two were.
+        EXPECT_EQ(popped.launch.pos.y, docked.instructions.pos.y) << s.name;
+        EXPECT_FLOAT_EQ(popped.launch.size.y, docked.instructions.size.y + docked.launch.size.y) << s.name;
+        EXPECT_FLOAT_EQ(popped.launch.size.x, docked.launch.size.x) << s.name;
+        // No splitter over a panel that is not there.
+        const PanelRect& seam = popped.splitters[static_cast<int>(Splitter::Instructions)];
+        EXPECT_EQ(seam.size.x * seam.size.y, 0.0f) << s.name;
+        // The column's width still drags.
+        LayoutSettings wider = settings;
+        drag_splitter(wider, Splitter::Right, ImVec2(-100, 0), body_of(s), s.scale);
+        EXPECT_GT(compute_layout(ImVec2(0, 0), body_of(s), s.scale, wider).launch.size.x, popped.launch.size.x + 90) << s.name;
+    }
 }
