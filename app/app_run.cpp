@@ -30,6 +30,8 @@
 #include "script.hpp"
 #include "student_work.hpp"
 #include "trust.hpp"
+#include "ui_text.hpp"
+#include "widgets/widget_text.hpp"
 
 #include "compile/nvrtc.hpp"
 #include "core/error.hpp"
@@ -193,6 +195,7 @@ void draw_frame(AppState& state, const Fonts& fonts) {
     state.drawn = DrawnFrame{state.drawn.frame + 1};
     // Before any panel draws: the editor's Run button reads the verdict.
     check_launch_settings(state);
+    set_widget_text(widget_text_in(state.lang));
     const float menu_height = draw_main_menu(state);
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     const ImVec2 origin(viewport->WorkPos.x, viewport->Pos.y + menu_height);

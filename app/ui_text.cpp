@@ -1,6 +1,8 @@
 // app/ui_text.cpp — the English and Chinese labels (ui_text.hpp).
 #include "ui_text.hpp"
 
+#include "widgets/widget_text.hpp"
+
 #include "core/phrase.hpp"
 
 #include <array>
@@ -150,6 +152,21 @@ constexpr std::array<Entry, static_cast<std::size_t>(UiText::Count_)> kTable{{
     {"Instructions in a window of their own", "说明放在独立窗口中"},
     {"Results enlarged", "放大结果"},
     {"text %d%%", "文字 %d%%"},
+    // The widgets' own words (widgets/widget_text.hpp) and the views' notes.
+    {"wheel: zoom   drag: pan   double-click: fit", "滚轮：缩放   拖动：平移   双击：适应窗口"},
+    {"(no picture for this shape)", "（这个形状画不成图）"},
+    {"mismatch", "不一致"},
+    {"row %d, column %d", "第 %d 行，第 %d 列"},
+    {"index", "下标"},
+    {"first %zu of %zu values", "前 %zu 个值，共 %zu 个"},
+    {"Find", "查找"},
+    {"No runs yet.", "还没有运行。"},
+    {"run", "运行"},
+    {"value", "值"},
+    {"largest difference %.4g", "最大差值 %.4g"},
+    {"input", "输入"},
+    {"CPU reference", "CPU 参考实现"},
+    {"the outline marks the first %zu stretches of mismatches only", "轮廓只标出了前 %zu 段不一致的元素"},
 }};
 
 }  // namespace
@@ -157,6 +174,21 @@ constexpr std::array<Entry, static_cast<std::size_t>(UiText::Count_)> kTable{{
 const char* tr(UiText id, const std::string& lang) {
     const Entry& e = kTable[static_cast<std::size_t>(id)];
     return lang == "zh" ? e.zh : e.en;
+}
+
+WidgetText widget_text_in(const std::string& lang) {
+    WidgetText w;
+    w.zoom_help = tr(UiText::WZoomHelp, lang);
+    w.no_picture = tr(UiText::WNoPicture, lang);
+    w.mismatch = tr(UiText::WMismatch, lang);
+    w.row_column = tr(UiText::WRowColumn, lang);
+    w.index = tr(UiText::WIndex, lang);
+    w.first_values = tr(UiText::WFirstValues, lang);
+    w.find = tr(UiText::WFind, lang);
+    w.no_runs = tr(UiText::WNoRuns, lang);
+    w.run = tr(UiText::WRun, lang);
+    w.value = tr(UiText::WValue, lang);
+    return w;
 }
 
 std::string all_ui_text() {

@@ -136,8 +136,26 @@ enum class UiText {
     InstructionsOwnWindow,
     ResultsEnlarged,
     TextSizeNow,
+    WZoomHelp,
+    WNoPicture,
+    WMismatch,
+    WRowColumn,
+    WIndex,
+    WFirstValues,
+    WFind,
+    WNoRuns,
+    WRun,
+    WValue,
+    ViewLargestDifference,
+    ViewSourceInput,
+    ViewSourceCpu,
+    MismatchOutlineTruncated,
     Count_,
 };
+
+struct WidgetText;
+// The widgets' words (widgets/widget_text.hpp) in `lang`.
+WidgetText widget_text_in(const std::string& lang);
 
 // The label in `lang` ("en" or "zh"); English for any other language. A few
 // are printf formats (AndMoreDiagnostics: two %zu, listed and not).

@@ -29,11 +29,17 @@ void draw_wrapped(const std::string& text) {
 
 // The button at the heading's right that moves the instructions between
 // their column and a window of their own.
+std::string place_label(const AppState& state, bool popped) {
+    return std::string(tr(popped ? UiText::DockBack : UiText::PopOut, state.lang)) + "###place";
+}
+
+float place_button_width(const AppState& state, bool popped) {
+    return ImGui::CalcTextSize(place_label(state, popped).c_str(), nullptr, true).x + 2 * ImGui::GetStyle().FramePadding.x;
+}
+
 void place_button(AppState& state, bool popped) {
-    const std::string label = std::string(tr(popped ? UiText::DockBack : UiText::PopOut, state.lang)) + "###place";
-    ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x -
-                                                         ImGui::CalcTextSize(label.c_str(), nullptr, true).x -
-                                                         2 * ImGui::GetStyle().FramePadding.x));
+    const std::string label = place_label(state, popped);
+    ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - place_button_width(state, popped)));
     if (ImGui::SmallButton(label.c_str())) set_instructions_popped(state, !popped);
 }
 
@@ -58,7 +64,12 @@ void draw_contents(AppState& state, const Fonts& fonts, bool popped) {
     // The step's Markdown usually opens with its own heading; the lesson and
     // step titles stay small above it so the page does not say it twice.
     const std::string heading = entry->lesson->title.get(state.lang) + " / " + step->title.get(state.lang);
+    // Clipped short of the button at the right, which must stay readable.
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const float right = at.x + ImGui::GetContentRegionAvail().x - place_button_width(state, popped) - ImGui::GetStyle().ItemSpacing.x;
+    ImGui::PushClipRect(at, ImVec2(right, at.y + ImGui::GetFrameHeight()), true);
     ImGui::TextDisabled("%s", heading.c_str());
+    ImGui::PopClipRect();
     record_drawn_text(state.drawn.texts, heading);
     place_button(state, popped);
     ImGui::Separator();

@@ -6,6 +6,7 @@
 #include "app_state.hpp"
 #include "lesson_catalog.hpp"
 #include "ui_text.hpp"
+#include "widgets/widget_text.hpp"
 #include "widgets/buffer_view.hpp"
 #include "widgets/gl_texture.hpp"
 
@@ -63,6 +64,7 @@ struct BuiltView {
     // Said under the title, in the UI's language: what is missing and why.
     // A printf format of the UI table with the buffer's name; none = Count_.
     UiText note = UiText::Count_;
+    std::size_t outline_runs = 0;  // > 0: the check listed only this many stretches of mismatches
     std::string size_text;    // "451x300", "4x4", "1000"
     bool has_data = false;    // something to draw
 
@@ -162,12 +164,16 @@ void build_one(BuiltView& v, const RunResult& r, const Step& step) {
     if (v.source == Source::CpuOnly) v.note = UiText::ViewCpuOnly;
     if (v.source == Source::GpuOnly) v.note = UiText::ViewGpuOnly;
 
-    // Mismatches with the tolerances the check used, so the pictures agree with the verdict.
+    // The check's own verdict per element (the runtime's comparison), so the
+    // pictures outline exactly what failed.
     std::vector<uint8_t> mask;
     const bool both = gpu && cpu;
     if (both) {
-        for (const CompareSpec& c : step.checks.compare)
-            if (c.buffer == name) mask = mismatch_mask(*gpu, *cpu, c.atol, c.rtol);
+        for (const CompareResult& c : r.comparisons)
+            if (c.buffer == name) {
+                mask = mismatch_mask(c, gpu->count());
+                if (c.mismatch_runs_truncated) v.outline_runs = c.mismatch_runs.size();
+            }
     }
     const std::vector<uint8_t>* mask_ptr = mask.empty() ? nullptr : &mask;
     const char* label = v.source == Source::CpuOnly ? "CPU" : v.source == Source::Input ? "input" : "GPU";
@@ -231,6 +237,7 @@ void draw_one(BuiltView& v, const std::string& lang, float max_h) {
         ImGui::TextColored(kNote, tr(v.note, lang), v.spec.buffer.c_str());
         ImGui::PopTextWrapPos();
     }
+    if (v.outline_runs > 0) ImGui::TextColored(kNote, tr(UiText::MismatchOutlineTruncated, lang), v.outline_runs);
     if (v.has_data) {
         switch (v.spec.kind) {
         case ViewKind::Image:
@@ -242,17 +249,17 @@ void draw_one(BuiltView& v, const std::string& lang, float max_h) {
                                                          60.0f, max_h)
                                             : 160.0f;
                 draw_image_triplet(v.gpu, v.cpu, v.diff, v.zoom_pan, h);
-                ImGui::TextDisabled("largest difference %.4g", v.max_difference);
+                ImGui::TextDisabled(tr(UiText::ViewLargestDifference, lang), v.max_difference);
             } else {
                 const ImageSize s = v.single.size();
                 const float w = std::max(ImGui::GetContentRegionAvail().x, 40.0f);
                 const float h = s.width > 0 ? std::clamp(w * static_cast<float>(s.height) / static_cast<float>(s.width),
                                                          60.0f, max_h)
                                             : 160.0f;
-                ImGui::TextDisabled("%s, %s", v.source == Source::Input ? "input" : "CPU reference",
+                ImGui::TextDisabled("%s, %s", tr(v.source == Source::Input ? UiText::ViewSourceInput : UiText::ViewSourceCpu, lang),
                                     v.size_text.c_str());
                 draw_image_view("single", v.single, v.zoom_pan, {w, h});
-                ImGui::TextDisabled("wheel: zoom   drag: pan   double-click: fit");
+                ImGui::TextDisabled("%s", widget_text().zoom_help);
             }
             break;
         case ViewKind::Matrix: {

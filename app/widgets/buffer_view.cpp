@@ -6,6 +6,7 @@
 // [SECTION] drawing: image box, triplet, colour bar, matrix, vector, scalar
 // [SECTION] ColormapRenderer (shader path)
 #include "widgets/buffer_view.hpp"
+#include "widgets/widget_text.hpp"
 
 #include "widgets/plot.hpp"
 
@@ -191,23 +192,6 @@ std::vector<uint8_t> to_rgba(const HostBuffer& b, ViewMode mode, ColorMap map, f
         }
     }
     return out;
-}
-
-std::vector<uint8_t> mismatch_mask(const HostBuffer& got, const HostBuffer& want, double atol, double rtol) {
-    const std::size_t n = std::max(got.count(), want.count());
-    std::vector<uint8_t> mask(n, 1);
-    if (!enough_bytes(got) || !enough_bytes(want)) return mask;
-    const std::size_t common = std::min(got.count(), want.count());
-    for (std::size_t i = 0; i < common; ++i) {
-        const double g = got.get(i), w = want.get(i);
-        bool ok;
-        if (std::isnan(w)) ok = std::isnan(g);
-        else if (std::isinf(w)) ok = g == w;
-        else if (!std::isfinite(g)) ok = false;
-        else ok = std::fabs(g - w) <= atol + rtol * std::fabs(w);
-        mask[i] = ok ? 0 : 1;
-    }
-    return mask;
 }
 
 HostBuffer difference_buffer(const HostBuffer& gpu, const HostBuffer& cpu) {
@@ -519,7 +503,7 @@ bool image_box(const char* id, BufferView& view, ViewState& state, ImVec2 size, 
         }
         dl->PopClipRect();
     } else {
-        const char* msg = "(no picture for this shape)";
+        const char* msg = widget_text().no_picture;
         const ImVec2 ts = ImGui::CalcTextSize(msg);
         dl->AddText({p0.x + (size.x - ts.x) * 0.5f, p0.y + (size.y - ts.y) * 0.5f},
                     ImGui::GetColorU32(ImGuiCol_TextDisabled), msg);
@@ -573,12 +557,12 @@ void draw_image_triplet(BufferView& gpu, BufferView& cpu, BufferView& diff, View
         for (int i = 0; i < 3; ++i) {
             const std::string v = views[i]->value_text(shared.hover_x, shared.hover_y);
             const bool bad = diff.mismatch_at(shared.hover_x, shared.hover_y);
-            if (i == 2 && bad) ImGui::TextColored({1.0f, 0.35f, 0.3f, 1.0f}, "%s: %s (mismatch)", titles[i], v.c_str());
+            if (i == 2 && bad) ImGui::TextColored({1.0f, 0.35f, 0.3f, 1.0f}, "%s: %s (%s)", titles[i], v.c_str(), widget_text().mismatch);
             else ImGui::Text("%s: %s", titles[i], v.c_str());
         }
         ImGui::EndTooltip();
     }
-    ImGui::TextDisabled("wheel: zoom   drag: pan   double-click: fit");
+    ImGui::TextDisabled("%s", widget_text().zoom_help);
     ImGui::PopID();
 }
 
@@ -635,10 +619,10 @@ void MatrixView::draw(const char* id, float height) {
     if (over) {
         const int x = state_.hover_x, y = state_.hover_y;
         ImGui::BeginTooltip();
-        ImGui::Text("row %d, column %d", y, x);
+        ImGui::Text(widget_text().row_column, y, x);
         ImGui::Text("%s: %s", label_.c_str(), heat_.value_text(x, y).c_str());
         if (has_cpu_) ImGui::Text("CPU: %s", wb::app::value_text(cpu_, ViewMode::Heatmap, x, y).c_str());
-        if (heat_.mismatch_at(x, y)) ImGui::TextColored({1.0f, 0.35f, 0.3f, 1.0f}, "mismatch");
+        if (heat_.mismatch_at(x, y)) ImGui::TextColored({1.0f, 0.35f, 0.3f, 1.0f}, "%s", widget_text().mismatch);
         ImGui::EndTooltip();
     }
     if (heat_.mismatch_pixels() > 0)
@@ -693,7 +677,7 @@ void VectorView::draw(const char* id, int table_rows, float plot_height) {
     const std::size_t rows = std::min<std::size_t>(gpu_.count(), static_cast<std::size_t>(std::max(table_rows, 0)));
     if (rows > 0 && ImGui::BeginTable("values", has_cpu_ ? 4 : 2,
                                       ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
-        ImGui::TableSetupColumn("index");
+        ImGui::TableSetupColumn(widget_text().index);
         ImGui::TableSetupColumn(label_.c_str());
         if (has_cpu_) {
             ImGui::TableSetupColumn("CPU");
@@ -721,7 +705,7 @@ void VectorView::draw(const char* id, int table_rows, float plot_height) {
         }
         ImGui::EndTable();
     }
-    if (gpu_.count() > rows) ImGui::TextDisabled("first %zu of %zu values", rows, gpu_.count());
+    if (gpu_.count() > rows) ImGui::TextDisabled(widget_text().first_values, rows, gpu_.count());
     ImGui::PopID();
 }
 

@@ -66,10 +66,6 @@ std::array<uint8_t, 4> colormap_rgba(ColorMap map, float t);
 // is kNanColour. Returns empty when the shape does not fit the mode.
 std::vector<uint8_t> to_rgba(const HostBuffer& buffer, ViewMode mode, ColorMap map, float lo, float hi);
 
-// 1 where |got - want| > atol + rtol*|want| (numpy.isclose, NaN/Inf as in
-// compare.hpp), per element. Sizes must match; extra elements count as mismatches.
-std::vector<uint8_t> mismatch_mask(const HostBuffer& got, const HostBuffer& want, double atol, double rtol);
-
 // |gpu - cpu| element-wise, as an F64 buffer of gpu's shape (for hover values).
 HostBuffer difference_buffer(const HostBuffer& gpu, const HostBuffer& cpu);
 

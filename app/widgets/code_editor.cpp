@@ -11,6 +11,7 @@
 // Undo keeps whole-text snapshots: kernels are a few kilobytes, so a snapshot per edit is
 // cheap and makes undo trivially right, which matters more here than memory.
 #include "widgets/code_editor.hpp"
+#include "widgets/widget_text.hpp"
 
 #include <imgui.h>
 
@@ -631,7 +632,7 @@ void CodeEditor::handle_keyboard() {
 
 void CodeEditor::draw_find_bar() {
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("Find");
+    ImGui::TextUnformatted(widget_text().find);
     ImGui::SameLine();
     char buf[256];
     std::snprintf(buf, sizeof buf, "%s", find_query_.c_str());

@@ -1,5 +1,6 @@
 // app/widgets/plot.cpp — line plots drawn straight into the window's draw list.
 #include "widgets/plot.hpp"
+#include "widgets/widget_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -155,13 +156,13 @@ void draw_line_plot(const char* id, const float* ys, int n, ImVec2 size, const P
             const float x = longest == 1 ? (a.x + b.x) * 0.5f : a.x + (b.x - a.x) * static_cast<float>(i) / static_cast<float>(longest - 1);
             dl->AddLine({x, a.y}, {x, b.y}, ImGui::GetColorU32(ImGuiCol_Text, 0.5f));
             ImGui::BeginTooltip();
-            ImGui::Text("%s %.0f", o.x_label ? o.x_label : "index", i * o.x_scale);
+            ImGui::Text("%s %.0f", o.x_label ? o.x_label : widget_text().index, i * o.x_scale);
             for (const PlotSeries& s : series) {
                 if (i >= s.n || !s.ys) continue;
                 const float v = s.ys[i];
                 const float y = b.y - (b.y - a.y) * (v - r.lo) / (r.hi - r.lo);
                 if (std::isfinite(v)) dl->AddCircle({x, y}, 4.0f, s.colour);
-                ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(s.colour), "%s: %s", s.label ? s.label : "value",
+                ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(s.colour), "%s: %s", s.label ? s.label : widget_text().value,
                                    fmt(o.value_format, v, o.unit).c_str());
             }
             ImGui::EndTooltip();
@@ -173,12 +174,12 @@ void draw_line_plot(const char* id, const float* ys, int n, ImVec2 size, const P
 void draw_history_plot(const char* id, const std::vector<float>& ms_per_run, ImVec2 size,
                        const std::vector<bool>* passed, const char* label) {
     if (ms_per_run.empty()) {
-        ImGui::TextDisabled("No runs yet.");
+        ImGui::TextDisabled("%s", widget_text().no_runs);
         return;
     }
     PlotOptions o;
     o.label = label;
-    o.x_label = "run";
+    o.x_label = widget_text().run;
     o.unit = "ms";
     o.markers = true;
     o.include_zero = true;

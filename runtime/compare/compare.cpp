@@ -127,6 +127,10 @@ void compare_typed(const HostBuffer& got, const HostBuffer* got_b, const HostBuf
         if (bad) {
             ++r.mismatches;
             if (r.first.size() < max_listed) r.first.push_back(Mismatch{i, want.unflatten(i), g, w, reason});
+            std::vector<MismatchRun>& runs = r.mismatch_runs;
+            if (!runs.empty() && runs.back().start + runs.back().count == i) ++runs.back().count;
+            else if (runs.size() < kMaxMismatchRuns) runs.push_back({i, 1});
+            else r.mismatch_runs_truncated = true;
         }
     }
 }
@@ -142,6 +146,14 @@ const char* mismatch_reason_name(MismatchReason r) {
     case MismatchReason::Nondeterministic: return "differs between runs";
     }
     return "unknown";
+}
+
+std::vector<std::uint8_t> mismatch_mask(const CompareResult& result, std::size_t count) {
+    if (!result.note.empty() && result.count == 0 && !result.passed) return std::vector<std::uint8_t>(count, 1);
+    std::vector<std::uint8_t> mask(count, 0);
+    for (const MismatchRun& run : result.mismatch_runs)
+        for (std::size_t i = run.start; i < run.start + run.count && i < count; ++i) mask[i] = 1;
+    return mask;
 }
 
 CompareResult compare_buffers(const HostBuffer& got, const HostBuffer* got_b, const HostBuffer& want,

@@ -20,6 +20,7 @@
 #include "lesson/lesson.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,17 @@ struct Mismatch {
     MismatchReason reason = MismatchReason::Tolerance;
 };
 
+// A stretch of consecutive mismatched elements, by flat index.
+struct MismatchRun {
+    std::size_t start = 0;
+    std::size_t count = 0;
+    bool operator==(const MismatchRun&) const = default;
+};
+
+// Runs kept per buffer; past this the outline shows the first ones and
+// CompareResult::mismatch_runs_truncated says so.
+constexpr std::size_t kMaxMismatchRuns = 65536;
+
 struct CompareResult {
     std::string buffer;
     bool passed = false;
@@ -51,6 +63,8 @@ struct CompareResult {
     std::size_t max_abs_at = 0;      // flat index of the largest absolute error
     double atol = 0, rtol = 0;
     std::vector<Mismatch> first;     // the first few mismatches, in index order
+    std::vector<MismatchRun> mismatch_runs;  // every mismatched element, as runs (up to kMaxMismatchRuns)
+    bool mismatch_runs_truncated = false;
     std::string note;                // e.g. "shape differs: got [4], want [5]"
 };
 
@@ -62,5 +76,11 @@ struct CompareOptions {
 // nullptr when only one run was made.
 CompareResult compare_buffers(const HostBuffer& got, const HostBuffer* got_b, const HostBuffer& want,
                               const CompareSpec& spec, const CompareOptions& options = {});
+
+// The verdict per element, 1 where the comparison failed, for `count`
+// elements: what the front ends outline, so a picture never disagrees with
+// the check. A comparison that could not be made (a shape or size problem,
+// in `note`) marks every element.
+std::vector<std::uint8_t> mismatch_mask(const CompareResult& result, std::size_t count);
 
 }  // namespace wb

@@ -416,12 +416,19 @@ Frame encode_result(const RunResult& r) {
         for (const auto& m : cr.first)
             first.push_back({{"flat", m.flat}, {"index", m.index}, {"got", num(m.got)}, {"want", num(m.want)},
                              {"reason", int(m.reason)}});
+        // Flat pairs: start, count, start, count...
+        json runs = json::array();
+        for (const MismatchRun& run : cr.mismatch_runs) {
+            runs.push_back(run.start);
+            runs.push_back(run.count);
+        }
         comps.push_back({{"buffer", cr.buffer}, {"passed", cr.passed}, {"count", cr.count}, {"mismatches", cr.mismatches},
                          {"unwritten", cr.unwritten}, {"nondeterministic", cr.nondeterministic},
                          {"max_abs_error", num(cr.max_abs_error)}, {"max_rel_error", num(cr.max_rel_error)},
                          {"max_abs_at", cr.max_abs_at}, {"atol", cr.atol}, {"rtol", cr.rtol}, {"first", first},
                          {"note", cr.note}, {"changed_and_failed", cr.changed_and_failed},
-                         {"deterministic", cr.deterministic}});
+                         {"deterministic", cr.deterministic}, {"mismatch_runs", runs},
+                         {"mismatch_runs_truncated", cr.mismatch_runs_truncated}});
     }
     j["comparisons"] = comps;
     if (r.gpu_time) {
@@ -523,6 +530,14 @@ RunResult decode_result(const Frame& f) {
             cr.note = cj.at("note");
             cr.changed_and_failed = get_or<std::size_t>(cj, "changed_and_failed", 0);
             cr.deterministic = get_or<bool>(cj, "deterministic", false);
+            cr.mismatch_runs_truncated = get_or<bool>(cj, "mismatch_runs_truncated", false);
+            if (cj.contains("mismatch_runs")) {
+                const json& runs = cj.at("mismatch_runs");
+                if (!runs.is_array() || runs.size() % 2 != 0 || runs.size() / 2 > kMaxMismatchRuns)
+                    throw Error(ErrorKind::Internal, "malformed result from the worker: comparisons[].mismatch_runs is not start/count pairs");
+                for (std::size_t k = 0; k < runs.size(); k += 2)
+                    cr.mismatch_runs.push_back({runs[k].get<std::size_t>(), runs[k + 1].get<std::size_t>()});
+            }
             for (const auto& mj : cj.at("first")) {
                 Mismatch m;
                 m.flat = mj.at("flat");

@@ -327,3 +327,45 @@ TEST(Compare, ReasonNamesAreDistinct) {
 }
 
 }  // namespace
+
+// The element verdicts the GUI outlines come from the comparison itself:
+// every mismatch, unwritten cells included, as runs, and none beyond them.
+TEST(Compare, TheMaskMarksExactlyTheElementsThatFailed) {
+    HostBuffer want = make(DType::F64, {8}, {kNaN, 1.0, kInf, kInf, 100.5, 1, 2, 3});
+    HostBuffer got = make(DType::F64, {8}, {kNaN, kNaN, kInf, 1.0, 100.0, 9, 9, 3});
+    const CompareResult r = wb::compare_buffers(got, nullptr, want, tol(0.0, 0.01));
+    EXPECT_EQ(r.mismatches, 4u);
+    EXPECT_EQ(wb::mismatch_mask(r, 8), (std::vector<std::uint8_t>{0, 1, 0, 1, 0, 1, 1, 0}));
+    // Neighbouring mismatches are one run.
+    ASSERT_EQ(r.mismatch_runs.size(), 3u);
+    EXPECT_EQ(r.mismatch_runs[2], (wb::MismatchRun{5, 2}));
+    EXPECT_FALSE(r.mismatch_runs_truncated);
+}
+
+TEST(Compare, TheMaskIncludesUnwrittenCells) {
+    // Cell 2 holds each run's poison: never written.
+    HostBuffer want = make(DType::F32, {4}, {1, 2, 3, 4});
+    HostBuffer a = poisoned(DType::F32, {4}, wb::kPoisonA), b = poisoned(DType::F32, {4}, wb::kPoisonB);
+    for (std::size_t i : {0u, 1u, 3u}) a.set(i, want.get(i)), b.set(i, want.get(i));
+    const CompareResult r = wb::compare_buffers(a, &b, want, tol(1e-5, 1e-5));
+    EXPECT_EQ(r.unwritten, 1u);
+    EXPECT_EQ(wb::mismatch_mask(r, 4), (std::vector<std::uint8_t>{0, 0, 1, 0}));
+}
+
+TEST(Compare, AComparisonThatCouldNotBeMadeMarksEverything) {
+    HostBuffer want = make(DType::F32, {5});
+    HostBuffer got = make(DType::F32, {4});
+    const CompareResult r = wb::compare_buffers(got, nullptr, want, tol(0, 0));
+    ASSERT_FALSE(r.note.empty());
+    EXPECT_EQ(wb::mismatch_mask(r, 4), (std::vector<std::uint8_t>(4, 1)));
+}
+
+TEST(Compare, PastTheRunLimitTheMaskKeepsTheFirstRunsAndSaysSo) {
+    const std::size_t n = 2 * wb::kMaxMismatchRuns + 10;
+    std::vector<double> w(n, 0.0), g(n, 0.0);
+    for (std::size_t i = 0; i < n; i += 2) g[i] = 1.0;  // every other element wrong: one run each
+    const CompareResult r = wb::compare_buffers(make(DType::F32, {n}, g), nullptr, make(DType::F32, {n}, w), tol(0, 0));
+    EXPECT_EQ(r.mismatches, n / 2);
+    EXPECT_EQ(r.mismatch_runs.size(), wb::kMaxMismatchRuns);
+    EXPECT_TRUE(r.mismatch_runs_truncated);
+}

@@ -33,12 +33,6 @@ std::string fixture(const std::string& name) {
     return read_file(std::string(WB_SOURCE_DIR) + "/tests/data/sanitizer/" + name, 4 << 20);
 }
 
-const SanitizerFinding* first_with(const SanitizerReport& r, const std::string& word) {
-    for (const auto& f : r.findings)
-        if (f.kind.find(word) != std::string::npos) return &f;
-    return nullptr;
-}
-
 struct TempDir {
     fs::path path;
     TempDir() {
