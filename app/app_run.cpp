@@ -196,6 +196,7 @@ void draw_frame(AppState& state, const Fonts& fonts) {
     // Before any panel draws: the editor's Run button reads the verdict.
     check_launch_settings(state);
     set_widget_text(widget_text_in(state.lang));
+    state.code_font = fonts.code;
     const float menu_height = draw_main_menu(state);
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     const ImVec2 origin(viewport->WorkPos.x, viewport->Pos.y + menu_height);
@@ -286,6 +287,10 @@ void apply_result(AppState& state, JobOutcome& outcome) {
     if (!r.compile.arch.empty() || !r.compile.diagnostics.empty()) {
         state.compile = r.compile;
         state.compile_revision = outcome.revision;
+    }
+    if (r.inspection) {
+        state.inspection = std::move(r.inspection);
+        state.inspection_revision = outcome.revision;
     }
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%.2f s", outcome.seconds);
@@ -386,6 +391,18 @@ void act_on_requests(AppState& state, JobRunner& jobs) {
         state.last_submitted_job = jobs.submit(JobKind::Compile, make_request(state, true), ed.revision);
         ed.compile_submitted_revision = ed.revision;
     }
+    // The Resources, PTX and SASS tabs: an inspection of the text as it is,
+    // asked for while one of them is open and the text has held still.
+    const bool inspect_due = state.inspect_wanted && ed.revision != state.inspect_submitted_revision &&
+                             state.now - ed.last_edit_time >= kCompileDebounce;
+    if (inspect_due && off_reason.empty() && state.lesson && selected_step(state)) {
+        RunRequest req = make_request(state, true);
+        req.inspect = true;
+        if (state.device) req.arch = state.device->arch();
+        state.last_submitted_job = jobs.submit(JobKind::Compile, std::move(req), ed.revision);
+        state.inspect_submitted_revision = ed.revision;
+    }
+    state.inspect_wanted = false;  // the panel says so again next frame
     if (ed.saved_revision != ed.revision && (rq.save || state.now - ed.last_edit_time >= kSaveDelay))
         save_current_work(state, rq.save);
     else if (rq.save)

@@ -160,6 +160,9 @@ const char* results_tab_name(ResultsTab tab) {
     case ResultsTab::Check: return "check";
     case ResultsTab::Timings: return "timings";
     case ResultsTab::Buffers: return "buffers";
+    case ResultsTab::Resources: return "resources";
+    case ResultsTab::Ptx: return "ptx";
+    case ResultsTab::Sass: return "sass";
     case ResultsTab::Count_: break;
     }
     return "?";

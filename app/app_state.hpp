@@ -23,6 +23,8 @@
 #include <string>
 #include <vector>
 
+struct ImFont;
+
 namespace wb::app {
 
 // The launch panel's settings for the first launch of the current step.
@@ -113,8 +115,11 @@ class ColormapRenderer;
 
 // The results panel's views, one tab each. The instruments (roofline,
 // sweeps, PTX and SASS, occupancy, the GPU monitor) join this list.
-enum class ResultsTab { Views, Check, Timings, Buffers, Count_ };
-// Its name in scripts and logs: "views", "check", "timings", "buffers".
+// Views to Buffers show the last run; Resources, PTX and SASS look inside
+// the editor's text as compiled (an inspection, made while one is open).
+enum class ResultsTab { Views, Check, Timings, Buffers, Resources, Ptx, Sass, Count_ };
+// Its name in scripts and logs: "views", "check", "timings", "buffers",
+// "resources", "ptx", "sass".
 const char* results_tab_name(ResultsTab tab);
 
 // What the panels drew in the latest frame, recorded at the draw calls, and
@@ -177,6 +182,16 @@ struct AppState {
     bool shaders_tried = false;                   // loaded (or failed and logged) once, never per run
     bool results_expanded = false;           // the results panel covers the right column and half the editor
     ResultsTab results_tab = ResultsTab::Views;  // the results view shown
+    // The editor's text looked inside (resources, PTX, SASS), made by a
+    // worker job while one of those tabs is open (inspect_wanted, set by the
+    // panel each frame), for the editor revision it was asked for.
+    std::optional<InspectionReport> inspection;
+    std::uint64_t inspection_revision = 0;
+    std::uint64_t inspect_submitted_revision = 0;
+    bool inspect_wanted = false;
+    std::string listing_filter;              // the PTX/SASS views' search text
+    std::string listing_scrolled_for;        // the view, caret line and search the listing last scrolled to
+    ImFont* code_font = nullptr;             // the editor's monospaced font, for panels that show code (set per frame)
     bool results_tab_requested = false;      // a script or the code chose results_tab: the tab bar selects it once
     // This session's runs per step ("lesson_id/step_id"), oldest first.
     std::map<std::string, std::vector<RunRecord>> run_history;

@@ -320,7 +320,15 @@ Tick results_tab(Call& c) {
             return Tick::Continue;
         }
     }
-    return c.fail("results-tab wants views, check, timings or buffers");
+    return c.fail("results-tab wants views, check, timings, buffers, resources, ptx or sass");
+}
+
+// As a click in the editor does: the caret to the start of line N.
+Tick set_caret(Call& c) {
+    long long line = 0;
+    if (!to_int(c.rest, line) || line < 1) return c.fail("set-caret wants a line number");
+    c.state.editor.goto_line = static_cast<int>(line);
+    return Tick::Continue;
 }
 
 // As the instructions' "Pop out" and "Dock" buttons do.
@@ -757,6 +765,7 @@ constexpr Command kCommands[] = {
     {"expand-results", expand_results},
     {"collapse-lessons", collapse_lessons},
     {"results-tab", results_tab},
+    {"set-caret", set_caret},
     {"pop-instructions", pop_instructions},
     {"set-content-scale", set_content_scale},
     {"press", press},

@@ -17,7 +17,8 @@
 //   check-memory | check-races (a run under compute-sanitizer; anyway, as above)
 //   expand-results on|off      open-external        answer-trust yes|no
 //   collapse-lessons on|off    (the lesson list's "<<" / ">>")
-//   results-tab views|check|timings|buffers  (clicks that tab of the results)
+//   results-tab views|check|timings|buffers|resources|ptx|sass  (clicks that tab)
+//   set-caret LINE             (the editor's caret to that line, as a click there)
 //   pop-instructions on|off    (the instructions' "Pop out" / "Dock")
 //   press KEYS                 (keys down for one frame: f8, ctrl+s, ctrl+shift+l,
 //                              ctrl+equal, ctrl+minus, ctrl+0, ctrl+enter, ctrl+f)

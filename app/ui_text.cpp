@@ -167,6 +167,25 @@ constexpr std::array<Entry, static_cast<std::size_t>(UiText::Count_)> kTable{{
     {"input", "输入"},
     {"CPU reference", "CPU 参考实现"},
     {"the outline marks the first %zu stretches of mismatches only", "轮廓只标出了前 %zu 段不一致的元素"},
+    // Resources, PTX and SASS (panels/inside_views.cpp).
+    {"Compiling to look inside...", "正在编译以查看内部……"},
+    {"From an earlier version of the text; updating.", "这是文本早先版本的结果；正在更新。"},
+    {"The text does not compile: see Diagnostics.", "代码无法编译：请看“诊断”。"},
+    {"Occupancy with the limits of %s.", "占用率按 %s 的限制计算。"},
+    {"Occupancy with %s's published limits (no GPU of it here).", "占用率按 %s 公布的限制计算（这里没有这种 GPU）。"},
+    {"%s: %d registers/thread, %lld B static shared, %lld B constant, %lld B stack/thread", "%s：每线程 %d 个寄存器，静态共享内存 %lld B，常量内存 %lld B，每线程栈 %lld B"},
+    {"spills: %lld B stored, %lld B loaded (registers ran out; these go to local memory)", "寄存器溢出：写出 %lld B，读回 %lld B（寄存器不够用，溢出到本地内存）"},
+    {"its registers allow blocks of up to %d threads", "按它的寄存器用量，线程块最多 %d 个线程"},
+    {"at %d threads/block and %lld B dynamic shared: %d blocks/SM, %d of %d warps, %.0f%% occupancy, limited by %s", "每块 %d 个线程、动态共享内存 %lld B 时：每个 SM %d 个线程块，%d/%d 个线程束，占用率 %.0f%%，受限于 %s"},
+    {"%d threads: %.0f%% (%d blocks/SM)", "%d 个线程：%.0f%%（每个 SM %d 个线程块）"},
+    {"occupancy by block size, %d to %d threads; yours is marked", "不同线程块大小的占用率，%d 到 %d 个线程；当前的已标出"},
+    {"warps", "线程束数"},
+    {"registers", "寄存器"},
+    {"shared memory", "共享内存"},
+    {"blocks per SM", "每个 SM 的线程块数"},
+    {"barriers", "屏障"},
+    {"editor line %d: %d instructions", "编辑器第 %d 行：%d 条指令"},
+    {"Resources", "资源"},
 }};
 
 }  // namespace

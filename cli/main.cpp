@@ -9,6 +9,7 @@
 //   run      <lesson> [options]               compile, run on the GPU, compare with the CPU reference
 //   check    <lesson or folder...>            every solution passes every case; every starter compiles
 //   device                                    what GPU (if any) this computer has
+//   inspect  <lesson> --ptx|--sass|--resources|--occupancy   look inside a step's kernels
 //   new      LESSON_ID [--dir D]              write a lesson to start from
 //   cache    --stats | --clear                the disk caches' size, or clear them
 //
@@ -34,6 +35,7 @@ constexpr const char* kMainHelp =
     "  run      <lesson.json>       run a step's kernel on the GPU against the CPU reference\n"
     "  check    <lesson or folder>  every solution passes every case, every starter compiles\n"
     "  device                       show the GPU, or why there is none\n"
+    "  inspect  <lesson.json>       a step's PTX, SASS, resources or occupancy\n"
     "  new LESSON_ID [--dir D]      write a new lesson that passes, to start from\n"
     "  cache --stats | --clear      the disk caches' size and cap, or clear them\n"
     "\n"
@@ -56,9 +58,10 @@ int main(int argc, char** argv) {
         if (cmd == "run") return cmd_run(argc, argv);
         if (cmd == "check") return cmd_check(argc, argv);
         if (cmd == "device") return cmd_device(argc, argv);
+        if (cmd == "inspect") return cmd_inspect(argc, argv);
         if (cmd == "new") return cmd_new(argc, argv);
         if (cmd == "cache") return cmd_cache(argc, argv);
-        std::cerr << "cuda-workbook-cli: unknown command '" << cmd << "' (commands: validate, compile, run, check, device, new, cache)\n";
+        std::cerr << "cuda-workbook-cli: unknown command '" << cmd << "' (commands: validate, compile, run, check, device, inspect, new, cache)\n";
         return kUsage;
     } catch (const UsageError& e) {
         std::cerr << "cuda-workbook-cli " << cmd << ": " << e.what() << "\n";

@@ -7,6 +7,7 @@
 // The badge and the summary stay above the tabs, so the verdict is visible
 // whichever tab is open and however far it has scrolled.
 #include "panels/panels.hpp"
+#include "panels/inside_views.hpp"
 #include "panels/results_views.hpp"
 
 #include "app_state.hpp"
@@ -173,33 +174,44 @@ void draw_buffers(const RunResult& r, const std::string& lang) {
 // and the summary line, which never scroll away. A tab the code or a script
 // asked for (show_results_tab) is selected once; after that the student's
 // clicks decide, and state.results_tab follows them.
-void draw_tabs(AppState& state, const RunResult& r) {
+void draw_tabs(AppState& state, const RunResult* run) {
     if (!ImGui::BeginTabBar("##results_tabs")) return;
     const std::string& lang = state.lang;
     const std::pair<ResultsTab, UiText> tabs[] = {{ResultsTab::Views, UiText::ResViews},
                                                   {ResultsTab::Check, UiText::ResCheck},
                                                   {ResultsTab::Timings, UiText::ResTimings},
-                                                  {ResultsTab::Buffers, UiText::Buffers}};
+                                                  {ResultsTab::Buffers, UiText::Buffers},
+                                                  {ResultsTab::Resources, UiText::ResResources},
+                                                  {ResultsTab::Ptx, UiText::Count_},
+                                                  {ResultsTab::Sass, UiText::Count_}};
     static_assert(std::size(tabs) == static_cast<std::size_t>(ResultsTab::Count_), "a tab for each ResultsTab");
     for (const auto& [tab, label_id] : tabs) {
-        const std::string label = std::string(tr(label_id, lang)) + "###" + results_tab_name(tab);
+        // PTX and SASS are names, the same in every language.
+        const std::string shown = label_id != UiText::Count_ ? tr(label_id, lang) : tab == ResultsTab::Ptx ? "PTX" : "SASS";
+        const std::string label = shown + "###" + results_tab_name(tab);
         const ImGuiTabItemFlags flags =
             state.results_tab_requested && state.results_tab == tab ? ImGuiTabItemFlags_SetSelected : 0;
         if (!ImGui::BeginTabItem(label.c_str(), nullptr, flags)) continue;
         if (!state.results_tab_requested) state.results_tab = tab;
         record_drawn_text(state.drawn.texts, std::string("results tab ") + results_tab_name(tab));
+        const bool of_run = tab == ResultsTab::Views || tab == ResultsTab::Check || tab == ResultsTab::Timings ||
+                            tab == ResultsTab::Buffers;
         if (ImGui::BeginChild("##tab_scroll", ImVec2(0, 0), false)) {
-            switch (tab) {
+            if (of_run && !run) ImGui::TextDisabled("%s", tr(UiText::NoRunYet, lang));
+            else switch (tab) {
             case ResultsTab::Views: draw_results_views(state); break;
             case ResultsTab::Check:
-                if (r.comparisons.empty()) ImGui::TextDisabled("%s", tr(UiText::NothingCompared, lang));
-                draw_comparisons(r, lang);
+                if (run->comparisons.empty()) ImGui::TextDisabled("%s", tr(UiText::NothingCompared, lang));
+                draw_comparisons(*run, lang);
                 break;
             case ResultsTab::Timings:
-                draw_timings(r, lang);
-                draw_history(state, r);
+                draw_timings(*run, lang);
+                draw_history(state, *run);
                 break;
-            case ResultsTab::Buffers: draw_buffers(r, lang); break;
+            case ResultsTab::Buffers: draw_buffers(*run, lang); break;
+            case ResultsTab::Resources: draw_resources_tab(state); break;
+            case ResultsTab::Ptx: draw_ptx_tab(state); break;
+            case ResultsTab::Sass: draw_sass_tab(state); break;
             case ResultsTab::Count_: break;
             }
         }
@@ -219,6 +231,7 @@ void draw_contents(AppState& state) {
     }
     if (!state.last_run) {
         ImGui::TextUnformatted(tr(UiText::NoRunYet, state.lang));
+        draw_tabs(state, nullptr);  // Resources, PTX and SASS need no run
         return;
     }
     const RunResult& r = *state.last_run;
@@ -242,7 +255,7 @@ void draw_contents(AppState& state) {
     if (!r.hint.empty()) ImGui::TextDisabled("%s", r.hint_in(state.lang).c_str());
     ImGui::PopTextWrapPos();
 
-    draw_tabs(state, r);
+    draw_tabs(state, &r);
 }
 
 }  // namespace

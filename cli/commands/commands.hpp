@@ -12,5 +12,6 @@ int cmd_run(int argc, char** argv);       // run.cpp
 int cmd_check(int argc, char** argv);     // check.cpp
 int cmd_device(int argc, char** argv);    // device.cpp
 int cmd_new(int argc, char** argv);       // new.cpp
+int cmd_inspect(int argc, char** argv);   // inspect.cpp
 
 }  // namespace wb::cli

@@ -24,7 +24,8 @@ namespace wb {
     X(cuCtxSetCurrent) X(cuCtxSynchronize) X(cuMemGetInfo) X(cuModuleLoadDataEx) X(cuModuleUnload)        \
     X(cuModuleGetFunction) X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuMemAlloc) X(cuMemFree)         \
     X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoD) X(cuMemsetD8) X(cuLaunchKernel) X(cuEventCreate)      \
-    X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) X(cuModuleGetGlobal)
+    X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) X(cuModuleGetGlobal)    \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
 
 struct DriverApi {
 #define WB_DECLARE_FN(name) decltype(&::name) name = nullptr;

@@ -155,6 +155,13 @@ KernelResources GpuModule::resources(CUfunction f) const {
     return res;
 }
 
+int GpuModule::active_blocks_per_sm(CUfunction f, int block_threads, std::size_t dynamic_shared) const {
+    int blocks = 0;
+    d_->check(d_->api().cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, block_threads, dynamic_shared),
+              "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+    return blocks;
+}
+
 GpuEvent::GpuEvent(const Driver& d) : d_(&d) {
     d.check(d.api().cuEventCreate(&ev_, CU_EVENT_DEFAULT), "cuEventCreate");
 }

@@ -79,6 +79,9 @@ public:
 
     CUfunction function(const std::string& lowered_name, const std::string& display_name) const;
     KernelResources resources(CUfunction f) const;
+    // The driver's own occupancy: blocks of `block_threads` with
+    // `dynamic_shared` bytes that one SM holds at once.
+    int active_blocks_per_sm(CUfunction f, int block_threads, std::size_t dynamic_shared) const;
     // A global (a __constant__ variable) of the module: its address and size,
     // or nullopt when the module has none of that name.
     std::optional<std::pair<CUdeviceptr, std::size_t>> global(const std::string& name) const;

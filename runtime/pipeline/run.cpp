@@ -394,6 +394,7 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
         if (!first.empty()) r.say_more({"detail", {first}});
         return;
     }
+    if (req.inspect) r.inspection = inspect_report(source, *step, r.arch);
 
     // Metrics need only params.
     ExprVars vars(r.params.begin(), r.params.end());

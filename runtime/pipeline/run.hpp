@@ -13,6 +13,7 @@
 #include "core/phrase.hpp"
 #include "data/buffers.hpp"
 #include "driver/device.hpp"
+#include "inspect/inspect.hpp"
 #include "lesson/lesson.hpp"
 #include "reference/reference.hpp"
 #include "sanitizer/sanitizer.hpp"
@@ -56,6 +57,10 @@ struct RunRequest {
     bool timing = true;                      // time the kernel after it passes
     int warmup = -1, repeat = -1;            // -1 = the lesson's checks
     bool keep_buffers = true;                // return inputs and outputs (the GUI draws them)
+    // Also look inside the compiled kernels (inspect/inspect.hpp): resources,
+    // PTX and SASS in RunResult::inspection. The GUI asks for it while one of
+    // those views is open; it costs a second compile.
+    bool inspect = false;
     double timeout_s = 0;                    // > 0: deadline for the whole run; 0 = the case's or lesson's
     // Run under compute-sanitizer (WorkerBackend only: a one-shot worker under the
     // wrapper). Timing is skipped, and the deadline is sanitized_timeout().
@@ -153,6 +158,7 @@ struct RunResult {
     }
 
     CompileResult compile;
+    std::optional<InspectionReport> inspection;  // when the request asked (RunRequest::inspect) and it compiled
     ReferenceBuild reference;
     std::vector<LaunchReport> launches;
     std::vector<CompareResult> comparisons;

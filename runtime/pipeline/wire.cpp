@@ -301,6 +301,7 @@ Frame encode_request(const RunRequest& r) {
               {"timeout_s", r.timeout_s},
               {"sanitizer", int(r.sanitizer)},
               {"reference", r.reference},
+              {"inspect", r.inspect},
               {"trusted", r.trusted},
               {"cancel_token", r.cancel_token}};
     return f;
@@ -336,6 +337,7 @@ RunRequest decode_request(const Frame& f) {
         r.timeout_s = j.at("timeout_s");
         r.sanitizer = SanitizerTool(get_or<int>(j, "sanitizer", 0));
         r.reference = j.at("reference");
+        r.inspect = get_or<bool>(j, "inspect", false);
         r.trusted = j.at("trusted");
         r.cancel_token = j.at("cancel_token");
     } catch (const nlohmann::json::exception& e) {
@@ -431,6 +433,20 @@ Frame encode_result(const RunResult& r) {
                          {"mismatch_runs_truncated", cr.mismatch_runs_truncated}});
     }
     j["comparisons"] = comps;
+    if (r.inspection) {
+        const InspectionReport& in = *r.inspection;
+        json kernels = json::array();
+        for (const KernelUsage& k : in.kernels)
+            kernels.push_back({k.entry, k.registers, k.barriers, k.shared_static, k.constant, k.stack_frame,
+                               k.spill_stores, k.spill_loads});
+        auto listing = [](const Listing& lines) {
+            json out = json::array();
+            for (const ListingLine& l : lines) out.push_back({l.text, l.source_line, l.is_source});
+            return out;
+        };
+        j["inspection"] = {{"arch", in.arch}, {"cc", in.cc}, {"kernels", kernels}, {"ptx", listing(in.ptx)},
+                           {"sass", listing(in.sass)}, {"sass_unavailable", in.sass_unavailable}};
+    }
     if (r.gpu_time) {
         json samples = json::array();
         for (double s : r.gpu_time->samples_ms) samples.push_back(num(s));
@@ -548,6 +564,33 @@ RunResult decode_result(const Frame& f) {
                 cr.first.push_back(std::move(m));
             }
             r.comparisons.push_back(std::move(cr));
+        }
+        if (j.contains("inspection")) {
+            const json& ij = j.at("inspection");
+            InspectionReport in;
+            in.arch = ij.at("arch");
+            in.cc = ij.at("cc");
+            for (const auto& kj : ij.at("kernels")) {
+                KernelUsage k;
+                k.entry = kj.at(0);
+                k.registers = kj.at(1);
+                k.barriers = kj.at(2);
+                k.shared_static = kj.at(3);
+                k.constant = kj.at(4);
+                k.stack_frame = kj.at(5);
+                k.spill_stores = kj.at(6);
+                k.spill_loads = kj.at(7);
+                in.kernels.push_back(std::move(k));
+            }
+            auto listing = [](const json& lines) {
+                Listing out;
+                for (const auto& lj : lines) out.push_back({lj.at(0).get<std::string>(), lj.at(1).get<int>(), lj.at(2).get<bool>()});
+                return out;
+            };
+            in.ptx = listing(ij.at("ptx"));
+            in.sass = listing(ij.at("sass"));
+            in.sass_unavailable = ij.at("sass_unavailable");
+            r.inspection = std::move(in);
         }
         if (j.contains("gpu_time")) {
             const json& t = j["gpu_time"];

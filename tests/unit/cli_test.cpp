@@ -4,6 +4,7 @@
 #include "cli_runner.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <array>
 #include <cstdio>
@@ -38,7 +39,7 @@ TEST(Cli, HelpListsCommandsAndExitCodes) {
 }
 
 TEST(Cli, EverySubcommandHasHelp) {
-    for (const char* sub : {"validate", "compile", "run", "check", "device"}) {
+    for (const char* sub : {"validate", "compile", "run", "check", "device", "inspect"}) {
         auto r = cli(std::string(sub) + " --help");
         EXPECT_EQ(r.code, 0) << sub;
         EXPECT_TRUE(contains(r.out, "Usage: cuda-workbook-cli " + std::string(sub))) << r.out;
@@ -129,4 +130,42 @@ TEST(Cli, CheckWithoutAGpuExits4AndSaysNothingRan) {
     auto r = cli("check lessons/01_vector_add.json");
     EXPECT_EQ(r.code, 4) << r.out;
     EXPECT_TRUE(contains(r.out, "no kernel ran")) << r.out;
+}
+
+// Looking inside without a GPU: the architecture's published limits and
+// ptxas's report, the same figures in text and JSON.
+TEST(Cli, InspectResourcesAndOccupancyWorkWithoutAGpu) {
+    auto r = cli("inspect lessons/03_matmul.json --step 2 --solution --resources --arch sm_90");
+    ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_TRUE(contains(r.out, "matmul_tiled: ")) << r.out;
+    EXPECT_TRUE(contains(r.out, "registers/thread")) << r.out;
+    EXPECT_TRUE(contains(r.out, "2048 bytes static shared")) << r.out;  // two 16x16 float tiles
+
+    r = cli("inspect lessons/03_matmul.json --step 2 --solution --occupancy --arch sm_90");
+    ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_TRUE(contains(r.out, "sm_90's published limits (no GPU of it here)")) << r.out;
+    EXPECT_TRUE(contains(r.out, "256 threads/block")) << r.out;  // the lesson's 16x16 block
+    EXPECT_TRUE(contains(r.out, "occupancy, limited by")) << r.out;
+    EXPECT_TRUE(contains(r.out, "256:")) << r.out;
+
+    r = cli("inspect lessons/03_matmul.json --step 2 --solution --occupancy --arch sm_90 --block 1024 --json");
+    ASSERT_EQ(r.code, 0) << r.out;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["kernels"].size(), 1u);
+    EXPECT_EQ(j["kernels"][0]["at"]["block_threads"], 1024);
+    EXPECT_EQ(j["kernels"][0]["by_block_size"].size(), 32u);
+    EXPECT_GT(j["kernels"][0]["at"]["active_blocks"].get<int>(), 0);
+}
+
+TEST(Cli, InspectPtxWeavesInTheSourceLines) {
+    auto r = cli("inspect lessons/01_vector_add.json --solution --ptx");
+    ASSERT_EQ(r.code, 0) << r.out;
+    const auto add = r.out.find("c[i] = a[i] + b[i];");
+    ASSERT_NE(add, std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("st.global.f32", add), std::string::npos) << r.out;
+}
+
+TEST(Cli, InspectWantsExactlyOneView) {
+    EXPECT_EQ(cli("inspect lessons/01_vector_add.json").code, 2);
+    EXPECT_EQ(cli("inspect lessons/01_vector_add.json --ptx --sass").code, 2);
 }

@@ -145,6 +145,41 @@ TEST_F(Worker, ARunThroughTheWorkerMatchesTheInProcessRun) {
     EXPECT_EQ(worker.workers_started(), 1);
 }
 
+// The GUI's Resources, PTX and SASS views ask the worker, which compiles
+// once more with ptxas's report; what comes back over the pipe is what the
+// process made.
+TEST_F(Worker, AnInspectionComesBackThroughTheWorker) {
+    auto lesson = load("lessons/03_matmul.json");
+    ASSERT_TRUE(lesson);
+    WorkerBackend worker;
+    RunRequest q = request(lesson);
+    q.step = "2";
+    q.source = SourceChoice::Solution;
+    q.compile_only = true;
+    q.reference = false;
+    q.keep_buffers = false;
+    q.inspect = true;
+    q.arch = "sm_90";
+    const RunResult w = worker.run(q);
+    ASSERT_TRUE(w.compile.ok) << w.message;
+    ASSERT_TRUE(w.inspection.has_value());
+    const InspectionReport local = inspect_report(lesson->steps[1].solution, lesson->steps[1], "sm_90");
+    EXPECT_EQ(w.inspection->arch, "sm_90");
+    ASSERT_EQ(w.inspection->kernels.size(), local.kernels.size());
+    EXPECT_EQ(w.inspection->kernels[0].entry, "matmul_tiled");
+    EXPECT_EQ(w.inspection->kernels[0].registers, local.kernels[0].registers);
+    EXPECT_EQ(w.inspection->kernels[0].shared_static, 2048);
+    ASSERT_EQ(w.inspection->ptx.size(), local.ptx.size());
+    for (std::size_t i = 0; i < local.ptx.size(); ++i) {
+        EXPECT_EQ(w.inspection->ptx[i].text, local.ptx[i].text);
+        EXPECT_EQ(w.inspection->ptx[i].source_line, local.ptx[i].source_line);
+    }
+    EXPECT_EQ(w.inspection->sass.empty(), !w.inspection->sass_unavailable.empty());
+    // Without the flag, no second compile and no report.
+    q.inspect = false;
+    EXPECT_FALSE(worker.run(q).inspection.has_value());
+}
+
 TEST_F(Worker, ACrashingReferenceIsReportedAndTheWorkerCarriesOn) {
     auto crash = load("tests/data/lessons_fault/crash_reference.json");
     auto good = load("tests/data/lessons_good/minimal.json");

@@ -1,0 +1,21 @@
+// app/panels/inside_views.hpp — the results panel's Resources, PTX and SASS
+// tabs: the editor's text as the compiler sees it (runtime/inspect/).
+//
+// Resources lists ptxas's figures per kernel and the occupancy at the launch
+// panel's block and shared memory, with a bar per block size (the current one
+// marked), from NVIDIA's occupancy calculator over the GPU's limits or, with
+// no GPU, the target architecture's. PTX and SASS list the instructions under
+// the student's source lines: the editor's caret line is highlighted there,
+// a click on an instruction moves the caret to its line, and a search box
+// keeps the lines that contain its text.
+#pragma once
+
+namespace wb::app {
+
+struct AppState;
+
+void draw_resources_tab(AppState& state);
+void draw_ptx_tab(AppState& state);
+void draw_sass_tab(AppState& state);
+
+}  // namespace wb::app
