@@ -607,9 +607,11 @@ int run_app(const AppOptions& options) {
         state.job_text = jobs.running_text();
         if (const auto progress = jobs.progress()) {
             state.job_phase = progress->phase;
+            state.job_sanitizer = progress->sanitizer;
             state.job_seconds = progress->seconds;
         } else {
             state.job_phase.clear();
+            state.job_sanitizer = SanitizerTool::None;
             state.job_seconds = 0;
         }
         state.worker_pid = jobs.worker_pid();

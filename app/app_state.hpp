@@ -199,6 +199,7 @@ struct AppState {
     std::uint64_t last_submitted_job = 0;
     std::string job_text;                    // "compiling" / "running" / ""
     std::string job_phase;                   // the running job's phase: "compile", "reference", "gpu", "timing", ""
+    SanitizerTool job_sanitizer = SanitizerTool::None;  // the running job is under compute-sanitizer
     double job_seconds = 0;                  // how long it has run
     int worker_pid = 0;                      // this app's cuda-workbook-worker, as its supervisor knows it; 0 before one starts
     std::vector<LogLine> log;

@@ -103,7 +103,8 @@ std::optional<JobRunner::Progress> JobRunner::progress() const {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!running_) return std::nullopt;
     return Progress{*running_, running_phase_,
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - running_since_).count()};
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - running_since_).count(),
+                    running_sanitizer_};
 }
 
 std::string JobRunner::running_text() const {
@@ -154,6 +155,7 @@ void JobRunner::worker_loop() {
             running_ = job.kind;
             running_id_ = job.id;
             running_phase_.clear();
+            running_sanitizer_ = job.request.sanitizer;
             running_since_ = std::chrono::steady_clock::now();
             discard_running_ = false;
         }

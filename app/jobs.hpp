@@ -78,6 +78,7 @@ public:
         JobKind kind = JobKind::Compile;
         std::string phase;
         double seconds = 0;
+        SanitizerTool sanitizer = SanitizerTool::None;  // the run is under compute-sanitizer
     };
     std::optional<Progress> progress() const;
     std::optional<JobKind> running_kind() const;
@@ -108,6 +109,7 @@ private:
     std::optional<JobKind> running_;
     std::uint64_t running_id_ = 0;
     std::string running_phase_;
+    SanitizerTool running_sanitizer_ = SanitizerTool::None;
     std::chrono::steady_clock::time_point running_since_;
     bool discard_running_ = false;
     WorkerBackend* worker_ = nullptr;  // owned by the worker thread; guarded by mutex_

@@ -186,6 +186,9 @@ constexpr std::array<Entry, static_cast<std::size_t>(UiText::Count_)> kTable{{
     {"barriers", "屏障"},
     {"editor line %d: %d instructions", "编辑器第 %d 行：%d 条指令"},
     {"Resources", "资源"},
+    // The progress line under compute-sanitizer.
+    {"checking memory (compute-sanitizer memcheck)", "检查内存访问（compute-sanitizer memcheck）"},
+    {"checking for races (compute-sanitizer racecheck)", "检查数据竞争（compute-sanitizer racecheck）"},
 }};
 
 }  // namespace

@@ -168,6 +168,8 @@ enum class UiText {
     LimitBarriers,
     ListingCaret,
     ResResources,
+    PhaseMemcheck,
+    PhaseRacecheck,
     Count_,
 };
 

@@ -149,9 +149,13 @@ void expand_button(AppState& state) {
 bool draw_progress(AppState& state) {
     if (state.job_text != "running") return false;
     const std::string& p = state.job_phase;
+    // Under compute-sanitizer the kernel's part is the memory or race check.
+    const UiText on_gpu = state.job_sanitizer == SanitizerTool::Memcheck    ? UiText::PhaseMemcheck
+                          : state.job_sanitizer == SanitizerTool::Racecheck ? UiText::PhaseRacecheck
+                                                                            : UiText::PhaseGpu;
     const UiText phase = p == "compile"     ? UiText::PhaseCompile
                          : p == "reference" ? UiText::PhaseReference
-                         : p == "gpu"       ? UiText::PhaseGpu
+                         : p == "gpu"       ? on_gpu
                          : p == "timing"    ? UiText::PhaseTiming
                                             : UiText::PhaseStarting;
     char line[256];
