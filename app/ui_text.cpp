@@ -189,6 +189,14 @@ constexpr std::array<Entry, static_cast<std::size_t>(UiText::Count_)> kTable{{
     // The progress line under compute-sanitizer.
     {"checking memory (compute-sanitizer memcheck)", "检查内存访问（compute-sanitizer memcheck）"},
     {"checking for races (compute-sanitizer racecheck)", "检查数据竞争（compute-sanitizer racecheck）"},
+    // The measured ceilings beside a run's figures.
+    {"%.0f%% of this GPU's measured device-to-device copy (%.0f GB/s)", "达到这块 GPU 实测显存拷贝带宽的 %.0f%%（%.0f GB/s）"},
+    {"%.1f%% of its measured FP32 FMA peak (%.0f GFLOP/s)", "达到实测 FP32 FMA 峰值的 %.1f%%（%.0f GFLOP/s）"},
+    {"ceilings of %s, measured here: copy %.0f GB/s, FP32 %.0f GFLOP/s, FP16 %.0f GFLOP/s (%s)", "%s 的实测上限：拷贝 %.0f GB/s，FP32 %.0f GFLOP/s，FP16 %.0f GFLOP/s（%s）"},
+    {"cuBLAS SGEMM 4096^3: %.0f GFLOP/s", "cuBLAS SGEMM 4096^3：%.0f GFLOP/s"},
+    {" (%.0f%% of copy)", "（拷贝带宽的 %.0f%%）"},
+    {" (%.1f%% of FP32 peak)", "（FP32 峰值的 %.1f%%）"},
+    {"measuring this GPU's ceilings (once)", "正在测量这块 GPU 的性能上限（只测一次）"},
 }};
 
 }  // namespace

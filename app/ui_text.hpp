@@ -170,6 +170,13 @@ enum class UiText {
     ResResources,
     PhaseMemcheck,
     PhaseRacecheck,
+    CeilingCopy,
+    CeilingFp32,
+    CeilingsMeasured,
+    CeilingSgemm,
+    CeilingShort,
+    CeilingShortFp32,
+    PhaseCeilings,
     Count_,
 };
 

@@ -75,7 +75,17 @@ void draw_timings(const RunResult& r, const std::string& lang) {
     if (r.gpu_time && r.gpu_time->median_ms > 0 && r.cpu_ms > 0)
         ImGui::Text(tr(UiText::ResSpeedUp, lang), r.cpu_ms / r.gpu_time->median_ms);
     if (r.gbs() > 0) ImGui::Text("%.1f GB/s", r.gbs());
+    if (r.bandwidth_fraction() > 0)
+        ImGui::TextDisabled(tr(UiText::CeilingCopy, lang), 100 * r.bandwidth_fraction(), r.ceilings->copy_gbs);
     if (r.gflops() > 0) ImGui::Text("%.1f GFLOP/s", r.gflops());
+    if (r.compute_fraction() > 0)
+        ImGui::TextDisabled(tr(UiText::CeilingFp32, lang), 100 * r.compute_fraction(), r.ceilings->fp32_gflops);
+    if (r.ceilings) {
+        ImGui::TextDisabled(tr(UiText::CeilingsMeasured, lang), r.ceilings->device.c_str(), r.ceilings->copy_gbs,
+                            r.ceilings->fp32_gflops, r.ceilings->fp16_gflops, r.ceilings->measured_at.c_str());
+        if (r.ceilings->sgemm_gflops > 0) ImGui::TextDisabled(tr(UiText::CeilingSgemm, lang), r.ceilings->sgemm_gflops);
+        else ImGui::TextDisabled("%s", r.ceilings->sgemm_note.c_str());
+    }
 }
 
 // The figures a student looks for first, in one line under the verdict and
@@ -88,7 +98,11 @@ std::string summary_line(const RunResult& r, const std::string& lang) {
         std::snprintf(buf, sizeof buf, "GPU %.4f ms", r.gpu_time->median_ms);
         s = buf;
         if (r.gbs() > 0) s += (std::snprintf(buf, sizeof buf, "  %.1f GB/s", r.gbs()), buf);
+        if (r.bandwidth_fraction() > 0)
+            s += (std::snprintf(buf, sizeof buf, tr(UiText::CeilingShort, lang), 100 * r.bandwidth_fraction()), buf);
         if (r.gflops() > 0) s += (std::snprintf(buf, sizeof buf, "  %.1f GFLOP/s", r.gflops()), buf);
+        if (r.compute_fraction() > 0)
+            s += (std::snprintf(buf, sizeof buf, tr(UiText::CeilingShortFp32, lang), 100 * r.compute_fraction()), buf);
     } else if (r.status == RunStatus::CompileOnly) {
         s = tr(UiText::ResGpuNotRun, lang);
     }
@@ -157,6 +171,7 @@ bool draw_progress(AppState& state) {
                          : p == "reference" ? UiText::PhaseReference
                          : p == "gpu"       ? on_gpu
                          : p == "timing"    ? UiText::PhaseTiming
+                         : p == "ceilings"  ? UiText::PhaseCeilings
                                             : UiText::PhaseStarting;
     char line[256];
     std::snprintf(line, sizeof line, "%c %s  %.1f s", spinner_char(state.now), tr(phase, state.lang), state.job_seconds);

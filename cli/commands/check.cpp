@@ -226,7 +226,9 @@ int cmd_check(int argc, char** argv) {
                     if (r.status == RunStatus::Passed && r.gpu_time)
                         std::cout << fmt(", GPU %.4f ms", r.gpu_time->median_ms) << fmt(", CPU %.3f ms", r.cpu_ms)
                                   << (r.bytes > 0 ? fmt(", %.1f GB/s", r.gbs()) : "")
-                                  << (r.flops > 0 ? fmt(", %.1f GFLOP/s", r.gflops()) : "");
+                                  << (r.bandwidth_fraction() > 0 ? fmt(" (%.0f%% of copy)", 100 * r.bandwidth_fraction()) : "")
+                                  << (r.flops > 0 ? fmt(", %.1f GFLOP/s", r.gflops()) : "")
+                                  << (r.compute_fraction() > 0 ? fmt(" (%.1f%% of FP32 peak)", 100 * r.compute_fraction()) : "");
                     if (!ok) std::cout << ": " << r.message;
                     else if (!memcheck_note.empty()) std::cout << "; " << memcheck_note;
                     std::cout << "\n";

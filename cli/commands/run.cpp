@@ -95,7 +95,13 @@ void print_run_text(const RunResult& r) {
                   << fmt("%.4f", t.max_ms) << ", " << t.samples_ms.size() << " runs after " << t.warmup << " warm-up)";
         if (r.cpu_ms >= 0) std::cout << "  CPU " << fmt("%.4f", r.cpu_ms) << " ms  speed-up " << fmt("%.1fx", r.cpu_ms / t.median_ms);
         if (r.bytes > 0) std::cout << "  " << fmt("%.1f GB/s", r.gbs());
+        if (r.bandwidth_fraction() > 0)
+            std::cout << " (" << fmt("%.0f%%", 100 * r.bandwidth_fraction()) << " of the measured copy, "
+                      << fmt("%.0f GB/s)", r.ceilings->copy_gbs);
         if (r.flops > 0) std::cout << "  " << fmt("%.1f GFLOP/s", r.gflops());
+        if (r.compute_fraction() > 0)
+            std::cout << " (" << fmt("%.1f%%", 100 * r.compute_fraction()) << " of the measured FP32 peak, "
+                      << fmt("%.0f GFLOP/s)", r.ceilings->fp32_gflops);
         std::cout << "\n";
         if (t.near_resolution) std::cout << "        (under 10 us: near the resolution of event timing, about 1-2 us)\n";
     }

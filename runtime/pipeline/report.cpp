@@ -136,6 +136,14 @@ json to_json(const RunResult& r) {
                           {"report", r.output}};  // the tool's own text, for what the parser did not read
     }
     j["metrics"] = {{"bytes", r.bytes}, {"flops", r.flops}, {"gb_per_s", r.gbs()}, {"gflop_per_s", r.gflops()}};
+    if (r.ceilings) {
+        j["metrics"]["bandwidth_fraction"] = r.bandwidth_fraction();
+        j["metrics"]["compute_fraction"] = r.compute_fraction();
+        j["ceilings"] = {{"device", r.ceilings->device},           {"copy_gbs", r.ceilings->copy_gbs},
+                         {"fp32_gflops", r.ceilings->fp32_gflops}, {"fp16_gflops", r.ceilings->fp16_gflops},
+                         {"sgemm_gflops", r.ceilings->sgemm_gflops}, {"sgemm_note", r.ceilings->sgemm_note},
+                         {"measured_at", r.ceilings->measured_at}};
+    }
     if (r.gpu_time && r.cpu_ms > 0) j["metrics"]["speedup_vs_cpu"] = r.cpu_ms / r.gpu_time->median_ms;
     return j;
 }

@@ -12,6 +12,8 @@
 //   8. only when everything passed: warm up, then time with events
 #include "pipeline/run.hpp"
 
+#include "ceilings/ceilings.hpp"
+
 #include "core/error.hpp"
 #include "driver/cuda_driver.hpp"
 #include "driver/gpu.hpp"
@@ -331,6 +333,10 @@ private:
     std::mutex mutex_;
     int ordinal_;
     std::unique_ptr<GpuContext> ctx_;
+    // This GPU's measured ceilings (ceilings.hpp): read from the cache, or
+    // measured once, at the first timed run; nullopt until then.
+    std::optional<Ceilings> ceilings_;
+    std::string ceilings_error_;
     bool gpu_unavailable_ = false;
     bool context_lost_ = false;
     std::string no_gpu_reason_;
@@ -799,6 +805,16 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
         t.max_ms = *std::max_element(t.samples_ms.begin(), t.samples_ms.end());
         t.near_resolution = t.median_ms < 0.010;
         r.gpu_time = t;
+        // What it is measured against: this GPU's ceilings, measured once and cached.
+        if (!ceilings_ && ceilings_error_.empty()) {
+            if (req.on_phase) req.on_phase("ceilings");
+            try {
+                ceilings_ = ceilings_for(*ctx_);
+            } catch (const Error& e) {
+                ceilings_error_ = e.describe();
+            }
+        }
+        r.ceilings = ceilings_;
     }
 
     if (req.keep_buffers) {

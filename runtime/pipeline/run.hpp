@@ -13,6 +13,7 @@
 #include "core/phrase.hpp"
 #include "data/buffers.hpp"
 #include "driver/device.hpp"
+#include "ceilings/ceilings.hpp"
 #include "inspect/inspect.hpp"
 #include "lesson/lesson.hpp"
 #include "reference/reference.hpp"
@@ -168,6 +169,12 @@ struct RunResult {
     double bytes = 0, flops = 0;           // from the lesson's metrics, 0 when not given
     double gbs() const { return gpu_time && gpu_time->median_ms > 0 ? bytes / gpu_time->median_ms / 1e6 : 0; }
     double gflops() const { return gpu_time && gpu_time->median_ms > 0 ? flops / gpu_time->median_ms / 1e6 : 0; }
+    // The GPU's measured ceilings (ceilings.hpp), with a timed run on a GPU.
+    std::optional<Ceilings> ceilings;
+    // GB/s as a share of the measured device-to-device copy, and GFLOP/s of
+    // the FP32 FMA peak; 0 when either side is unknown.
+    double bandwidth_fraction() const { return ceilings && ceilings->copy_gbs > 0 ? gbs() / ceilings->copy_gbs : 0; }
+    double compute_fraction() const { return ceilings && ceilings->fp32_gflops > 0 ? gflops() / ceilings->fp32_gflops : 0; }
 
     // Under compute-sanitizer: the tool, its findings, and its "ERROR SUMMARY"
     // count (-1 when there was no sanitizer or its report had no summary).

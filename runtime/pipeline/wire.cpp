@@ -128,7 +128,8 @@ const std::set<std::string> kResultFloats = {
     "cpu_ms", "bytes", "flops", "params.*", "compile.seconds", "reference.seconds",
     "comparisons[].max_abs_error", "comparisons[].max_rel_error", "comparisons[].atol", "comparisons[].rtol",
     "comparisons[].first[].got", "comparisons[].first[].want", "gpu_time.samples_ms[]", "gpu_time.median_ms",
-    "gpu_time.min_ms", "gpu_time.max_ms"};
+    "gpu_time.min_ms", "gpu_time.max_ms", "ceilings.copy_gbs", "ceilings.fp32_gflops", "ceilings.fp16_gflops",
+    "ceilings.sgemm_gflops"};
 const std::set<std::string> kRequestFloats = {"timeout_s", "params.*"};
 
 template <class T>
@@ -433,6 +434,12 @@ Frame encode_result(const RunResult& r) {
                          {"mismatch_runs_truncated", cr.mismatch_runs_truncated}});
     }
     j["comparisons"] = comps;
+    if (r.ceilings)
+        j["ceilings"] = {{"device", r.ceilings->device},          {"arch", r.ceilings->arch},
+                         {"driver_version", r.ceilings->driver_version}, {"copy_gbs", num(r.ceilings->copy_gbs)},
+                         {"fp32_gflops", num(r.ceilings->fp32_gflops)},  {"fp16_gflops", num(r.ceilings->fp16_gflops)},
+                         {"sgemm_gflops", num(r.ceilings->sgemm_gflops)}, {"sgemm_note", r.ceilings->sgemm_note},
+                         {"measured_at", r.ceilings->measured_at}};
     if (r.inspection) {
         const InspectionReport& in = *r.inspection;
         json kernels = json::array();
@@ -564,6 +571,20 @@ RunResult decode_result(const Frame& f) {
                 cr.first.push_back(std::move(m));
             }
             r.comparisons.push_back(std::move(cr));
+        }
+        if (j.contains("ceilings")) {
+            const json& cj = j.at("ceilings");
+            Ceilings c;
+            c.device = cj.at("device");
+            c.arch = cj.at("arch");
+            c.driver_version = cj.at("driver_version");
+            c.copy_gbs = get_num(cj.at("copy_gbs"));
+            c.fp32_gflops = get_num(cj.at("fp32_gflops"));
+            c.fp16_gflops = get_num(cj.at("fp16_gflops"));
+            c.sgemm_gflops = get_num(cj.at("sgemm_gflops"));
+            c.sgemm_note = cj.at("sgemm_note");
+            c.measured_at = cj.at("measured_at");
+            r.ceilings = std::move(c);
         }
         if (j.contains("inspection")) {
             const json& ij = j.at("inspection");

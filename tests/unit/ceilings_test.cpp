@@ -1,0 +1,123 @@
+// tests/unit/ceilings_test.cpp — the measured ceilings without a GPU: their
+// cache (one file per GPU and driver, a broken or foreign file measured
+// again), the JSON record, the fractions a run is shown as, and the trip
+// through the worker's pipe. Measuring them needs a GPU: tests/gpu/.
+#include "ceilings/ceilings.hpp"
+
+#include "core/error.hpp"
+#include "core/fs.hpp"
+#include "pipeline/run.hpp"
+#include "pipeline/wire.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+namespace {
+
+wb::Ceilings h100() {
+    wb::Ceilings c;
+    c.device = "NVIDIA H100 80GB HBM3";
+    c.arch = "sm_90";
+    c.driver_version = 13000;
+    c.copy_gbs = 2900;
+    c.fp32_gflops = 60000;
+    c.fp16_gflops = 200000;
+    c.sgemm_gflops = 50000;
+    c.measured_at = "2026-11-23T17:00:00Z";
+    return c;
+}
+
+wb::DeviceInfo device_of(const wb::Ceilings& c) {
+    wb::DeviceInfo d;
+    d.name = c.device;
+    d.cc_major = 9;
+    d.cc_minor = 0;
+    d.driver_version = c.driver_version;
+    return d;
+}
+
+class CeilingsCache : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = std::filesystem::temp_directory_path() /
+               ("wb-ceilings-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+        std::filesystem::remove_all(dir_);
+        const char* old = std::getenv("XDG_CACHE_HOME");
+        if (old) old_ = old, had_ = true;
+        setenv("XDG_CACHE_HOME", dir_.c_str(), 1);
+    }
+    void TearDown() override {
+        if (had_) setenv("XDG_CACHE_HOME", old_.c_str(), 1);
+        else unsetenv("XDG_CACHE_HOME");
+        std::filesystem::remove_all(dir_);
+    }
+    std::filesystem::path dir_;
+    std::string old_;
+    bool had_ = false;
+};
+
+TEST_F(CeilingsCache, ARecordComesBackForItsGpuAndDriverOnly) {
+    const wb::Ceilings c = h100();
+    const wb::DeviceInfo dev = device_of(c);
+    EXPECT_FALSE(wb::load_cached_ceilings(dev));
+    wb::save_cached_ceilings(c, dev);
+    ASSERT_TRUE(wb::load_cached_ceilings(dev));
+    EXPECT_EQ(*wb::load_cached_ceilings(dev), c);
+    // A new driver measures again.
+    wb::DeviceInfo newer = dev;
+    newer.driver_version = 13010;
+    EXPECT_FALSE(wb::load_cached_ceilings(newer));
+    // The file name is the GPU's, made safe for a file system.
+    EXPECT_EQ(wb::ceilings_cache_name(dev), "NVIDIA_H100_80GB_HBM3-sm_90-driver13000.json");
+}
+
+TEST_F(CeilingsCache, ABrokenRecordIsMeasuredAgainNotTrusted) {
+    const wb::DeviceInfo dev = device_of(h100());
+    std::filesystem::create_directories(dir_ / "cuda-workbook" / "ceilings");
+    wb::write_file_atomic(dir_ / "cuda-workbook" / "ceilings" / wb::ceilings_cache_name(dev), "{\"device\": 3");
+    EXPECT_FALSE(wb::load_cached_ceilings(dev));
+    EXPECT_THROW(wb::ceilings_from_json("{}"), wb::Error);
+    wb::Ceilings zero = h100();
+    zero.copy_gbs = 0;
+    EXPECT_THROW(wb::ceilings_from_json(wb::ceilings_to_json(zero)), wb::Error);
+}
+
+// The peak kernels are compiled on the GPU machine at its first timed run;
+// here they must compile for every architecture the app targets.
+TEST(Ceilings, ThePeakKernelsCompileForEveryTarget) {
+    for (const char* arch : {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"}) {
+        const wb::CompileResult c = wb::compile_ceiling_kernels(arch);
+        EXPECT_TRUE(c.ok) << arch << ": " << c.log;
+        EXPECT_EQ(c.lowered_names.size(), 2u) << arch;
+    }
+}
+
+TEST(Ceilings, ARunIsShownAsAShareOfThem) {
+    wb::RunResult r;
+    r.bytes = 3.0 * 16777216 * 4;  // vector add at 16M: two reads and a write
+    r.flops = 16777216;
+    wb::Timing t;
+    t.median_ms = 0.0787;
+    r.gpu_time = t;
+    EXPECT_EQ(r.bandwidth_fraction(), 0.0);  // no ceilings: no share
+    r.ceilings = h100();
+    EXPECT_NEAR(r.gbs(), 2558.2, 0.1);
+    EXPECT_NEAR(r.bandwidth_fraction(), 2558.2 / 2900, 1e-4);
+    EXPECT_NEAR(r.compute_fraction(), r.gflops() / 60000, 1e-9);
+}
+
+TEST(Ceilings, TheyCrossTheWorkersPipe) {
+    wb::RunResult r;
+    r.status = wb::RunStatus::Passed;
+    r.ceilings = h100();
+    r.ceilings->sgemm_gflops = 0;
+    r.ceilings->sgemm_note = "cuBLAS could not be loaded (tried libcublas.so.13)";
+    const wb::RunResult back = wb::decode_result(wb::encode_result(r));
+    ASSERT_TRUE(back.ceilings);
+    EXPECT_EQ(*back.ceilings, *r.ceilings);
+    EXPECT_FALSE(wb::decode_result(wb::encode_result(wb::RunResult{})).ceilings);
+}
+
+}  // namespace
