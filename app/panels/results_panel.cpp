@@ -264,7 +264,9 @@ void draw_contents(AppState& state) {
     ImGui::Text(tr(UiText::ResCase, state.lang), r.case_name.c_str());
     expand_button(state);
     if (const std::string summary = summary_line(r, state.lang); !summary.empty()) {
+        ImGui::PushTextWrapPos(0.0f);  // on a narrow panel the figures wrap rather than run off
         ImGui::TextUnformatted(summary.c_str());
+        ImGui::PopTextWrapPos();
         record_drawn_text(state.drawn.texts, summary);
     }
     ImGui::PushTextWrapPos(0.0f);
