@@ -71,7 +71,11 @@ void draw_timings(const RunResult& r, const std::string& lang) {
     } else if (r.status == RunStatus::CompileOnly) {
         ImGui::TextColored(kNeutral, "%s", tr(UiText::ResGpuNotRunCompileOnly, lang));
     }
-    if (r.cpu_ms >= 0) ImGui::Text(tr(UiText::ResCpuReference, lang), r.cpu_ms);
+    if (r.cpu_ms >= 0) {
+        ImGui::Text(tr(UiText::ResCpuReference, lang), r.cpu_ms);
+        ImGui::SameLine();
+        ImGui::TextDisabled("(%s)", render(r.cpu_method(), lang).c_str());
+    }
     if (r.gpu_time && r.gpu_time->median_ms > 0 && r.cpu_ms > 0)
         ImGui::Text(tr(UiText::ResSpeedUp, lang), r.cpu_ms / r.gpu_time->median_ms);
     if (r.gbs() > 0) ImGui::Text("%.1f GB/s", r.gbs());

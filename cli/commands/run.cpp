@@ -64,8 +64,8 @@ void print_run_text(const RunResult& r) {
         std::cout << "reference FAILED to compile:\n";
         print_diagnostics(r.reference.diagnostics);
     } else if (r.cpu_ms >= 0) {
-        std::cout << "reference ok: CPU " << fmt("%.4f ms", r.cpu_ms)
-                  << (r.reference.from_cache ? " (library from cache)" : fmt(" (built in %.2f s)", r.reference.seconds)) << "\n";
+        std::cout << "reference ok: CPU " << fmt("%.4f ms", r.cpu_ms) << " (" << render(r.cpu_method(), "en") << "; "
+                  << (r.reference.from_cache ? "library from cache)" : fmt("built in %.2f s)", r.reference.seconds)) << "\n";
     }
     for (const auto& l : r.launches) {
         long long tpb = l.dims.threads_per_block();

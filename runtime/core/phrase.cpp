@@ -18,6 +18,9 @@ struct Entry {
 
 // Sorted by key (checked by phrase_keys' test): looked up by binary search.
 constexpr Entry kCatalogue[] = {
+    {"cpu.method_cold", "one cold call, {0} thread(s), g++ -O3 -march=native", "单次冷调用，{0} 个线程，g++ -O3 -march=native"},
+    {"cpu.method_warm", "median of {0} warm calls after a cold one, {1} thread(s), g++ -O3 -march=native",
+     "冷调用之后 {0} 次热调用的中位数，{1} 个线程，g++ -O3 -march=native"},
     {"detail", ": {0}", "：{0}"},
     {"device.none", "The CUDA driver found no GPU, so this computer runs compile-only.",
      "CUDA 驱动没有找到 GPU，所以这台电脑只编译、不运行。"},

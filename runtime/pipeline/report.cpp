@@ -95,7 +95,13 @@ json to_json(const RunResult& r) {
     for (const auto& d : r.reference.diagnostics) rdiags.push_back(to_json(d));
     ref["diagnostics"] = rdiags;
     if (!r.reference.ok) ref["log"] = r.reference.log;
-    if (r.cpu_ms >= 0) ref["run_ms"] = r.cpu_ms;
+    if (r.cpu_ms >= 0) {
+        ref["run_ms"] = r.cpu_ms;
+        ref["cold_ms"] = r.cpu_cold_ms;
+        ref["warm_runs"] = r.cpu_warm_runs;
+        ref["threads"] = r.cpu_threads;
+        ref["flags"] = "-O3 -march=native -fopenmp";
+    }
     j["reference"] = ref;
     json launches = json::array();
     for (const auto& l : r.launches) {

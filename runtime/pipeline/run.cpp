@@ -462,14 +462,17 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
         // In a child process under memory and CPU limits (reference/isolated.hpp):
         // a crashing or runaway reference is reported, and this worker's CUDA
         // context is untouched.
-        r.cpu_ms = run_reference_isolated(
-                       ref, reference_out,
-                       [&](const std::function<void*(const std::string&)>& address_of) {
-                           pack = pack_args(step->reference.args, r.params, address_of);
-                           return pack.pointers.data();
-                       },
-                       reference_limits(run_timeout(req), buffer_bytes)) *
-                   1e3;
+        const ReferenceTiming t = run_reference_isolated(
+            ref, reference_out,
+            [&](const std::function<void*(const std::string&)>& address_of) {
+                pack = pack_args(step->reference.args, r.params, address_of);
+                return pack.pointers.data();
+            },
+            reference_limits(run_timeout(req), buffer_bytes));
+        r.cpu_ms = t.seconds * 1e3;
+        r.cpu_cold_ms = t.cold_seconds * 1e3;
+        r.cpu_warm_runs = t.warm_runs;
+        r.cpu_threads = t.threads;
     }
 
     // 4. launch sizes and limits; what constants and swaps need of the

@@ -165,7 +165,16 @@ struct RunResult {
     std::vector<CompareResult> comparisons;
 
     std::optional<Timing> gpu_time;
-    double cpu_ms = -1;                    // the reference's run time, -1 when it did not run
+    double cpu_ms = -1;                    // the reference's run time, -1 when it did not run:
+    double cpu_cold_ms = -1;               //   the median of cpu_warm_runs warm calls after the
+    int cpu_warm_runs = 0;                 //   cold first one, or that one call (warm runs 0);
+    int cpu_threads = 1;                   //   built -O3 -march=native, with this many threads
+    // What the CPU time is: "median of 5 warm calls after a cold one, 1 thread(s), g++ -O3 -march=native".
+    Sentence cpu_method() const {
+        if (cpu_warm_runs > 0)
+            return {{"cpu.method_warm", {std::to_string(cpu_warm_runs), std::to_string(cpu_threads)}}};
+        return {{"cpu.method_cold", {std::to_string(cpu_threads)}}};
+    }
     double bytes = 0, flops = 0;           // from the lesson's metrics, 0 when not given
     double gbs() const { return gpu_time && gpu_time->median_ms > 0 ? bytes / gpu_time->median_ms / 1e6 : 0; }
     double gflops() const { return gpu_time && gpu_time->median_ms > 0 ? flops / gpu_time->median_ms / 1e6 : 0; }

@@ -125,7 +125,7 @@ void check_floats(const json& j, const std::string& path, const std::set<std::st
 }
 
 const std::set<std::string> kResultFloats = {
-    "cpu_ms", "bytes", "flops", "params.*", "compile.seconds", "reference.seconds",
+    "cpu_ms", "cpu_cold_ms", "bytes", "flops", "params.*", "compile.seconds", "reference.seconds",
     "comparisons[].max_abs_error", "comparisons[].max_rel_error", "comparisons[].atol", "comparisons[].rtol",
     "comparisons[].first[].got", "comparisons[].first[].want", "gpu_time.samples_ms[]", "gpu_time.median_ms",
     "gpu_time.min_ms", "gpu_time.max_ms", "ceilings.copy_gbs", "ceilings.fp32_gflops", "ceilings.fp16_gflops",
@@ -387,7 +387,8 @@ Frame encode_result(const RunResult& r) {
     json j = {{"status", int(r.status)}, {"message", r.message}, {"hint", r.hint}, {"error_code", r.error_code},
               {"output", r.output}, {"context_lost", r.context_lost}, {"lesson_id", r.lesson_id},
               {"step_id", r.step_id}, {"case_name", r.case_name}, {"arch", r.arch}, {"device_note", r.device_note},
-              {"cpu_ms", num(r.cpu_ms)}, {"bytes", num(r.bytes)}, {"flops", num(r.flops)},
+              {"cpu_ms", num(r.cpu_ms)}, {"cpu_cold_ms", num(r.cpu_cold_ms)}, {"cpu_warm_runs", r.cpu_warm_runs},
+              {"cpu_threads", r.cpu_threads}, {"bytes", num(r.bytes)}, {"flops", num(r.flops)},
               {"message_said", encode_sentence(r.message_said)}, {"hint_said", encode_sentence(r.hint_said)},
               {"device_note_said", encode_sentence(r.device_note_said)}};
     json params = json::object();
@@ -493,6 +494,9 @@ RunResult decode_result(const Frame& f) {
         r.hint_said = decode_sentence(j, "hint_said");
         r.device_note_said = decode_sentence(j, "device_note_said");
         r.cpu_ms = get_num(j.at("cpu_ms"));
+        if (j.contains("cpu_cold_ms")) r.cpu_cold_ms = get_num(j.at("cpu_cold_ms"));
+        r.cpu_warm_runs = get_or<int>(j, "cpu_warm_runs", 0);
+        r.cpu_threads = get_or<int>(j, "cpu_threads", 1);
         r.bytes = get_num(j.at("bytes"));
         r.flops = get_num(j.at("flops"));
         for (const auto& [k, v] : j.at("params").items()) r.params[k] = get_num(v);

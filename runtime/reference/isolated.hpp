@@ -36,11 +36,25 @@ ReferenceLimits reference_limits(double timeout_s, std::uint64_t buffer_bytes);
 // Builds the reference's argument array, given where each named buffer lives.
 using ReferenceArgs = std::function<void**(const std::function<void*(const std::string& name)>& address_of)>;
 
+// How long the reference took. The first call is cold (caches, page faults,
+// OpenMP's threads starting). When it took under kWarmRunsUnder, it runs
+// again on the same inputs (restored each time) up to kWarmRuns times within
+// kWarmBudget, and `seconds` is the median of those warm calls.
+struct ReferenceTiming {
+    double seconds = 0;        // the warm median, or the one cold call
+    double cold_seconds = 0;
+    int warm_runs = 0;         // 0: `seconds` is the cold call
+    int threads = 1;           // the threads the reference's process had after its call (OpenMP's pool)
+};
+constexpr double kWarmRunsUnder = 0.25;  // seconds
+constexpr int kWarmRuns = 5;
+constexpr double kWarmBudget = 1.0;      // seconds for all the warm calls
+
 // Runs `reference` in a child process under `limits` on `buffers` (inputs as
 // given; outputs and inouts are overwritten with what the reference wrote).
-// Returns the call's wall time in seconds. Throws wb::Error (Reference) when
-// the reference crashed, went over a limit, or the child could not be made.
-double run_reference_isolated(const LoadedReference& reference, std::vector<HostBuffer>& buffers,
-                              const ReferenceArgs& args, const ReferenceLimits& limits);
+// Throws wb::Error (Reference) when the reference crashed, went over a limit,
+// or the child could not be made.
+ReferenceTiming run_reference_isolated(const LoadedReference& reference, std::vector<HostBuffer>& buffers,
+                                       const ReferenceArgs& args, const ReferenceLimits& limits);
 
 }  // namespace wb

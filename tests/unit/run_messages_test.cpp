@@ -88,3 +88,35 @@ TEST(RunMessagesCli, TheHeaderLinePrintsOnlyWhatIsKnown) {
     EXPECT_FALSE(contains(r.out, "()")) << r.out;
     EXPECT_FALSE(contains(r.out, "  · ")) << r.out;
 }
+
+// The CPU time is a warm median, and says so; the warm calls start from the
+// inputs as given, so an in-place reference (saxpy on y) is applied once, not six times.
+TEST_F(RunMessages, TheCpuReferenceIsTimedWarmAndAnInPlaceOneRunsOnFreshInputs) {
+    auto lesson = load("tests/data/lessons_good/full.json");
+    ASSERT_TRUE(lesson);
+    RunRequest q;
+    q.lesson = lesson;
+    q.step = "saxpy";
+    q.source = SourceChoice::Solution;
+    q.compile_only = true;
+    RunResult r = make_local_backend()->run(q);
+    ASSERT_EQ(r.status, RunStatus::CompileOnly) << r.message;
+    EXPECT_EQ(r.cpu_warm_runs, 5) << "a fast reference is timed warm";
+    EXPECT_GE(r.cpu_cold_ms, 0);
+    EXPECT_GE(r.cpu_threads, 1);
+    EXPECT_EQ(render(r.cpu_method(), "en"), "median of 5 warm calls after a cold one, " + std::to_string(r.cpu_threads) +
+                                                " thread(s), g++ -O3 -march=native");
+    const HostBuffer* x = nullptr;
+    const HostBuffer* y0 = nullptr;
+    for (const HostBuffer& b : r.inputs) {
+        if (b.name == "x") x = &b;
+        if (b.name == "y") y0 = &b;
+    }
+    const HostBuffer* y = nullptr;
+    for (const HostBuffer& b : r.cpu_outputs)
+        if (b.name == "y") y = &b;
+    ASSERT_TRUE(x && y0 && y);
+    ASSERT_EQ(y->count(), x->count());
+    for (std::size_t i = 0; i < y->count(); ++i)
+        ASSERT_EQ(y->get(i), 2.5 * x->get(i) + y0->get(i)) << "element " << i << " had saxpy applied more than once";
+}
