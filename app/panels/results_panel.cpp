@@ -68,6 +68,9 @@ void draw_timings(const RunResult& r, const std::string& lang) {
         const Timing& t = *r.gpu_time;
         ImGui::Text(tr(UiText::ResGpuMedian, lang), t.median_ms, t.min_ms, t.max_ms, t.samples_ms.size(),
                     t.near_resolution ? tr(UiText::ResNearResolution, lang) : "");
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("%s", render(timing_method(t), lang).c_str());
+        ImGui::PopTextWrapPos();
     } else if (r.status == RunStatus::CompileOnly) {
         ImGui::TextColored(kNeutral, "%s", tr(UiText::ResGpuNotRunCompileOnly, lang));
     }

@@ -92,7 +92,7 @@ void print_run_text(const RunResult& r) {
     if (r.gpu_time) {
         const auto& t = *r.gpu_time;
         std::cout << "time    GPU " << fmt("%.4f", t.median_ms) << " ms median (min " << fmt("%.4f", t.min_ms) << ", max "
-                  << fmt("%.4f", t.max_ms) << ", " << t.samples_ms.size() << " runs after " << t.warmup << " warm-up)";
+                  << fmt("%.4f", t.max_ms) << ", " << t.samples_ms.size() << " samples after " << t.warmup << " warm-up)";
         if (r.cpu_ms >= 0) std::cout << "  CPU " << fmt("%.4f", r.cpu_ms) << " ms  speed-up " << fmt("%.1fx", r.cpu_ms / t.median_ms);
         if (r.bytes > 0) std::cout << "  " << fmt("%.1f GB/s", r.gbs());
         if (r.bandwidth_fraction() > 0)
@@ -103,6 +103,7 @@ void print_run_text(const RunResult& r) {
             std::cout << " (" << fmt("%.1f%%", 100 * r.compute_fraction()) << " of the measured FP32 peak, "
                       << fmt("%.0f GFLOP/s)", r.ceilings->fp32_gflops);
         std::cout << "\n";
+        std::cout << "        " << render(timing_method(t), "en") << "\n";
         if (t.near_resolution) std::cout << "        (under 10 us: near the resolution of event timing, about 1-2 us)\n";
     }
     if (r.sanitizer != SanitizerTool::None) print_sanitizer(r);
@@ -120,7 +121,7 @@ void print_run_text(const RunResult& r) {
 int cmd_run(int argc, char** argv) {
     Args a = parse_args(argc, argv, 2, {"--step", "--case", "--block", "--grid", "--shared", "--param", "--source", "--arch",
                                         "--repeat", "--warmup", "--timeout"},
-                        {"--solution", "--compile-only", "--no-timing", "--json", "--help", "--in-process", "--trust",
+                        {"--solution", "--compile-only", "--no-timing", "--warm-l2", "--json", "--help", "--in-process", "--trust",
                          "--memcheck", "--racecheck"},
                         "run");
     if (a.flag("--help")) {
@@ -142,6 +143,8 @@ int cmd_run(int argc, char** argv) {
                      "  --arch A          compile for A (default: the GPU's own sm_XX)\n"
                      "  --warmup N, --repeat N   timing runs (default: the lesson's)\n"
                      "  --no-timing       check only\n"
+                     "  --warm-l2         keep L2 warm between timing samples (default: flush it when\n"
+                     "                    the buffers fit in it, for a cold measurement)\n"
                      "  --timeout S       stop the run after S seconds (default: the lesson's, else 30)\n"
                      "  --in-process      run in this process, not a worker (debugging; a fault ends the CLI)\n"
                      "  --compile-only    stop before the GPU: compile, reference, limits (exit 0 if they pass)\n"
@@ -171,6 +174,7 @@ int cmd_run(int argc, char** argv) {
     req.arch = a.value("--arch").value_or("");
     req.compile_only = a.flag("--compile-only");
     req.timing = !a.flag("--no-timing");
+    req.warm_l2 = a.flag("--warm-l2");
     req.keep_buffers = false;
     if (a.flag("--solution") && a.value("--source")) throw UsageError("--solution and --source cannot be used together");
     if (a.flag("--solution")) req.source = SourceChoice::Solution;

@@ -129,7 +129,10 @@ json to_json(const RunResult& r) {
     if (r.gpu_time) {
         const auto& t = *r.gpu_time;
         j["gpu_time"] = {{"median_ms", t.median_ms}, {"min_ms", t.min_ms}, {"max_ms", t.max_ms},
-                         {"warmup", t.warmup}, {"samples_ms", t.samples_ms}, {"near_resolution", t.near_resolution}};
+                         {"warmup", t.warmup}, {"samples_ms", t.samples_ms}, {"near_resolution", t.near_resolution},
+                         {"noise", t.noise}, {"stopped_by", t.stopped_by}, {"l2_flushed", t.l2_flushed},
+                         {"batch", t.batch}, {"not_batched", t.not_batched},
+                         {"method", render(timing_method(t), "en")}};
     }
     if (r.sanitizer != SanitizerTool::None) {
         json fs = json::array();

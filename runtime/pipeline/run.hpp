@@ -56,6 +56,7 @@ struct RunRequest {
     // wants diagnostics, and the reference is built and run when the student runs.
     bool reference = true;
     bool timing = true;                      // time the kernel after it passes
+    bool warm_l2 = false;                    // keep L2 warm between samples (default: flush it when the buffers fit)
     int warmup = -1, repeat = -1;            // -1 = the lesson's checks
     bool keep_buffers = true;                // return inputs and outputs (the GUI draws them)
     // Also look inside the compiled kernels (inspect/inspect.hpp): resources,
@@ -102,12 +103,42 @@ const char* run_status_name(RunStatus s);
 // the catalogue's "status.<name>" otherwise.
 std::string run_status_label(RunStatus s, std::string_view lang);
 
+// How the kernel was timed (the method follows nvbench's):
+//   - samples are taken until the median is known to kTimingNoiseTarget
+//     (the samples' robust spread, IQR / 1.349 over the median, divided by
+//     the square root of their number), or kTimingBudgetS is spent, or
+//     kTimingMaxSamples are taken; at least the lesson's `repeat`;
+//   - when the step's buffers fit in the L2 cache, L2 is flushed before each
+//     sample (a cold measurement), unless the request asks for a warm one;
+//   - a kernel under kBatchUnderMs, or one under kBatchStreamingUnderMs whose
+//     buffers overflow L2 (not flushed: a flush would change nothing), is
+//     timed as one CUDA Graph replay of `batch` launches, and each sample is
+//     the replay's time over `batch` (an event pair and a lone launch's
+//     latency cost a few microseconds). Steps whose inputs must be restored
+//     between launches (in-out buffers, filled outputs) are not batched; a
+//     short one says so.
+constexpr double kTimingNoiseTarget = 0.005;
+constexpr double kTimingBudgetS = 1.0;
+constexpr int kTimingMaxSamples = 1000;
+constexpr double kBatchUnderMs = 0.010;
+constexpr double kBatchStreamingUnderMs = 0.5;
+
 struct Timing {
     int warmup = 0;
     std::vector<double> samples_ms;
     double median_ms = 0, min_ms = 0, max_ms = 0;
-    bool near_resolution = false;  // median under ~10 us: an event pair costs about 1-2 us
+    bool near_resolution = false;  // under ~10 us and not batched: an event pair costs about 1-2 us
+    double noise = 0;              // the samples' spread: IQR / 1.349 over the median
+    std::string stopped_by;        // "noise", "budget", "samples"
+    bool l2_flushed = false;       // each sample began with a cold L2
+    int batch = 1;                 // > 1: each sample is a graph replay of `batch` launches, divided by it
+    std::string not_batched;       // why a short kernel was not batched
 };
+
+// How `t` was measured, in words: "25 samples, noise 0.31% (the noise
+// target), L2 flushed before each", "..., each a CUDA Graph replay of 1000
+// launches".
+Sentence timing_method(const Timing& t);
 
 struct LaunchReport {
     std::string entry;

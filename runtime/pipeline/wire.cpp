@@ -128,7 +128,7 @@ const std::set<std::string> kResultFloats = {
     "cpu_ms", "cpu_cold_ms", "bytes", "flops", "params.*", "compile.seconds", "reference.seconds",
     "comparisons[].max_abs_error", "comparisons[].max_rel_error", "comparisons[].atol", "comparisons[].rtol",
     "comparisons[].first[].got", "comparisons[].first[].want", "gpu_time.samples_ms[]", "gpu_time.median_ms",
-    "gpu_time.min_ms", "gpu_time.max_ms", "ceilings.copy_gbs", "ceilings.fp32_gflops", "ceilings.fp16_gflops",
+    "gpu_time.min_ms", "gpu_time.max_ms", "gpu_time.noise", "ceilings.copy_gbs", "ceilings.fp32_gflops", "ceilings.fp16_gflops",
     "ceilings.sgemm_gflops"};
 const std::set<std::string> kRequestFloats = {"timeout_s", "params.*"};
 
@@ -296,6 +296,7 @@ Frame encode_request(const RunRequest& r) {
               {"arch", r.arch},
               {"compile_only", r.compile_only},
               {"timing", r.timing},
+              {"warm_l2", r.warm_l2},
               {"warmup", r.warmup},
               {"repeat", r.repeat},
               {"keep_buffers", r.keep_buffers},
@@ -332,6 +333,7 @@ RunRequest decode_request(const Frame& f) {
         r.arch = j.at("arch");
         r.compile_only = j.at("compile_only");
         r.timing = j.at("timing");
+        r.warm_l2 = get_or<bool>(j, "warm_l2", false);
         r.warmup = j.at("warmup");
         r.repeat = j.at("repeat");
         r.keep_buffers = j.at("keep_buffers");
@@ -460,7 +462,9 @@ Frame encode_result(const RunResult& r) {
         for (double s : r.gpu_time->samples_ms) samples.push_back(num(s));
         j["gpu_time"] = {{"warmup", r.gpu_time->warmup}, {"samples_ms", samples}, {"median_ms", num(r.gpu_time->median_ms)},
                          {"min_ms", num(r.gpu_time->min_ms)}, {"max_ms", num(r.gpu_time->max_ms)},
-                         {"near_resolution", r.gpu_time->near_resolution}};
+                         {"near_resolution", r.gpu_time->near_resolution}, {"noise", num(r.gpu_time->noise)},
+                         {"stopped_by", r.gpu_time->stopped_by}, {"l2_flushed", r.gpu_time->l2_flushed},
+                         {"batch", r.gpu_time->batch}, {"not_batched", r.gpu_time->not_batched}};
     }
     j["sanitizer"] = int(r.sanitizer);
     j["sanitizer_errors"] = r.sanitizer_errors;
@@ -626,6 +630,11 @@ RunResult decode_result(const Frame& f) {
             tm.min_ms = get_num(t.at("min_ms"));
             tm.max_ms = get_num(t.at("max_ms"));
             tm.near_resolution = t.at("near_resolution");
+            if (t.contains("noise")) tm.noise = get_num(t.at("noise"));
+            tm.stopped_by = get_or<std::string>(t, "stopped_by", "");
+            tm.l2_flushed = get_or<bool>(t, "l2_flushed", false);
+            tm.batch = get_or<int>(t, "batch", 1);
+            tm.not_batched = get_or<std::string>(t, "not_batched", "");
             r.gpu_time = tm;
         }
         r.sanitizer = SanitizerTool(get_or<int>(j, "sanitizer", 0));

@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "pipeline/run.hpp"
+#include "core/phrase.hpp"
 #include "pipeline/wire.hpp"
 
 #include <gtest/gtest.h>
@@ -121,3 +122,31 @@ TEST(Ceilings, TheyCrossTheWorkersPipe) {
 }
 
 }  // namespace
+
+// How a time was taken travels with it and is said in words.
+TEST(TimingMethod, IsSaidInWordsAndCrossesThePipe) {
+    wb::Timing t;
+    t.samples_ms = {0.004, 0.0041, 0.004};
+    t.median_ms = 0.004;
+    t.noise = 0.0031;
+    t.stopped_by = "noise";
+    t.batch = 1000;
+    EXPECT_EQ(wb::render(wb::timing_method(t), "en"),
+              "3 samples, spread 0.31% (stopped at the median known to 0.5%), each a CUDA Graph replay of 1000 "
+              "launches, divided by 1000");
+    t.batch = 1;
+    t.l2_flushed = true;
+    t.stopped_by = "budget";
+    EXPECT_EQ(wb::render(wb::timing_method(t), "en"), "3 samples, spread 0.31% (stopped at the time budget), L2 flushed before each");
+    EXPECT_NE(wb::render(wb::timing_method(t), "zh").find("清空 L2"), std::string::npos);
+    t.not_batched = "inputs restored between launches";
+    wb::RunResult r;
+    r.gpu_time = t;
+    const wb::RunResult back = wb::decode_result(wb::encode_result(r));
+    ASSERT_TRUE(back.gpu_time);
+    EXPECT_DOUBLE_EQ(back.gpu_time->noise, 0.0031);
+    EXPECT_EQ(back.gpu_time->stopped_by, "budget");
+    EXPECT_TRUE(back.gpu_time->l2_flushed);
+    EXPECT_EQ(back.gpu_time->batch, 1);
+    EXPECT_EQ(back.gpu_time->not_batched, t.not_batched);
+}

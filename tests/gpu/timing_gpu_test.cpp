@@ -1,0 +1,60 @@
+// tests/gpu/timing_gpu_test.cpp — the timing method on a real GPU: a kernel of
+// a few microseconds is batched in a CUDA Graph replay and its samples settle
+// under the noise target; buffers that fit in L2 are timed cold, buffers that
+// do not are not flushed for nothing; an in-place step is not batched and
+// says why. (scripts/timing-vs-ncu.sh compares the medians with Nsight Compute.)
+#include "gpu_test_support.hpp"
+
+#include "core/phrase.hpp"
+#include "pipeline/run.hpp"
+
+#include <cstdio>
+
+namespace {
+
+wb::RunResult run(const std::string& lesson, const std::string& step, const std::string& test_case) {
+    static auto backend = wb::make_local_backend();
+    wb::RunRequest req;
+    req.trusted = true;
+    req.lesson = load_shipped(lesson);
+    req.step = step;
+    req.test_case = test_case;
+    req.source = wb::SourceChoice::Solution;
+    req.keep_buffers = false;
+    return backend->run(req);
+}
+
+void print(const char* what, const wb::RunResult& r) {
+    const wb::Timing& t = *r.gpu_time;
+    std::printf("[ figures  ] timing %s: median %.4f ms (min %.4f, max %.4f), %s\n", what, t.median_ms, t.min_ms, t.max_ms,
+                wb::render(wb::timing_method(t), "en").c_str());
+}
+
+TEST(Timing, AShortKernelIsBatchedAndSettles) {
+    WB_REQUIRE_GPU();
+    const wb::RunResult r = run("01_vector_add.json", "1", "ragged");
+    ASSERT_EQ(r.status, wb::RunStatus::Passed) << r.message;
+    ASSERT_TRUE(r.gpu_time);
+    print("vector add N=1000", r);
+    EXPECT_GT(r.gpu_time->batch, 1);
+    EXPECT_FALSE(r.gpu_time->near_resolution);
+    EXPECT_LT(r.gpu_time->median_ms, 0.010);
+    EXPECT_EQ(r.gpu_time->stopped_by, "noise") << "the median of a batched short kernel settles";
+}
+
+TEST(Timing, BuffersThatFitInL2AreTimedColdAndLargerOnesAreNotFlushed) {
+    WB_REQUIRE_GPU();
+    const wb::RunResult small = run("03_matmul.json", "2", "large");  // 1024^2 floats x 3: 12 MiB, under the H100's 50 MiB
+    ASSERT_EQ(small.status, wb::RunStatus::Passed) << small.message;
+    print("tiled matmul 1024", small);
+    EXPECT_TRUE(small.gpu_time->l2_flushed);
+    EXPECT_EQ(small.gpu_time->batch, 1);
+    const wb::RunResult large = run("01_vector_add.json", "1", "large");  // 192 MiB
+    ASSERT_EQ(large.status, wb::RunStatus::Passed) << large.message;
+    print("vector add 16M", large);
+    EXPECT_FALSE(large.gpu_time->l2_flushed);
+    EXPECT_GT(large.gpu_time->batch, 1) << "a streaming kernel that overflows L2 is batched";
+    EXPECT_FALSE(large.gpu_time->stopped_by.empty());
+}
+
+}  // namespace
