@@ -75,20 +75,22 @@ TEST_P(SolutionPasses, OnTheGpu) {
             detail += "\n  " + c.buffer + "[" + std::to_string(m.flat) + "] got " + std::to_string(m.got) + " want " +
                       std::to_string(m.want);
     ASSERT_EQ(r.status, wb::RunStatus::Passed) << wb::run_status_name(r.status) << ": " << detail;
-    // A passed run is timed as requested: one event-timed sample per repeat,
-    // each a real duration, and the summary figures are those of the samples.
+    // A passed run is timed as requested: at least `repeat` samples (more
+    // until the median settles), each a real duration, and the summary
+    // figures are those of the samples.
     ASSERT_TRUE(r.gpu_time);
     const wb::Timing& t = *r.gpu_time;
     EXPECT_EQ(t.warmup, kWarmup);
-    ASSERT_EQ(t.samples_ms.size(), std::size_t(kRepeat));
+    ASSERT_GE(t.samples_ms.size(), std::size_t(kRepeat));
+    EXPECT_FALSE(t.stopped_by.empty());
     for (double s : t.samples_ms) {
         EXPECT_TRUE(std::isfinite(s)) << s;
         EXPECT_GT(s, 0.0);
     }
-    // kRepeat is odd, so the median is the middle sample itself.
     std::vector<double> sorted = t.samples_ms;
-    std::nth_element(sorted.begin(), sorted.begin() + kRepeat / 2, sorted.end());
-    EXPECT_EQ(t.median_ms, sorted[kRepeat / 2]);
+    std::sort(sorted.begin(), sorted.end());
+    const std::size_t n = sorted.size();
+    EXPECT_DOUBLE_EQ(t.median_ms, n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]));
     EXPECT_EQ(t.min_ms, *std::min_element(t.samples_ms.begin(), t.samples_ms.end()));
     EXPECT_EQ(t.max_ms, *std::max_element(t.samples_ms.begin(), t.samples_ms.end()));
     // The figures go in the test log so a GPU run documents itself.
