@@ -68,6 +68,8 @@ std::vector<DeviceInfo> query_devices() {
         info.memory_clock_khz = attr(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
         info.memory_bus_bits = attr(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
         info.l2_bytes = attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+        char bus[64] = {};
+        if (cu.cuDeviceGetPCIBusId(bus, sizeof bus, dev) == CUDA_SUCCESS) info.pci_bus_id = bus;
         std::size_t total = 0;
         d->check(cu.cuDeviceTotalMem(&total, dev), "cuDeviceTotalMem");
         info.total_memory = total;

@@ -42,6 +42,7 @@ struct DeviceInfo {
     int clock_khz = 0, memory_clock_khz = 0, memory_bus_bits = 0;
     int l2_bytes = 0;
     int driver_version = 0;  // e.g. 13000
+    std::string pci_bus_id;  // "0000:19:00.0", how NVML finds the same GPU
     DeviceLimits limits;
 
     std::string arch() const { return "sm_" + std::to_string(cc_major * 10 + cc_minor); }

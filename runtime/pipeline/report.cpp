@@ -132,6 +132,7 @@ json to_json(const RunResult& r) {
                          {"warmup", t.warmup}, {"samples_ms", t.samples_ms}, {"near_resolution", t.near_resolution},
                          {"noise", t.noise}, {"stopped_by", t.stopped_by}, {"l2_flushed", t.l2_flushed},
                          {"batch", t.batch}, {"not_batched", t.not_batched},
+                         {"sm_clock_mhz", t.sm_clock_mhz}, {"max_sm_clock_mhz", t.max_sm_clock_mhz}, {"throttled", t.throttled},
                          {"method", render(timing_method(t), "en")}};
     }
     if (r.sanitizer != SanitizerTool::None) {

@@ -13,6 +13,7 @@
 #include "pipeline/run.hpp"
 
 #include "ceilings/ceilings.hpp"
+#include "driver/nvml.hpp"
 
 #include "core/error.hpp"
 #include "driver/cuda_driver.hpp"
@@ -893,6 +894,13 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
                 cu.cuStreamDestroy(stream);
             }
         }
+        // The clock the samples ran at, read while the GPU is still busy from them.
+        if (const Nvml* nvml = Nvml::get(); nvml && !ctx_->info().pci_bus_id.empty())
+            if (const auto clocks = nvml->clocks(ctx_->info().pci_bus_id)) {
+                t.sm_clock_mhz = clocks->sm_mhz;
+                t.max_sm_clock_mhz = clocks->max_sm_mhz;
+                t.throttled = clocks->throttle_ids();
+            }
         t.median_ms = median_of(t.samples_ms);
         t.min_ms = *std::min_element(t.samples_ms.begin(), t.samples_ms.end());
         t.max_ms = *std::max_element(t.samples_ms.begin(), t.samples_ms.end());
@@ -929,6 +937,18 @@ Sentence timing_method(const Timing& t) {
     if (t.batch > 1) s.push_back({"timing.batched", {std::to_string(t.batch)}});
     else s.push_back({t.l2_flushed ? "timing.cold_l2" : "timing.warm_l2", {}});
     if (!t.not_batched.empty()) s.push_back({"timing.not_batched", {}});
+    if (t.sm_clock_mhz > 0) s.push_back({"timing.clock", {std::to_string(t.sm_clock_mhz), std::to_string(t.max_sm_clock_mhz)}});
+    if (!t.throttled.empty()) {
+        // One phrase per cause: "; the GPU was slowed (power cap, thermal (hardware)): ...".
+        std::string_view ids = t.throttled;
+        for (bool first = true; !ids.empty(); first = false) {
+            const size_t comma = ids.find(',');
+            const std::string id(ids.substr(0, comma));
+            s.push_back({first ? "timing.throttled" : "timing.throttled.more", {"@timing.slow." + id}});
+            ids = comma == std::string_view::npos ? std::string_view{} : ids.substr(comma + 1);
+        }
+        s.push_back({"timing.throttled.end", {}});
+    }
     return s;
 }
 

@@ -133,6 +133,10 @@ struct Timing {
     bool l2_flushed = false;       // each sample began with a cold L2
     int batch = 1;                 // > 1: each sample is a graph replay of `batch` launches, divided by it
     std::string not_batched;       // why a short kernel was not batched
+    // The SM clock as the samples ended (NVML; 0 when NVML is not there), and
+    // what slowed it, when something did: GpuClocks::throttle_ids(), e.g. "power_cap".
+    unsigned sm_clock_mhz = 0, max_sm_clock_mhz = 0;
+    std::string throttled;
 };
 
 // How `t` was measured, in words: "25 samples, noise 0.31% (the noise

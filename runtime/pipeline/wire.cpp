@@ -464,7 +464,9 @@ Frame encode_result(const RunResult& r) {
                          {"min_ms", num(r.gpu_time->min_ms)}, {"max_ms", num(r.gpu_time->max_ms)},
                          {"near_resolution", r.gpu_time->near_resolution}, {"noise", num(r.gpu_time->noise)},
                          {"stopped_by", r.gpu_time->stopped_by}, {"l2_flushed", r.gpu_time->l2_flushed},
-                         {"batch", r.gpu_time->batch}, {"not_batched", r.gpu_time->not_batched}};
+                         {"batch", r.gpu_time->batch}, {"not_batched", r.gpu_time->not_batched},
+                         {"sm_clock_mhz", r.gpu_time->sm_clock_mhz}, {"max_sm_clock_mhz", r.gpu_time->max_sm_clock_mhz},
+                         {"throttled", r.gpu_time->throttled}};
     }
     j["sanitizer"] = int(r.sanitizer);
     j["sanitizer_errors"] = r.sanitizer_errors;
@@ -635,6 +637,9 @@ RunResult decode_result(const Frame& f) {
             tm.l2_flushed = get_or<bool>(t, "l2_flushed", false);
             tm.batch = get_or<int>(t, "batch", 1);
             tm.not_batched = get_or<std::string>(t, "not_batched", "");
+            tm.sm_clock_mhz = get_or<unsigned>(t, "sm_clock_mhz", 0);
+            tm.max_sm_clock_mhz = get_or<unsigned>(t, "max_sm_clock_mhz", 0);
+            tm.throttled = get_or<std::string>(t, "throttled", "");
             r.gpu_time = tm;
         }
         r.sanitizer = SanitizerTool(get_or<int>(j, "sanitizer", 0));

@@ -31,7 +31,7 @@ sleep 30
 END
     # env --default-signal: a background job of a shell script starts with
     # SIGINT ignored, and the app leaves an ignored signal ignored.
-    (set +e; cd "$home"; xvfb-run -a -s "-screen 0 1280x800x24" \
+    (set +e; cd "$home"; "$wb_xvfb_run" -s "-screen 0 1280x800x24" \
         sh -c 'echo $$ >"$0/app.pid"; exec env --default-signal=INT,TERM "$1" --lessons "$2" --size 1280x800 --script "$0/script.txt"' \
         "$home" "$app" "$lessons" >"$home/stdout" 2>"$home/stderr"; echo $? >"$home/status") &
     runner=$!

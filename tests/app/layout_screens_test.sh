@@ -12,6 +12,8 @@
 #   layout_screens_test.sh PATH/TO/cuda-workbook PATH/TO/lessons [SHOTS_DIR]
 # SHOTS_DIR (optional) keeps the screenshots, e.g. for docs/screenshots.
 set -eu
+# Xvfb through tests/xvfb-run.sh: the status is always the command's.
+wb_xvfb_run="$(cd "$(dirname "$0")/.." && pwd)/xvfb-run.sh"
 app=$1 lessons=$2 keep=${3:-}
 . "$(dirname "$0")/script_lib.sh"
 make_home
@@ -51,7 +53,7 @@ panel-rect diagnostics
 screenshot $home/layout-$screen-$lang.png
 END
         status=0
-        (cd "$home" && xvfb-run -a -s "-screen 0 ${screen}x24" \
+        (cd "$home" && "$wb_xvfb_run" -s "-screen 0 ${screen}x24" \
             "$app" --lessons "$lessons" --size "$screen" --lang "$lang" --script "$home/script.txt" \
             >"$home/stdout" 2>"$home/stderr") || status=$?
         if [ "$status" -ne 0 ]; then

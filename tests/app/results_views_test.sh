@@ -10,6 +10,8 @@
 #   results_views_test.sh PATH/TO/cuda-workbook PATH/TO/lessons [SHOTS_DIR]
 # SHOTS_DIR (optional) keeps the screenshots, e.g. for docs/screenshots.
 set -eu
+# Xvfb through tests/xvfb-run.sh: the status is always the command's.
+wb_xvfb_run="$(cd "$(dirname "$0")/.." && pwd)/xvfb-run.sh"
 app=$1 lessons=$2 keep=${3:-}
 home=$(mktemp -d)
 trap 'rm -rf "$home"' EXIT
@@ -60,7 +62,7 @@ expect-view vector c $source
 END
 status=0
 # Run from the temporary folder so nothing the app might write lands in the tree.
-(cd "$home" && xvfb-run -a -s "-screen 0 1600x1000x24" \
+(cd "$home" && "$wb_xvfb_run" -s "-screen 0 1600x1000x24" \
     "$app" --lessons "$lessons" --size 1400x900 --script "$home/script.txt" \
     >"$home/stdout" 2>"$home/stderr") || status=$?
 echo "--- stdout"; cat "$home/stdout"

@@ -5,6 +5,9 @@
 #   . script_lib.sh; make_home; run_script APP LESSONS [EXTRA ARGS] <<'END' ... END
 # After run_script: $status is the exit status; $home/stdout, $home/stderr.
 
+# Xvfb through tests/xvfb-run.sh: the status is always the command's.
+wb_xvfb_run="$(cd "$(dirname "$0")/.." && pwd)/xvfb-run.sh"
+
 make_home() {
     home=$(mktemp -d)
     trap 'rm -rf "$home"' EXIT
@@ -17,7 +20,7 @@ run_script() {
     cat >"$home/script.txt"
     status=0
     # Run from the temporary folder so nothing the app might write lands in the tree.
-    (cd "$home" && xvfb-run -a -s "-screen 0 1280x800x24" \
+    (cd "$home" && "$wb_xvfb_run" -s "-screen 0 1280x800x24" \
         "$app" --lessons "$lessons" --size 1280x800 --script "$home/script.txt" "$@" \
         >"$home/stdout" 2>"$home/stderr") || status=$?
     echo "--- stdout"; cat "$home/stdout"

@@ -16,7 +16,7 @@ lessons=$2
 run_sized() {
     cat >"$home/script.txt"
     status=0
-    (cd "$home" && xvfb-run -a -s "-screen 0 1600x1000x24" \
+    (cd "$home" && "$wb_xvfb_run" -s "-screen 0 1600x1000x24" \
         "$app" --lessons "$lessons" --script "$home/script.txt" "$@" \
         >"$home/stdout" 2>"$home/stderr") || status=$?
     echo "--- stdout"; cat "$home/stdout"

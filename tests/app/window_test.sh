@@ -16,6 +16,8 @@
 # expected lesson id is read from the sorted lessons folder, not hard-coded, so
 # the test follows the lessons that ship.
 set -eu
+# Xvfb through tests/xvfb-run.sh: the status is always the command's.
+wb_xvfb_run="$(cd "$(dirname "$0")/.." && pwd)/xvfb-run.sh"
 
 app=$1
 lessons=$2
@@ -35,7 +37,7 @@ status=0
 # The app runs in the background inside the X server's session so that xprop
 # can read the icon the window set (_NET_WM_ICON) while it is open; the shell
 # waits for that app, by its pid, and returns its status.
-xvfb-run -a -s "-screen 0 1280x800x24" sh -c '
+"$wb_xvfb_run" -s "-screen 0 1280x800x24" sh -c '
     "$1" --lessons "$2" --lang "$3" --size "$4" --frames 60 --screenshot "$5/shot.png" \
         >"$5/stdout" 2>"$5/stderr" &
     app_pid=$!

@@ -18,7 +18,7 @@ sleep 1.5
 sleep 30
 END
 # The app's own pid (exec keeps it), so only the app is killed, not Xvfb.
-(cd "$home" && xvfb-run -a -s "-screen 0 1280x800x24" \
+(cd "$home" && "$wb_xvfb_run" -s "-screen 0 1280x800x24" \
     sh -c 'echo $$ >"$0/app.pid"; exec "$1" --lessons "$2" --size 1280x800 --script "$0/script.txt"' \
     "$home" "$app" "$lessons" >"$home/stdout" 2>"$home/stderr") &
 runner=$!

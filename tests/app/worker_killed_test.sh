@@ -31,7 +31,7 @@ sleep 1.5
 expect-saved
 END
 # exec keeps the pid written, so the worker found below is this app's child.
-(set +e; cd "$home"; xvfb-run -a -s "-screen 0 1280x800x24" \
+(set +e; cd "$home"; "$wb_xvfb_run" -s "-screen 0 1280x800x24" \
     sh -c 'echo $$ >"$0/app.pid"; exec "$1" --lessons "$2" --size 1280x800 --script "$0/script.txt"' \
     "$home" "$app" "$lessons" >"$home/stdout" 2>"$home/stderr"; echo $? >"$home/status") &
 runner=$!

@@ -54,6 +54,8 @@ TEST(Timing, BuffersThatFitInL2AreTimedColdAndLargerOnesAreNotFlushed) {
     print("vector add 16M", large);
     EXPECT_FALSE(large.gpu_time->l2_flushed);
     EXPECT_GT(large.gpu_time->batch, 1) << "a streaming kernel that overflows L2 is batched";
+    EXPECT_GT(large.gpu_time->sm_clock_mhz, 0u) << "NVML gives the SM clock the samples ran at";
+    EXPECT_GE(large.gpu_time->max_sm_clock_mhz, large.gpu_time->sm_clock_mhz);
     EXPECT_FALSE(large.gpu_time->stopped_by.empty());
 }
 

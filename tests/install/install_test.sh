@@ -14,6 +14,8 @@
 # installed assets; the installed app, under Xvfb, opens the first lesson and
 # says it took lessons and shaders from the moved prefix.
 set -eu
+# Xvfb through tests/xvfb-run.sh: the status is always the command's.
+wb_xvfb_run="$(cd "$(dirname "$0")/.." && pwd)/xvfb-run.sh"
 
 build=$1
 source=$2
@@ -84,7 +86,7 @@ grep -q "check: [1-9][0-9]* passed, 0 failed" "$tmp/check.out" || fail "check --
 echo "ok: the installed CLI validates and checks the installed lessons"
 
 status=0
-xvfb-run -a -s "-screen 0 1280x800x24" "$prefix/bin/cuda-workbook" --frames 10 --screenshot "$tmp/shot.png" \
+"$wb_xvfb_run" -s "-screen 0 1280x800x24" "$prefix/bin/cuda-workbook" --frames 10 --screenshot "$tmp/shot.png" \
     >"$tmp/stdout" 2>"$tmp/stderr" || status=$?
 echo "--- stdout"; cat "$tmp/stdout"
 echo "--- stderr"; cat "$tmp/stderr"

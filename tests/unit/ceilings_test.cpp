@@ -8,6 +8,7 @@
 #include "core/fs.hpp"
 #include "pipeline/run.hpp"
 #include "core/phrase.hpp"
+#include "driver/nvml.hpp"
 #include "pipeline/wire.hpp"
 
 #include <gtest/gtest.h>
@@ -149,4 +150,35 @@ TEST(TimingMethod, IsSaidInWordsAndCrossesThePipe) {
     EXPECT_TRUE(back.gpu_time->l2_flushed);
     EXPECT_EQ(back.gpu_time->batch, 1);
     EXPECT_EQ(back.gpu_time->not_batched, t.not_batched);
+}
+
+// The clock the samples ran at, and a slowdown, are said with the time.
+TEST(TimingMethod, SaysTheClockAndASlowdown) {
+    wb::Timing t;
+    t.samples_ms = {1.0, 1.0, 1.0};
+    t.stopped_by = "noise";
+    t.l2_flushed = true;
+    t.sm_clock_mhz = 1755;
+    t.max_sm_clock_mhz = 1980;
+    t.throttled = "power_cap,hw_thermal";
+    EXPECT_EQ(wb::render(wb::timing_method(t), "en"),
+              "3 samples, spread 0.00% (stopped at the median known to 0.5%), L2 flushed before each, SM clock 1755 of "
+              "1980 MHz; the GPU was slowed (power cap; thermal, hardware): these times are slower than its best");
+    wb::RunResult r;
+    r.gpu_time = t;
+    const wb::RunResult back = wb::decode_result(wb::encode_result(r));
+    EXPECT_EQ(back.gpu_time->sm_clock_mhz, 1755u);
+    EXPECT_EQ(back.gpu_time->max_sm_clock_mhz, 1980u);
+    EXPECT_EQ(back.gpu_time->throttled, "power_cap,hw_thermal");
+}
+
+TEST(Nvml, AMachineWithoutItSaysWhy) {
+    if (wb::Nvml::get()) GTEST_SKIP() << "NVML is here: the GPU tests read the clock through it";
+    EXPECT_FALSE(wb::Nvml::unavailable_reason().empty());
+    wb::GpuClocks c;
+    c.reasons = 0x4 | 0x40;
+    EXPECT_TRUE(c.throttled());
+    EXPECT_EQ(c.throttle_ids(), "power_cap,hw_thermal");
+    c.reasons = 0x1;  // idle is not a slowdown
+    EXPECT_FALSE(c.throttled());
 }

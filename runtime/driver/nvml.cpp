@@ -1,0 +1,87 @@
+// runtime/driver/nvml.cpp — NVML through dlopen (nvml.hpp).
+#include "driver/nvml.hpp"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <mutex>
+
+namespace wb {
+namespace {
+
+constexpr int kNvmlSuccess = 0;
+constexpr int kNvmlClockSm = 1;  // NVML_CLOCK_SM
+// nvmlClocksEventReason* (nvml.h): the slowdowns, not idling or an application clock.
+constexpr unsigned long long kSwPowerCap = 0x4, kHwSlowdown = 0x8, kSwThermal = 0x20, kHwThermal = 0x40,
+                             kHwPowerBrake = 0x80;
+
+std::string g_reason;
+
+}  // namespace
+
+bool GpuClocks::throttled() const {
+    return (reasons & (kSwPowerCap | kHwSlowdown | kSwThermal | kHwThermal | kHwPowerBrake)) != 0;
+}
+
+std::string GpuClocks::throttle_ids() const {
+    std::string s;
+    auto add = [&](unsigned long long bit, const char* id) {
+        if (reasons & bit) s += (s.empty() ? "" : ",") + std::string(id);
+    };
+    add(kSwPowerCap, "power_cap");
+    add(kHwSlowdown, "hw_slowdown");
+    add(kSwThermal, "sw_thermal");
+    add(kHwThermal, "hw_thermal");
+    add(kHwPowerBrake, "power_brake");
+    return s;
+}
+
+const Nvml* Nvml::get() {
+    static std::once_flag once;
+    static Nvml* nvml = nullptr;
+    std::call_once(once, [] {
+        if (const char* off = std::getenv("WB_DISABLE_CUDA_DRIVER"); off && *off && *off != '0') {
+            g_reason = "NVML is off with the CUDA driver (WB_DISABLE_CUDA_DRIVER is set)";
+            return;
+        }
+        void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (!lib) {
+            g_reason = "NVML (libnvidia-ml.so.1) could not be loaded";
+            return;
+        }
+        auto sym = [&](const char* name) { return dlsym(lib, name); };
+        auto init = reinterpret_cast<int (*)()>(sym("nvmlInit_v2"));
+        auto* n = new Nvml;
+        n->lib_ = lib;
+        n->device_by_pci_ = reinterpret_cast<int (*)(const char*, void**)>(sym("nvmlDeviceGetHandleByPciBusId_v2"));
+        n->clock_info_ = reinterpret_cast<int (*)(void*, int, unsigned*)>(sym("nvmlDeviceGetClockInfo"));
+        n->max_clock_info_ = reinterpret_cast<int (*)(void*, int, unsigned*)>(sym("nvmlDeviceGetMaxClockInfo"));
+        n->reasons_ = reinterpret_cast<int (*)(void*, unsigned long long*)>(sym("nvmlDeviceGetCurrentClocksEventReasons"));
+        if (!n->reasons_)
+            n->reasons_ = reinterpret_cast<int (*)(void*, unsigned long long*)>(sym("nvmlDeviceGetCurrentClocksThrottleReasons"));
+        if (!init || !n->device_by_pci_ || !n->clock_info_ || !n->max_clock_info_ || init() != kNvmlSuccess) {
+            g_reason = "NVML was loaded but did not start";
+            delete n;
+            return;
+        }
+        nvml = n;  // lives as long as the process, like the driver
+    });
+    return nvml;
+}
+
+std::string Nvml::unavailable_reason() {
+    get();
+    return g_reason;
+}
+
+std::optional<GpuClocks> Nvml::clocks(const std::string& pci_bus_id) const {
+    void* device = nullptr;
+    if (device_by_pci_(pci_bus_id.c_str(), &device) != kNvmlSuccess) return std::nullopt;
+    GpuClocks c;
+    if (clock_info_(device, kNvmlClockSm, &c.sm_mhz) != kNvmlSuccess) return std::nullopt;
+    if (max_clock_info_(device, kNvmlClockSm, &c.max_sm_mhz) != kNvmlSuccess) return std::nullopt;
+    if (reasons_) reasons_(device, &c.reasons);
+    return c;
+}
+
+}  // namespace wb

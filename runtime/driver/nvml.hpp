@@ -1,0 +1,44 @@
+// runtime/driver/nvml.hpp — NVML, loaded at run time (libnvidia-ml.so.1), for
+// what the CUDA driver does not say: the SM clock now and why it is lower
+// than its maximum (power, thermal or hardware slowdown).
+//
+// Like the driver, NVML is dlopen'ed: a machine without it (this one, CI)
+// gets nullptr from get() and a reason, never a link error. Only the few
+// entry points used are declared here, with NVML's stable C types.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace wb {
+
+struct GpuClocks {
+    unsigned sm_mhz = 0;
+    unsigned max_sm_mhz = 0;
+    unsigned long long reasons = 0;   // nvmlClocksEventReason* bits
+    // Power, thermal or hardware slowdown: times taken now are slower than the GPU's best.
+    bool throttled() const;
+    // The slowdown's causes as ids, comma-separated ("power_cap,hw_thermal"); empty when
+    // none. Each id is also a phrase, "timing.slow.<id>".
+    std::string throttle_ids() const;
+};
+
+class Nvml {
+public:
+    // The process-wide NVML, initialised on first call; nullptr when it cannot be loaded.
+    static const Nvml* get();
+    static std::string unavailable_reason();
+
+    // The GPU with this PCI bus id (cuDeviceGetPCIBusId's form); nullopt when NVML does not know it.
+    std::optional<GpuClocks> clocks(const std::string& pci_bus_id) const;
+
+private:
+    Nvml() = default;
+    void* lib_ = nullptr;
+    int (*device_by_pci_)(const char*, void**) = nullptr;
+    int (*clock_info_)(void*, int, unsigned*) = nullptr;
+    int (*max_clock_info_)(void*, int, unsigned*) = nullptr;
+    int (*reasons_)(void*, unsigned long long*) = nullptr;
+};
+
+}  // namespace wb
