@@ -269,6 +269,24 @@ void apply_result(AppState& state, JobOutcome& outcome) {
         return;
     }
     const char* what = outcome.kind == JobKind::Run ? "run" : "compile";
+    // A sweep's point: it fills its row of the Sweep tab, and nothing else.
+    SweepState& sw = state.sweep;
+    if (const auto it = std::find(sw.jobs.begin(), sw.jobs.end(), outcome.id); it != sw.jobs.end()) {
+        const std::size_t i = std::size_t(it - sw.jobs.begin());
+        *it = 0;
+        if (!outcome.failure.empty()) {
+            r.status = RunStatus::Crashed;
+            r.message = outcome.failure;
+        }
+        sw.results[i] = std::move(r);
+        ++sw.finished;
+        if (!sw.running() && sw.plan && sw.error.empty()) {
+            std::vector<RunResult> done;
+            for (const auto& res : sw.results) done.push_back(res ? *res : RunResult{});
+            log_line(state, "sweep: " + summarize_sweep(*sw.plan, done).text);
+        }
+        return;
+    }
     if (outcome.discarded) {
         log_line(state, std::string("discarded the result of the stopped ") + what);
         return;
@@ -331,6 +349,48 @@ SessionState session_of(const AppState& state) {
     return s;
 }
 
+// The Sweep tab's Run sweep: the runtime plans the points (the block sizes
+// that fit this GPU, or the param's values within its bounds); each is a Run
+// job of the editor's text with the launch panel's settings, that point applied.
+void submit_sweep(AppState& state, JobRunner& jobs, const std::string& off_reason) {
+    SweepState& sw = state.sweep;
+    const Step* step = selected_step(state);
+    if (!state.lesson || !step) return;
+    if (sw.running()) {
+        log_line(state, "a sweep is already running: Stop ends it", true);
+        return;
+    }
+    const std::string blocked = run_blocked_reason(state);
+    if (!off_reason.empty() || (!blocked.empty() && !state.requests.run_even_without_gpu)) {
+        log_line(state, "Sweep is unavailable: " + (off_reason.empty() ? blocked : off_reason), true);
+        return;
+    }
+    sw.plan.reset();
+    sw.jobs.clear();
+    sw.results.clear();
+    sw.error.clear();
+    sw.finished = 0;
+    sw.key = step_key(state);
+    SweepAxis axis;
+    try {
+        if (sw.axis > 0 && std::size_t(sw.axis) <= step->params.size())
+            axis = parse_param_sweep(step->params[std::size_t(sw.axis - 1)].name + "=" + sw.range);
+        const DeviceLimits& limits = state.device ? state.device->limits : state.compile_only_limits;
+        sw.plan = plan_sweep(*step, axis, limits.max_threads_per_block);
+    } catch (const Error& e) {
+        sw.error = e.message();
+        log_line(state, "sweep: " + sw.error, true);
+        return;
+    }
+    RunRequest base = make_request(state, false);
+    base.keep_buffers = false;
+    for (const SweepPoint& p : sw.plan->points)
+        sw.jobs.push_back(jobs.submit(JobKind::Run, sweep_request(base, *step, p), state.editor.revision));
+    sw.results.assign(sw.plan->points.size(), std::nullopt);
+    if (!sw.jobs.empty()) state.last_submitted_job = sw.jobs.back();
+    log_line(state, "sweep submitted: " + std::to_string(sw.jobs.size()) + " points");
+}
+
 // Everything the panels asked for this frame, plus the timers: compile-as-
 // you-type (debounced), autosave, and the external editor's file.
 void act_on_requests(AppState& state, JobRunner& jobs) {
@@ -340,6 +400,11 @@ void act_on_requests(AppState& state, JobRunner& jobs) {
     Requests& rq = state.requests;
 
     if (rq.stop) {
+        if (state.sweep.running()) {
+            state.sweep.error = "stopped after " + std::to_string(state.sweep.finished) + " of " +
+                                std::to_string(state.sweep.plan->points.size()) + " points";
+            state.sweep.jobs.clear();
+        }
         if (jobs.stop())
             log_line(state, "Stop: the running job's worker process was stopped; a fresh one serves the next job");
         else
@@ -381,6 +446,7 @@ void act_on_requests(AppState& state, JobRunner& jobs) {
             log_line(state, "Run is unavailable: " + blocked, true);
         }
     }
+    if (rq.sweep) submit_sweep(state, jobs, off_reason);
     const bool due = ed.revision != ed.compile_submitted_revision && state.now - ed.last_edit_time >= kCompileDebounce;
     if (!off_reason.empty() && (rq.compile || due)) {
         // Nothing to wait for: this text is not compiled until the folder is

@@ -160,6 +160,7 @@ const char* results_tab_name(ResultsTab tab) {
     case ResultsTab::Check: return "check";
     case ResultsTab::Timings: return "timings";
     case ResultsTab::Buffers: return "buffers";
+    case ResultsTab::Sweep: return "sweep";
     case ResultsTab::Resources: return "resources";
     case ResultsTab::Ptx: return "ptx";
     case ResultsTab::Sass: return "sass";

@@ -12,6 +12,7 @@
 #include "compile/nvrtc.hpp"
 #include "driver/device.hpp"
 #include "pipeline/run.hpp"
+#include "pipeline/sweep.hpp"
 
 #include <array>
 #include <cstdint>
@@ -57,6 +58,7 @@ struct Requests {
     bool run_even_without_gpu = false;  // scripts: exercise the pipeline in compile-only mode
     SanitizerTool sanitize = SanitizerTool::None;  // a full run under compute-sanitizer (Check memory / races)
     bool stop = false;
+    bool sweep = false;          // the Sweep tab's Run sweep: one run per point of sweep.axis
     bool save = false;           // Ctrl+S
     bool open_external = false;
 };
@@ -105,6 +107,21 @@ struct LessonWatch {
     std::uint64_t reloads = 0;              // reloads applied, good or failed (scripts wait on it)
 };
 
+// The Sweep tab: a step run at every point of a plan (runtime/pipeline/sweep.hpp),
+// one Run job per point. Results come back by job id and never replace
+// last_run: the student's own run stays on the other tabs.
+struct SweepState {
+    int axis = 0;                        // 0: block size; i > 0: the step's param i - 1
+    std::string range = "";              // the param's values, as parse_param_sweep takes them after "NAME="
+    std::string key;                     // "lesson_id/step_id" the sweep was run for
+    std::optional<SweepPlan> plan;
+    std::vector<std::uint64_t> jobs;     // job id per point
+    std::vector<std::optional<RunResult>> results;  // per point, as they finish
+    std::string error;                   // the plan was refused (a bad range), or the sweep was stopped
+    int finished = 0;
+    bool running() const { return plan && finished < int(plan->points.size()) && error.empty(); }
+};
+
 // The results panel's pictures, plots and tables, built from `last_run`
 // (panels/results_views.hpp). Declared here only: the state holds them so they
 // are built once per run, not once per frame, and nothing else sees widgets.
@@ -113,13 +130,12 @@ struct ResultsViews;
 // loaded once per run of the app by the results views; declared only, as above.
 class ColormapRenderer;
 
-// The results panel's views, one tab each. The instruments (roofline,
-// sweeps, PTX and SASS, occupancy, the GPU monitor) join this list.
-// Views to Buffers show the last run; Resources, PTX and SASS look inside
+// The results panel's views, one tab each. Views to Buffers show the last
+// run; Sweep, its own runs across block sizes or a param; Resources, PTX and SASS look inside
 // the editor's text as compiled (an inspection, made while one is open).
-enum class ResultsTab { Views, Check, Timings, Buffers, Resources, Ptx, Sass, Count_ };
+enum class ResultsTab { Views, Check, Timings, Buffers, Sweep, Resources, Ptx, Sass, Count_ };
 // Its name in scripts and logs: "views", "check", "timings", "buffers",
-// "resources", "ptx", "sass".
+// "sweep", "resources", "ptx", "sass".
 const char* results_tab_name(ResultsTab tab);
 
 // What the panels drew in the latest frame, recorded at the draw calls, and
@@ -195,6 +211,7 @@ struct AppState {
     bool results_tab_requested = false;      // a script or the code chose results_tab: the tab bar selects it once
     // This session's runs per step ("lesson_id/step_id"), oldest first.
     std::map<std::string, std::vector<RunRecord>> run_history;
+    SweepState sweep;
     std::uint64_t last_finished_job = 0;
     std::uint64_t last_submitted_job = 0;
     std::string job_text;                    // "compiling" / "running" / ""

@@ -311,6 +311,44 @@ Tick expand_results(Call& c) {
     return Tick::Continue;
 }
 
+// As the Sweep tab's Run sweep does: "sweep blocks", or "sweep N=1024:4096:x2"
+// for the step's param N. Scripts may sweep without a GPU (compile-only points).
+Tick sweep(Call& c) {
+    const Step* step = selected_step(c.state);
+    if (!step) return c.fail("no lesson is open");
+    if (c.rest == "blocks") {
+        c.state.sweep.axis = 0;
+    } else {
+        const std::size_t eq = c.rest.find('=');
+        int axis = 0;
+        for (std::size_t i = 0; i < step->params.size(); ++i)
+            if (eq != std::string::npos && step->params[i].name == c.rest.substr(0, eq)) axis = int(i) + 1;
+        if (axis == 0) return c.fail("sweep wants blocks, or NAME=VALUES for a param of this step");
+        c.state.sweep.axis = axis;
+        c.state.sweep.range = c.rest.substr(eq + 1);
+    }
+    c.state.requests.sweep = c.state.requests.run_even_without_gpu = true;
+    return Tick::Continue;
+}
+
+// The finished sweep: its number of points, and each point's status.
+Tick expect_sweep(Call& c) {
+    long long n = 0;
+    if (c.words.size() != 2 || !to_int(c.words[0], n)) return c.fail("expect-sweep wants POINTS STATUS");
+    const SweepState& sw = c.state.sweep;
+    if (!sw.error.empty()) return c.fail("the sweep did not run: " + sw.error);
+    if (!sw.plan) return c.fail("no sweep has run");
+    if (sw.running()) return c.fail("the sweep is still running (" + std::to_string(sw.finished) + " points done)");
+    if (sw.plan->points.size() != std::size_t(n))
+        return c.fail("the sweep has " + std::to_string(sw.plan->points.size()) + " points, wanted " + std::to_string(n));
+    for (std::size_t i = 0; i < sw.results.size(); ++i)
+        if (!sw.results[i] || run_status_name(sw.results[i]->status) != c.words[1])
+            return c.fail("point " + sw.plan->points[i].label + " is " +
+                          (sw.results[i] ? run_status_name(sw.results[i]->status) : "missing") + ", wanted " + c.words[1]);
+    c.say("sweep: " + std::to_string(n) + " points, all " + c.words[1]);
+    return Tick::Continue;
+}
+
 // As the tab's click does.
 Tick results_tab(Call& c) {
     for (int i = 0; i < static_cast<int>(ResultsTab::Count_); ++i) {
@@ -320,7 +358,7 @@ Tick results_tab(Call& c) {
             return Tick::Continue;
         }
     }
-    return c.fail("results-tab wants views, check, timings, buffers, resources, ptx or sass");
+    return c.fail("results-tab wants views, check, timings, buffers, sweep, resources, ptx or sass");
 }
 
 // As a click in the editor does: the caret to the start of line N.
@@ -765,6 +803,8 @@ constexpr Command kCommands[] = {
     {"expand-results", expand_results},
     {"collapse-lessons", collapse_lessons},
     {"results-tab", results_tab},
+    {"sweep", sweep},
+    {"expect-sweep", expect_sweep},
     {"set-caret", set_caret},
     {"pop-instructions", pop_instructions},
     {"set-content-scale", set_content_scale},

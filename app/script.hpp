@@ -17,7 +17,9 @@
 //   check-memory | check-races (a run under compute-sanitizer; anyway, as above)
 //   expand-results on|off      open-external        answer-trust yes|no
 //   collapse-lessons on|off    (the lesson list's "<<" / ">>")
-//   results-tab views|check|timings|buffers|resources|ptx|sass  (clicks that tab)
+//   results-tab views|check|timings|buffers|sweep|resources|ptx|sass  (clicks that tab)
+//   sweep blocks | sweep NAME=VALUES  (the Sweep tab's Run sweep, over block sizes
+//                              or the param NAME; anyway, as run-anyway)
 //   set-caret LINE             (the editor's caret to that line, as a click there)
 //   pop-instructions on|off    (the instructions' "Pop out" / "Dock")
 //   press KEYS                 (keys down for one frame: f8, ctrl+s, ctrl+shift+l,
@@ -47,6 +49,7 @@
 //   expect-view KIND BUFFER [SOURCE]  (the results panel built that view, with
 //                              data; SOURCE is gpu+cpu, gpu, cpu or input)
 //   expect-history N           (the current step has N runs this session)
+//   expect-sweep N STATUS      (the finished sweep has N points, each of them STATUS)
 //   expect-shaders loaded|fallback  (the heat maps drawn so far were coloured by
 //                              shaders/, or on the CPU after one log line saying why)
 //   expect-window-size W H (screen coordinates)

@@ -197,6 +197,23 @@ constexpr std::array<Entry, static_cast<std::size_t>(UiText::Count_)> kTable{{
     {" (%.0f%% of copy)", "（拷贝带宽的 %.0f%%）"},
     {" (%.1f%% of FP32 peak)", "（FP32 峰值的 %.1f%%）"},
     {"measuring this GPU's ceilings (once)", "正在测量这块 GPU 的性能上限（只测一次）"},
+    // The Sweep tab.
+    {"Sweep", "扫描"},
+    {"Sweep over", "扫描对象"},
+    {"block size", "线程块大小"},
+    {"Values", "取值"},
+    {"FROM:TO:xFACTOR, FROM:TO:+STEP or V1,V2,...  e.g. 1024:1048576:x4", "起:止:x倍数、起:止:+步长 或 值1,值2,...  例如 1024:1048576:x4"},
+    {"Run sweep", "运行扫描"},
+    {"%d of %d points run", "已运行 %d / %d 个点"},
+    {"Runs this step at every block size that fits the GPU, or across a param's values. Each point is checked against the CPU reference and timed like a run.", "在 GPU 能容纳的每种线程块大小下，或在某个参数的一系列取值下运行这一步。每个点都会与 CPU 参考实现比对，并像普通运行一样计时。"},
+    {"point", "取值点"},
+    {"status", "状态"},
+    {"fastest", "最快"},
+    {"Use", "采用"},
+    {"left out: %s", "未包含：%s"},
+    {"%d points: %d passed, %d failed", "%d 个点：%d 个通过，%d 个失败"},
+    {"compile-only: no GPU ran these points", "仅编译：没有 GPU 运行这些点"},
+    {"GPU ms", "GPU 毫秒"},
 }};
 
 }  // namespace

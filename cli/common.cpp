@@ -3,6 +3,8 @@
 
 #include "compile/diagnostics.hpp"
 #include "core/data_dirs.hpp"
+#include "core/error.hpp"
+#include "core/fs.hpp"
 #include "pipeline/report.hpp"
 #include "pipeline/run.hpp"
 #include "pipeline/worker.hpp"
@@ -208,6 +210,61 @@ std::string params_str(const std::map<std::string, double>& p) {
 void print_diagnostics(const std::vector<Diagnostic>& diags, std::size_t omitted) {
     for (const auto& d : diags) std::cout << "  " << d.to_string() << "\n";
     if (omitted) std::cout << "  ... and " << omitted << " more (only the first " << diags.size() << " are listed)\n";
+}
+
+RunRequest run_request_from_args(const Args& a, std::shared_ptr<const Lesson> lesson) {
+    RunRequest req;
+    req.lesson = lesson;
+    // Checked here too, so that the message lists the numbers and ids to choose from.
+    if (auto s = a.value("--step")) req.step = step_or_usage_error(*lesson, *s).id;
+    req.test_case = a.value("--case").value_or("");
+    req.arch = a.value("--arch").value_or("");
+    req.compile_only = a.flag("--compile-only");
+    req.timing = !a.flag("--no-timing");
+    req.warm_l2 = a.flag("--warm-l2");
+    req.keep_buffers = false;
+    if (a.flag("--solution") && a.value("--source")) throw UsageError("--solution and --source cannot be used together");
+    if (a.flag("--solution")) req.source = SourceChoice::Solution;
+    if (auto f = a.value("--source")) {
+        req.source = SourceChoice::Custom;
+        try {
+            req.custom_source = read_file(*f, 4u << 20);
+        } catch (const Error& e) {
+            throw UsageError(e.what());
+        }
+        req.custom_origin = fs::path(*f).filename().string();
+    }
+    for (const auto& [k, v] : a.repeated) {
+        auto eq = v.find('=');
+        if (eq == std::string::npos || eq == 0) throw UsageError("--param takes NAME=VALUE, not '" + v + "'");
+        char* end = nullptr;
+        double d = std::strtod(v.c_str() + eq + 1, &end);
+        if (*end || eq + 1 == v.size()) throw UsageError("--param " + v + ": '" + v.substr(eq + 1) + "' is not a number");
+        req.params[v.substr(0, eq)] = d;
+    }
+    LaunchOverride ov;
+    if (auto b = a.value("--block")) ov.block = parse_dim3(*b, "--block");
+    if (auto g = a.value("--grid")) ov.grid = parse_dim3(*g, "--grid");
+    if (auto s = a.value("--shared")) ov.shared_bytes = std::atoll(s->c_str());
+    // The options change the launch the lesson marks as tuned (the first, unless it says).
+    if (ov.block || ov.grid || ov.shared_bytes)
+        if (const Step* step = request_step(req)) {
+            req.launches.resize(step->tuned_launch() + 1);
+            req.launches.back() = ov;
+        }
+    auto int_opt = [&](const char* k) {
+        auto v = a.value(k);
+        if (!v) return -1;
+        char* end = nullptr;
+        long n = std::strtol(v->c_str(), &end, 10);
+        if (*end || n < 0) throw UsageError(std::string(k) + " takes a whole number >= 0");
+        return int(n);
+    };
+    req.warmup = int_opt("--warmup");
+    req.repeat = int_opt("--repeat");
+    req.timeout_s = seconds_option(a, "--timeout");
+    req.trusted = true;  // open_one_lesson checked
+    return req;
 }
 
 }  // namespace wb::cli

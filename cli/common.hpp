@@ -24,6 +24,7 @@
 namespace wb {
 struct Diagnostic;
 struct RunResult;
+struct RunRequest;
 class RunBackend;
 }  // namespace wb
 
@@ -89,6 +90,12 @@ bool is_schema_file(const std::string& path);
 // GPU work runs in a worker process (a faulting kernel cannot take the CLI
 // down, and a hung one is killed at its deadline); --in-process is for debugging.
 std::unique_ptr<RunBackend> make_backend(const Args& a);
+
+// The request that run's and sweep's shared options describe: --step, --case,
+// --block, --grid, --shared, --param, --solution, --source, --arch, --warmup,
+// --repeat, --no-timing, --warm-l2, --compile-only, --timeout. The lesson is
+// trusted (open_one_lesson checked). A bad value is a UsageError.
+RunRequest run_request_from_args(const Args& a, std::shared_ptr<const Lesson> lesson);
 
 // The exit code a run's status stands for. A compile-only result is 0 when
 // compile-only was asked for (--compile-only) and 4 when there was no GPU.

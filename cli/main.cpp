@@ -36,11 +36,12 @@ constexpr const char* kMainHelp =
     "  check    <lesson or folder>  every solution passes every case, every starter compiles\n"
     "  device                       show the GPU, or why there is none\n"
     "  inspect  <lesson.json>       a step's PTX, SASS, resources or occupancy\n"
+    "  sweep    <lesson.json>       a step across block sizes or a param's range, each point checked\n"
     "  new LESSON_ID [--dir D]      write a new lesson that passes, to start from\n"
     "  cache --stats | --clear      the disk caches' size and cap, or clear them\n"
     "\n"
-    "Every command takes --help and --json. compile, run and check need --trust for a\n"
-    "lesson outside the shipped lessons folder: its CPU reference is C++ that would be\n"
+    "Every command takes --help and --json. compile, run, sweep and check need --trust for\n"
+    "a lesson outside the shipped lessons folder: its CPU reference is C++ that would be\n"
     "compiled and run on this computer.\n";
 
 }  // namespace
@@ -59,9 +60,10 @@ int main(int argc, char** argv) {
         if (cmd == "check") return cmd_check(argc, argv);
         if (cmd == "device") return cmd_device(argc, argv);
         if (cmd == "inspect") return cmd_inspect(argc, argv);
+        if (cmd == "sweep") return cmd_sweep(argc, argv);
         if (cmd == "new") return cmd_new(argc, argv);
         if (cmd == "cache") return cmd_cache(argc, argv);
-        std::cerr << "cuda-workbook-cli: unknown command '" << cmd << "' (commands: validate, compile, run, check, device, inspect, new, cache)\n";
+        std::cerr << "cuda-workbook-cli: unknown command '" << cmd << "' (commands: validate, compile, run, check, device, inspect, sweep, new, cache)\n";
         return kUsage;
     } catch (const UsageError& e) {
         std::cerr << "cuda-workbook-cli " << cmd << ": " << e.what() << "\n";

@@ -207,6 +207,7 @@ void draw_tabs(AppState& state, const RunResult* run) {
                                                   {ResultsTab::Check, UiText::ResCheck},
                                                   {ResultsTab::Timings, UiText::ResTimings},
                                                   {ResultsTab::Buffers, UiText::Buffers},
+                                                  {ResultsTab::Sweep, UiText::ResSweep},
                                                   {ResultsTab::Resources, UiText::ResResources},
                                                   {ResultsTab::Ptx, UiText::Count_},
                                                   {ResultsTab::Sass, UiText::Count_}};
@@ -235,6 +236,7 @@ void draw_tabs(AppState& state, const RunResult* run) {
                 draw_history(state, *run);
                 break;
             case ResultsTab::Buffers: draw_buffers(*run, lang); break;
+            case ResultsTab::Sweep: draw_sweep_tab(state); break;
             case ResultsTab::Resources: draw_resources_tab(state); break;
             case ResultsTab::Ptx: draw_ptx_tab(state); break;
             case ResultsTab::Sass: draw_sass_tab(state); break;
@@ -257,7 +259,7 @@ void draw_contents(AppState& state) {
     }
     if (!state.last_run) {
         ImGui::TextUnformatted(tr(UiText::NoRunYet, state.lang));
-        draw_tabs(state, nullptr);  // Resources, PTX and SASS need no run
+        draw_tabs(state, nullptr);  // Sweep, Resources, PTX and SASS need no run
         return;
     }
     const RunResult& r = *state.last_run;

@@ -13,5 +13,6 @@ int cmd_check(int argc, char** argv);     // check.cpp
 int cmd_device(int argc, char** argv);    // device.cpp
 int cmd_new(int argc, char** argv);       // new.cpp
 int cmd_inspect(int argc, char** argv);   // inspect.cpp
+int cmd_sweep(int argc, char** argv);     // sweep.cpp
 
 }  // namespace wb::cli
