@@ -231,6 +231,7 @@ void draw_frame(AppState& state, const Fonts& fonts) {
     draw_splitters(state, layout, body);
 
     draw_status_bar(state, {ImVec2(origin.x, origin.y + body.y), ImVec2(size.x, status_height)});
+    draw_monitor_window(state);
     draw_trust_prompt(state);
 }
 

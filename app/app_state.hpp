@@ -11,6 +11,7 @@
 
 #include "compile/nvrtc.hpp"
 #include "driver/device.hpp"
+#include "driver/monitor.hpp"
 #include "pipeline/run.hpp"
 #include "pipeline/sweep.hpp"
 
@@ -212,6 +213,11 @@ struct AppState {
     // This session's runs per step ("lesson_id/step_id"), oldest first.
     std::map<std::string, std::vector<RunRecord>> run_history;
     SweepState sweep;
+    // The GPU monitor window (View menu): NVML read in this process, twice a
+    // second, for the GPU the worker reported. Made when the window opens.
+    bool show_monitor = false;
+    std::shared_ptr<GpuMonitor> monitor;
+    std::string monitor_pci;                 // the GPU `monitor` reads
     std::uint64_t last_finished_job = 0;
     std::uint64_t last_submitted_job = 0;
     std::string job_text;                    // "compiling" / "running" / ""

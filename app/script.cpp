@@ -331,6 +331,13 @@ Tick sweep(Call& c) {
     return Tick::Continue;
 }
 
+// As View > GPU monitor does.
+Tick monitor(Call& c) {
+    if (c.rest != "on" && c.rest != "off") return c.fail("monitor wants on or off");
+    c.state.show_monitor = c.rest == "on";
+    return Tick::Continue;
+}
+
 // The finished sweep: its number of points, and each point's status.
 Tick expect_sweep(Call& c) {
     long long n = 0;
@@ -804,6 +811,7 @@ constexpr Command kCommands[] = {
     {"collapse-lessons", collapse_lessons},
     {"results-tab", results_tab},
     {"sweep", sweep},
+    {"monitor", monitor},
     {"expect-sweep", expect_sweep},
     {"set-caret", set_caret},
     {"pop-instructions", pop_instructions},

@@ -20,6 +20,7 @@
 //   results-tab views|check|timings|buffers|sweep|resources|ptx|sass  (clicks that tab)
 //   sweep blocks | sweep NAME=VALUES  (the Sweep tab's Run sweep, over block sizes
 //                              or the param NAME; anyway, as run-anyway)
+//   monitor on|off             (View > GPU monitor)
 //   set-caret LINE             (the editor's caret to that line, as a click there)
 //   pop-instructions on|off    (the instructions' "Pop out" / "Dock")
 //   press KEYS                 (keys down for one frame: f8, ctrl+s, ctrl+shift+l,

@@ -214,6 +214,18 @@ constexpr std::array<Entry, static_cast<std::size_t>(UiText::Count_)> kTable{{
     {"%d points: %d passed, %d failed", "%d 个点：%d 个通过，%d 个失败"},
     {"compile-only: no GPU ran these points", "仅编译：没有 GPU 运行这些点"},
     {"GPU ms", "GPU 毫秒"},
+    // The GPU monitor window.
+    {"GPU monitor", "GPU 监视器"},
+    {"No GPU here: nothing to monitor. %s", "这里没有 GPU：没有可监视的设备。%s"},
+    {"NVML cannot read this GPU: %s", "NVML 无法读取这块 GPU：%s"},
+    {"reading the GPU...", "正在读取 GPU……"},
+    {"memory used %.2f of %.1f GB", "已用显存 %.2f / %.1f GB"},
+    {"utilisation %d%% (memory %d%%)", "利用率 %d%%（显存 %d%%）"},
+    {"SM clock %d of %d MHz", "SM 时钟 %d / %d MHz"},
+    {"temperature %d C", "温度 %d C"},
+    {"power %.0f of %.0f W", "功耗 %.0f / %.0f W"},
+    {"the clock is slowed: %s", "时钟被降频：%s"},
+    {"Read through NVML twice a second, as the tutorials' pyNVML notebook does. Run a kernel and watch utilisation, clock and power move.", "通过 NVML 每秒读取两次，和教程里的 pyNVML 笔记本一样。运行一个内核，看利用率、时钟和功耗如何变化。"},
 }};
 
 }  // namespace

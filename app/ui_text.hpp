@@ -193,6 +193,17 @@ enum class UiText {
     SweepSummary,
     SweepCompileOnly,
     SweepGpuMs,
+    MonitorTitle,
+    MonitorNoGpu,
+    MonitorUnavailable,
+    MonitorWaiting,
+    MonitorMemory,
+    MonitorUtil,
+    MonitorClock,
+    MonitorTemp,
+    MonitorPower,
+    MonitorSlowed,
+    MonitorAbout,
     Count_,
 };
 

@@ -39,6 +39,8 @@ float draw_main_menu(AppState& state) {
             set_instructions_popped(state, !state.layout.instructions_popped);
         if (ImGui::MenuItem(tr(UiText::ResultsEnlarged, state.lang), nullptr, state.results_expanded, state.last_run.has_value()))
             state.results_expanded = !state.results_expanded;
+        if (ImGui::MenuItem(tr(UiText::MonitorTitle, state.lang), nullptr, state.show_monitor))
+            state.show_monitor = !state.show_monitor;
         ImGui::Separator();
         char now[64];
         std::snprintf(now, sizeof now, tr(UiText::TextSizeNow, state.lang), static_cast<int>(std::lround(state.text_zoom * 100)));

@@ -39,6 +39,8 @@ void draw_status_bar(AppState& state, const PanelRect& rect);
 // "Trust lessons in <folder>?" while state.trust.prompt_open (a modal over
 // everything; app/trust.hpp). Drawn last, outside the panels.
 void draw_trust_prompt(AppState& state);
+// The GPU monitor window, while state.show_monitor (monitor_window.cpp).
+void draw_monitor_window(AppState& state);
 
 // Why Run is unavailable now, or "" when it may be pressed. Shared by the
 // editor panel's button and the Ctrl+Enter shortcut.

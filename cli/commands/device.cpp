@@ -8,24 +8,87 @@
 #include "ceilings/ceilings.hpp"
 #include "driver/device.hpp"
 #include "driver/gpu.hpp"
+#include "driver/monitor.hpp"
 #include "pipeline/report.hpp"
 
+#include <chrono>
 #include <iostream>
+#include <memory>
+#include <thread>
 
 using nlohmann::json;
 
 namespace wb::cli {
 
+namespace {
+
+json sample_json(const GpuSample& g, double t0) {
+    return {{"t", g.t - t0},           {"mem_used", g.mem_used}, {"mem_total", g.mem_total},
+            {"util_gpu", g.util_gpu},  {"util_mem", g.util_mem}, {"sm_mhz", g.sm_mhz},
+            {"max_sm_mhz", g.max_sm_mhz}, {"temp_c", g.temp_c},  {"power_w", g.power_w},
+            {"power_limit_w", g.power_limit_w}, {"slowed_by", GpuClocks{0, 0, g.reasons}.throttle_ids()}};
+}
+
+std::string sample_line(const GpuSample& g, double t0) {
+    std::string s = fmt("%6.1f s  ", g.t - t0);
+    if (g.mem_total > 0) s += "mem " + fmt("%.2f", g.mem_used / 1e9) + "/" + fmt("%.1f GB  ", g.mem_total / 1e9);
+    if (g.util_gpu >= 0) s += "util " + fmt("%3.0f%%", g.util_gpu) + " (mem " + fmt("%.0f%%)  ", g.util_mem);
+    if (g.sm_mhz >= 0) s += "SM " + fmt("%.0f", g.sm_mhz) + "/" + fmt("%.0f MHz  ", g.max_sm_mhz);
+    if (g.temp_c >= 0) s += fmt("%.0f C  ", g.temp_c);
+    if (g.power_w >= 0) s += fmt("%.0f", g.power_w) + "/" + fmt("%.0f W", g.power_limit_w);
+    if (const std::string why = GpuClocks{0, 0, g.reasons}.throttle_ids(); !why.empty()) s += "  slowed: " + why;
+    return s;
+}
+
+// Reads each GPU through NVML for `seconds`, printing as the readings come.
+int monitor(const std::vector<DeviceInfo>& devices, double seconds, bool as_json) {
+    std::vector<std::unique_ptr<GpuMonitor>> monitors;
+    for (const auto& d : devices) monitors.push_back(std::make_unique<GpuMonitor>(d.pci_bus_id));
+    const auto start = std::chrono::steady_clock::now();
+    const double t0 = std::chrono::duration<double>(start.time_since_epoch()).count();
+    std::vector<std::size_t> printed(devices.size(), 0);
+    while (std::chrono::steady_clock::now() - start < std::chrono::duration<double>(seconds)) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        if (as_json) continue;
+        for (std::size_t i = 0; i < monitors.size(); ++i) {
+            const auto samples = monitors[i]->samples();
+            for (; printed[i] < samples.size(); ++printed[i])
+                std::cout << "GPU " << devices[i].ordinal << "  " << sample_line(samples[printed[i]], t0) << "\n" << std::flush;
+        }
+    }
+    int code = kOk;
+    json arr = json::array();
+    for (std::size_t i = 0; i < monitors.size(); ++i) {
+        const std::string why = monitors[i]->unavailable();
+        if (!why.empty()) {
+            code = kNoGpu;
+            if (!as_json) std::cout << "GPU " << devices[i].ordinal << "  not monitored: " << why << "\n";
+        }
+        json samples = json::array();
+        for (const auto& g : monitors[i]->samples()) samples.push_back(sample_json(g, t0));
+        arr.push_back({{"ordinal", devices[i].ordinal}, {"name", devices[i].name}, {"samples", samples},
+                       {"unavailable", why}});
+    }
+    if (as_json) std::cout << json{{"monitor", arr}}.dump(2) << "\n";
+    return code;
+}
+
+}  // namespace
+
 int cmd_device(int argc, char** argv) {
-    Args a = parse_args(argc, argv, 2, {}, {"--json", "--help", "--ceilings"}, "device");
+    Args a = parse_args(argc, argv, 2, {"--monitor"}, {"--json", "--help", "--ceilings"}, "device");
     if (a.flag("--help")) {
         std::cout << "Usage: cuda-workbook-cli device [--ceilings] [--json]\n\nShows each GPU and its limits, or why there is none.\n"
                      "--ceilings: also this GPU's measured ceilings (device-to-device copy, FP32 and FP16\n"
-                     "FMA peaks, cuBLAS SGEMM), measured once per GPU and driver (about a second) and cached.\n\n"
+                     "FMA peaks, cuBLAS SGEMM), measured once per GPU and driver (about a second) and cached.\n"
+                     "--monitor S: then read each GPU through NVML twice a second for S seconds, as the\n"
+                     "tutorials' pyNVML notebook does: memory used, utilisation, SM clock, temperature,\n"
+                     "power, and what slows the clock down. One line per reading (a JSON array with --json).\n\n"
                   << kExitCodes;
         return kOk;
     }
     bool as_json = a.flag("--json");
+    const double monitor_s = seconds_option(a, "--monitor");
     std::vector<DeviceInfo> devices;
     try {
         devices = query_devices();
@@ -40,6 +103,7 @@ int cmd_device(int argc, char** argv) {
             GpuContext ctx(d.ordinal);
             ceilings.push_back(ceilings_for(ctx));
         }
+    if (monitor_s > 0) return monitor(devices, monitor_s, as_json);
     if (as_json) {
         json arr = json::array();
         for (std::size_t i = 0; i < devices.size(); ++i) {

@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <mutex>
 
@@ -11,6 +12,7 @@ namespace {
 
 constexpr int kNvmlSuccess = 0;
 constexpr int kNvmlClockSm = 1;  // NVML_CLOCK_SM
+constexpr int kNvmlTemperatureGpu = 0;  // NVML_TEMPERATURE_GPU
 // nvmlClocksEventReason* (nvml.h): the slowdowns, not idling or an application clock.
 constexpr unsigned long long kSwPowerCap = 0x4, kHwSlowdown = 0x8, kSwThermal = 0x20, kHwThermal = 0x40,
                              kHwPowerBrake = 0x80;
@@ -59,6 +61,11 @@ const Nvml* Nvml::get() {
         n->reasons_ = reinterpret_cast<int (*)(void*, unsigned long long*)>(sym("nvmlDeviceGetCurrentClocksEventReasons"));
         if (!n->reasons_)
             n->reasons_ = reinterpret_cast<int (*)(void*, unsigned long long*)>(sym("nvmlDeviceGetCurrentClocksThrottleReasons"));
+        n->memory_ = reinterpret_cast<int (*)(void*, unsigned long long*)>(sym("nvmlDeviceGetMemoryInfo"));
+        n->utilization_ = reinterpret_cast<int (*)(void*, unsigned*)>(sym("nvmlDeviceGetUtilizationRates"));
+        n->temperature_ = reinterpret_cast<int (*)(void*, int, unsigned*)>(sym("nvmlDeviceGetTemperature"));
+        n->power_ = reinterpret_cast<int (*)(void*, unsigned*)>(sym("nvmlDeviceGetPowerUsage"));
+        n->power_limit_ = reinterpret_cast<int (*)(void*, unsigned*)>(sym("nvmlDeviceGetEnforcedPowerLimit"));
         if (!init || !n->device_by_pci_ || !n->clock_info_ || !n->max_clock_info_ || init() != kNvmlSuccess) {
             g_reason = "NVML was loaded but did not start";
             delete n;
@@ -82,6 +89,31 @@ std::optional<GpuClocks> Nvml::clocks(const std::string& pci_bus_id) const {
     if (max_clock_info_(device, kNvmlClockSm, &c.max_sm_mhz) != kNvmlSuccess) return std::nullopt;
     if (reasons_) reasons_(device, &c.reasons);
     return c;
+}
+
+std::optional<GpuSample> Nvml::sample(const std::string& pci_bus_id) const {
+    void* device = nullptr;
+    if (device_by_pci_(pci_bus_id.c_str(), &device) != kNvmlSuccess) return std::nullopt;
+    GpuSample g;
+    g.t = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    unsigned long long mem[3] = {};
+    if (memory_ && memory_(device, mem) == kNvmlSuccess) {
+        g.mem_total = double(mem[0]);
+        g.mem_used = double(mem[2]);
+    }
+    unsigned util[2] = {};
+    if (utilization_ && utilization_(device, util) == kNvmlSuccess) {
+        g.util_gpu = int(util[0]);
+        g.util_mem = int(util[1]);
+    }
+    unsigned v = 0;
+    if (clock_info_(device, kNvmlClockSm, &v) == kNvmlSuccess) g.sm_mhz = int(v);
+    if (max_clock_info_(device, kNvmlClockSm, &v) == kNvmlSuccess) g.max_sm_mhz = int(v);
+    if (temperature_ && temperature_(device, kNvmlTemperatureGpu, &v) == kNvmlSuccess) g.temp_c = int(v);
+    if (power_ && power_(device, &v) == kNvmlSuccess) g.power_w = v / 1000.0;
+    if (power_limit_ && power_limit_(device, &v) == kNvmlSuccess) g.power_limit_w = v / 1000.0;
+    if (reasons_) reasons_(device, &g.reasons);
+    return g;
 }
 
 }  // namespace wb

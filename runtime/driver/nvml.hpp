@@ -23,6 +23,18 @@ struct GpuClocks {
     std::string throttle_ids() const;
 };
 
+// One reading of a GPU, as pyNVML's notebook takes it. A field NVML would not
+// give is left at -1.
+struct GpuSample {
+    double t = 0;                  // seconds, steady clock
+    double mem_used = -1, mem_total = -1;   // bytes
+    int util_gpu = -1, util_mem = -1;       // percent of the last sample period
+    int sm_mhz = -1, max_sm_mhz = -1;
+    int temp_c = -1;
+    double power_w = -1, power_limit_w = -1;
+    unsigned long long reasons = 0;          // as GpuClocks::reasons
+};
+
 class Nvml {
 public:
     // The process-wide NVML, initialised on first call; nullptr when it cannot be loaded.
@@ -31,6 +43,8 @@ public:
 
     // The GPU with this PCI bus id (cuDeviceGetPCIBusId's form); nullopt when NVML does not know it.
     std::optional<GpuClocks> clocks(const std::string& pci_bus_id) const;
+    // Memory, utilisation, clock, temperature and power now; nullopt when NVML does not know the GPU.
+    std::optional<GpuSample> sample(const std::string& pci_bus_id) const;
 
 private:
     Nvml() = default;
@@ -39,6 +53,11 @@ private:
     int (*clock_info_)(void*, int, unsigned*) = nullptr;
     int (*max_clock_info_)(void*, int, unsigned*) = nullptr;
     int (*reasons_)(void*, unsigned long long*) = nullptr;
+    int (*memory_)(void*, unsigned long long*) = nullptr;     // nvmlMemory_t: total, free, used
+    int (*utilization_)(void*, unsigned*) = nullptr;          // nvmlUtilization_t: gpu, memory
+    int (*temperature_)(void*, int, unsigned*) = nullptr;
+    int (*power_)(void*, unsigned*) = nullptr;                // milliwatts
+    int (*power_limit_)(void*, unsigned*) = nullptr;          // milliwatts
 };
 
 }  // namespace wb

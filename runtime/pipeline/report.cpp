@@ -23,6 +23,7 @@ json to_json(const DeviceInfo& d) {
             {"clock_khz", d.clock_khz},
             {"peak_bandwidth_gbs", d.peak_bandwidth_gbs()},
             {"driver_version", d.driver_version},
+            {"pci_bus_id", d.pci_bus_id},
             {"limits",
              {{"max_threads_per_block", l.max_threads_per_block},
               {"max_block", l.max_block},

@@ -166,7 +166,7 @@ json device_json(const DeviceInfo& d) {
     return {{"ordinal", d.ordinal}, {"name", d.name}, {"cc", {d.cc_major, d.cc_minor}}, {"sm_count", d.sm_count},
             {"total_memory", d.total_memory}, {"free_memory", d.free_memory}, {"clock_khz", d.clock_khz},
             {"memory_clock_khz", d.memory_clock_khz}, {"memory_bus_bits", d.memory_bus_bits}, {"l2_bytes", d.l2_bytes},
-            {"driver_version", d.driver_version},
+            {"driver_version", d.driver_version}, {"pci_bus_id", d.pci_bus_id},
             {"limits", {l.max_threads_per_block, l.max_block, l.max_grid, l.shared_per_block, l.shared_per_block_optin,
                         l.shared_per_sm, l.regs_per_block, l.regs_per_sm, l.max_threads_per_sm, l.warp_size}}};
 }
@@ -185,6 +185,7 @@ DeviceInfo device_from(const json& j) {
     d.memory_bus_bits = j.at("memory_bus_bits");
     d.l2_bytes = j.at("l2_bytes");
     d.driver_version = j.at("driver_version");
+    d.pci_bus_id = j.value("pci_bus_id", "");
     const json& l = j.at("limits");
     d.limits.max_threads_per_block = l.at(0);
     d.limits.max_block = l.at(1).get<std::array<long long, 3>>();

@@ -8,12 +8,15 @@
 #include "core/fs.hpp"
 #include "pipeline/run.hpp"
 #include "core/phrase.hpp"
+#include "driver/monitor.hpp"
 #include "driver/nvml.hpp"
 #include "pipeline/wire.hpp"
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 #include <filesystem>
 
 namespace {
@@ -181,4 +184,13 @@ TEST(Nvml, AMachineWithoutItSaysWhy) {
     EXPECT_EQ(c.throttle_ids(), "power_cap,hw_thermal");
     c.reasons = 0x1;  // idle is not a slowdown
     EXPECT_FALSE(c.throttled());
+}
+
+// Without NVML the monitor samples nothing and says why, and stops at once.
+TEST(GpuMonitor, WithoutNvmlItSaysWhy) {
+    if (wb::Nvml::get()) GTEST_SKIP() << "NVML is here: tests/app/gpu/monitor.script reads a real GPU";
+    wb::GpuMonitor m("0000:00:00.0", 0.05);
+    for (int i = 0; i < 100 && m.unavailable().empty(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    EXPECT_FALSE(m.unavailable().empty());
+    EXPECT_TRUE(m.samples().empty());
 }
