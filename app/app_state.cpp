@@ -53,6 +53,8 @@ void record_run(AppState& state, RunResult result) {
     record.status = result.status;
     record.gpu_ms = result.gpu_time ? result.gpu_time->median_ms : -1;
     record.cpu_ms = result.cpu_ms;
+    record.bytes = result.bytes;
+    record.flops = result.flops;
     runs.push_back(std::move(record));
     state.last_run = std::move(result);
     ++state.run_serial;
@@ -159,6 +161,7 @@ const char* results_tab_name(ResultsTab tab) {
     case ResultsTab::Views: return "views";
     case ResultsTab::Check: return "check";
     case ResultsTab::Timings: return "timings";
+    case ResultsTab::Roofline: return "roofline";
     case ResultsTab::Buffers: return "buffers";
     case ResultsTab::Sweep: return "sweep";
     case ResultsTab::Resources: return "resources";

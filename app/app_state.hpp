@@ -84,6 +84,7 @@ struct RunRecord {
     RunStatus status = RunStatus::InputError;
     double gpu_ms = -1;  // median kernel time; -1 when the kernel was not timed
     double cpu_ms = -1;  // the reference's time; -1 when it did not run
+    double bytes = 0, flops = 0;  // the lesson's metrics for its params (the roofline's points)
     bool passed() const { return status == RunStatus::Passed || status == RunStatus::CompileOnly; }
 };
 
@@ -132,11 +133,11 @@ struct ResultsViews;
 class ColormapRenderer;
 
 // The results panel's views, one tab each. Views to Buffers show the last
-// run; Sweep, its own runs across block sizes or a param; Resources, PTX and SASS look inside
+// run (Roofline with this step's earlier runs); Sweep, its own runs across block sizes or a param; Resources, PTX and SASS look inside
 // the editor's text as compiled (an inspection, made while one is open).
-enum class ResultsTab { Views, Check, Timings, Buffers, Sweep, Resources, Ptx, Sass, Count_ };
-// Its name in scripts and logs: "views", "check", "timings", "buffers",
-// "sweep", "resources", "ptx", "sass".
+enum class ResultsTab { Views, Check, Timings, Roofline, Buffers, Sweep, Resources, Ptx, Sass, Count_ };
+// Its name in scripts and logs: "views", "check", "timings", "roofline",
+// "buffers", "sweep", "resources", "ptx", "sass".
 const char* results_tab_name(ResultsTab tab);
 
 // What the panels drew in the latest frame, recorded at the draw calls, and

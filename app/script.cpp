@@ -365,7 +365,7 @@ Tick results_tab(Call& c) {
             return Tick::Continue;
         }
     }
-    return c.fail("results-tab wants views, check, timings, buffers, sweep, resources, ptx or sass");
+    return c.fail("results-tab wants views, check, timings, roofline, buffers, sweep, resources, ptx or sass");
 }
 
 // As a click in the editor does: the caret to the start of line N.

@@ -17,7 +17,7 @@
 //   check-memory | check-races (a run under compute-sanitizer; anyway, as above)
 //   expand-results on|off      open-external        answer-trust yes|no
 //   collapse-lessons on|off    (the lesson list's "<<" / ">>")
-//   results-tab views|check|timings|buffers|sweep|resources|ptx|sass  (clicks that tab)
+//   results-tab views|check|timings|roofline|buffers|sweep|resources|ptx|sass  (clicks that tab)
 //   sweep blocks | sweep NAME=VALUES  (the Sweep tab's Run sweep, over block sizes
 //                              or the param NAME; anyway, as run-anyway)
 //   monitor on|off             (View > GPU monitor)

@@ -226,6 +226,18 @@ constexpr std::array<Entry, static_cast<std::size_t>(UiText::Count_)> kTable{{
     {"power %.0f of %.0f W", "功耗 %.0f / %.0f W"},
     {"the clock is slowed: %s", "时钟被降频：%s"},
     {"Read through NVML twice a second, as the tutorials' pyNVML notebook does. Run a kernel and watch utilisation, clock and power move.", "通过 NVML 每秒读取两次，和教程里的 pyNVML 笔记本一样。运行一个内核，看利用率、时钟和功耗如何变化。"},
+    // The Roofline tab.
+    {"Roofline", "屋顶线"},
+    {"Arithmetic intensity (FLOPs per byte moved, from the lesson's metrics) across, GFLOP/s reached up. The roofs are this GPU's measured copy bandwidth and FP32 peak: left of the ridge a kernel is limited by memory, right of it by arithmetic.", "横轴是算术强度（每搬运一个字节做多少次浮点运算，来自课程的 metrics），纵轴是达到的 GFLOP/s。屋顶是这块 GPU 实测的拷贝带宽和 FP32 峰值：脊点左边的内核受内存限制，右边的受算力限制。"},
+    {"This step's metrics do not count both bytes and FLOPs, so it has no place on a roofline.", "这一步的 metrics 没有同时给出字节数和浮点运算数，所以无法放到屋顶线上。"},
+    {"Intensity %.3g FLOP/byte. The roofs are measured on a GPU, and no GPU ran this step.", "算术强度 %.3g FLOP/字节。屋顶要在 GPU 上测量，而这一步没有在 GPU 上运行。"},
+    {"Intensity %.3g FLOP/byte, left of the ridge at %.1f: memory-bound.", "算术强度 %.3g FLOP/字节，在脊点 %.1f 左边：受内存带宽限制。"},
+    {"Intensity %.3g FLOP/byte, right of the ridge at %.1f: compute-bound.", "算术强度 %.3g FLOP/字节，在脊点 %.1f 右边：受算力限制。"},
+    {"This run: %.1f GFLOP/s, %.0f%% of the %.1f GFLOP/s the roof allows here.", "本次运行：%1$.1f GFLOP/s，达到此处屋顶上限 %3$.1f GFLOP/s 的 %2$.0f%%。"},
+    {"copy %.0f GB/s", "拷贝 %.0f GB/s"},
+    {"FP32 %.0f GFLOP/s", "FP32 %.0f GFLOP/s"},
+    {"cuBLAS SGEMM %.0f GFLOP/s", "cuBLAS SGEMM %.0f GFLOP/s"},
+    {"run %d (case %s): %.3g FLOP/byte, %.1f GFLOP/s", "第 %d 次运行（用例 %s）：%.3g FLOP/字节，%.1f GFLOP/s"},
 }};
 
 }  // namespace

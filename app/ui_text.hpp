@@ -204,6 +204,17 @@ enum class UiText {
     MonitorPower,
     MonitorSlowed,
     MonitorAbout,
+    ResRoofline,
+    RoofIntro,
+    RoofNoMetrics,
+    RoofNoGpu,
+    RoofMemoryBound,
+    RoofComputeBound,
+    RoofThisRun,
+    RoofCopy,
+    RoofPeak,
+    RoofSgemm,
+    RoofRun,
     Count_,
 };
 

@@ -17,6 +17,8 @@ struct AppState;
 void draw_resources_tab(AppState& state);
 void draw_ptx_tab(AppState& state);
 void draw_sass_tab(AppState& state);
+// The Roofline tab (roofline_tab.cpp): this step's runs under the measured roofs.
+void draw_roofline_tab(AppState& state);
 // The Sweep tab (sweep_tab.cpp): the step across block sizes or a param's values.
 void draw_sweep_tab(AppState& state);
 

@@ -206,6 +206,7 @@ void draw_tabs(AppState& state, const RunResult* run) {
     const std::pair<ResultsTab, UiText> tabs[] = {{ResultsTab::Views, UiText::ResViews},
                                                   {ResultsTab::Check, UiText::ResCheck},
                                                   {ResultsTab::Timings, UiText::ResTimings},
+                                                  {ResultsTab::Roofline, UiText::ResRoofline},
                                                   {ResultsTab::Buffers, UiText::Buffers},
                                                   {ResultsTab::Sweep, UiText::ResSweep},
                                                   {ResultsTab::Resources, UiText::ResResources},
@@ -222,7 +223,7 @@ void draw_tabs(AppState& state, const RunResult* run) {
         if (!state.results_tab_requested) state.results_tab = tab;
         record_drawn_text(state.drawn.texts, std::string("results tab ") + results_tab_name(tab));
         const bool of_run = tab == ResultsTab::Views || tab == ResultsTab::Check || tab == ResultsTab::Timings ||
-                            tab == ResultsTab::Buffers;
+                            tab == ResultsTab::Roofline || tab == ResultsTab::Buffers;
         if (ImGui::BeginChild("##tab_scroll", ImVec2(0, 0), false)) {
             if (of_run && !run) ImGui::TextDisabled("%s", tr(UiText::NoRunYet, lang));
             else switch (tab) {
@@ -235,6 +236,7 @@ void draw_tabs(AppState& state, const RunResult* run) {
                 draw_timings(*run, lang);
                 draw_history(state, *run);
                 break;
+            case ResultsTab::Roofline: draw_roofline_tab(state); break;
             case ResultsTab::Buffers: draw_buffers(*run, lang); break;
             case ResultsTab::Sweep: draw_sweep_tab(state); break;
             case ResultsTab::Resources: draw_resources_tab(state); break;

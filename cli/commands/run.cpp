@@ -103,6 +103,13 @@ void print_run_text(const RunResult& r) {
             std::cout << " (" << fmt("%.1f%%", 100 * r.compute_fraction()) << " of the measured FP32 peak, "
                       << fmt("%.0f GFLOP/s)", r.ceilings->fp32_gflops);
         std::cout << "\n";
+        if (r.roof_fraction() > 0) {
+            const Roofline roof = Roofline::of(*r.ceilings);
+            std::cout << "roofline " << fmt("%.3g FLOP/byte", r.intensity()) << ", "
+                      << (roof.memory_bound(r.intensity()) ? "memory-bound" : "compute-bound") << " (ridge "
+                      << fmt("%.1f", roof.ridge()) << "): " << fmt("%.0f%%", 100 * r.roof_fraction()) << " of the "
+                      << fmt("%.1f GFLOP/s", roof.attainable(r.intensity())) << " the roof allows here\n";
+        }
         std::cout << "        " << render(timing_method(t), "en") << "\n";
         if (t.near_resolution) std::cout << "        (under 10 us: near the resolution of event timing, about 1-2 us)\n";
     }

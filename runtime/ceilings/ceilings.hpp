@@ -13,6 +13,7 @@
 #include "compile/nvrtc.hpp"
 #include "driver/device.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -48,6 +49,24 @@ Ceilings measure_ceilings(GpuContext& ctx);
 
 // The cached ones, else measured now and cached.
 Ceilings ceilings_for(GpuContext& ctx);
+
+// The roofline of measured ceilings: what a kernel of arithmetic intensity
+// `ai` (FLOPs per byte moved, from the lesson's metrics) can reach at best,
+// min(FP32 peak, copy bandwidth x ai). Below the ridge a kernel is bound by
+// memory, above it by arithmetic.
+struct Roofline {
+    double copy_gbs = 0, fp32_gflops = 0;
+
+    static Roofline of(const Ceilings& c) { return {c.copy_gbs, c.fp32_gflops}; }
+    bool valid() const { return copy_gbs > 0 && fp32_gflops > 0; }
+    double ridge() const { return valid() ? fp32_gflops / copy_gbs : 0; }  // FLOP/byte
+    double attainable(double ai) const { return std::min(fp32_gflops, copy_gbs * ai); }
+    bool memory_bound(double ai) const { return ai < ridge(); }
+    // A run's GFLOP/s over what its intensity allows; 0 when either is unknown.
+    double fraction(double ai, double gflops) const {
+        return valid() && ai > 0 && gflops > 0 ? gflops / attainable(ai) : 0;
+    }
+};
 
 std::string ceilings_to_json(const Ceilings& c);
 // Throws wb::Error (Io) when `text` is not a ceilings record.

@@ -219,6 +219,10 @@ struct RunResult {
     // the FP32 FMA peak; 0 when either side is unknown.
     double bandwidth_fraction() const { return ceilings && ceilings->copy_gbs > 0 ? gbs() / ceilings->copy_gbs : 0; }
     double compute_fraction() const { return ceilings && ceilings->fp32_gflops > 0 ? gflops() / ceilings->fp32_gflops : 0; }
+    // FLOPs per byte moved (the roofline's x); 0 unless both metrics are given.
+    double intensity() const { return bytes > 0 && flops > 0 ? flops / bytes : 0; }
+    // GFLOP/s over what the roofline allows at this intensity; 0 when unknown.
+    double roof_fraction() const { return ceilings ? Roofline::of(*ceilings).fraction(intensity(), gflops()) : 0; }
 
     // Under compute-sanitizer: the tool, its findings, and its "ERROR SUMMARY"
     // count (-1 when there was no sanitizer or its report had no summary).

@@ -1,5 +1,6 @@
 // tests/app/plot_test.cpp — plot ranges, hover hit-testing and headless drawing of line/history plots.
 #include "widgets/plot.hpp"
+#include "widgets/roofline.hpp"
 
 #include <gtest/gtest.h>
 
@@ -70,6 +71,51 @@ TEST(Plot, DrawsSeriesOverlayAndHistoryHeadless) {
     // 100k points drawn per pixel column: the cost follows the width, not the length.
     EXPECT_GT(vertices, 0);
     EXPECT_LT(vertices, 60000);
+    ImGui::DestroyContext(ctx);
+}
+
+// The chart holds the ridge and every point, in whole decades with a margin.
+TEST(Roofline, AxesHoldTheRidgeAndEveryPoint) {
+    RooflineRoofs roofs;
+    roofs.bandwidth_gbs = 2890;
+    roofs.peak_gflops = 64500;  // ridge at 22.3 FLOP/byte
+    const std::vector<RooflinePoint> points{{1.0 / 12, 215}, {170, 20000}};
+    const LogAxes a = roofline_axes(roofs, points);
+    EXPECT_LE(a.x0, std::log10(1.0 / 12) - 1);
+    EXPECT_GE(a.x1, std::log10(170.0) + 1);
+    EXPECT_LE(a.y0, std::log10(215.0));
+    EXPECT_GE(a.y1, std::log10(64500.0));
+    EXPECT_EQ(a.x0, std::floor(a.x0));
+    EXPECT_EQ(a.y1, std::floor(a.y1));
+    // Nothing to show: a default range, never a NaN.
+    const LogAxes none = roofline_axes({}, {{0, 0}});
+    EXPECT_LT(none.x0, none.x1);
+    EXPECT_LT(none.y0, none.y1);
+}
+
+TEST(Roofline, DrawsHeadless) {
+    ImGuiContext* ctx = ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = {1280, 800};
+    io.IniFilename = nullptr;
+    unsigned char* px = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->GetTexDataAsRGBA32(&px, &w, &h);
+    RooflineRoofs roofs{2890, 64500, "copy 2890 GB/s", "FP32 64500 GFLOP/s", 50600, "cuBLAS SGEMM"};
+    const std::vector<RooflinePoint> points{{0.083, 200, false, false, "run 1"}, {0.083, 240, true, true, "run 2"}};
+    int vertices = 0;
+    for (int frame = 0; frame < 2; ++frame) {
+        io.DeltaTime = 1.0f / 60.0f;
+        ImGui::NewFrame();
+        ImGui::SetNextWindowPos({0, 0});
+        ImGui::SetNextWindowSize({800, 600});
+        ImGui::Begin("roofline");
+        draw_roofline("r", roofs, points, {600, 300});
+        ImGui::End();
+        ImGui::Render();
+        vertices = ImGui::GetDrawData()->TotalVtxCount;
+    }
+    EXPECT_GT(vertices, 100);
     ImGui::DestroyContext(ctx);
 }
 

@@ -1,7 +1,9 @@
 #!/bin/sh
 # tests/app/sweep_tab_test.sh — the Sweep tab runs the step at every block size
 # that fits, or across a param's values, each point a run of its own that
-# leaves the student's last run alone; a bad range is said, not run.
+# leaves the student's last run alone; a bad range is said, not run. The
+# Roofline tab says each step's arithmetic intensity (the roofs need a GPU:
+# tests/app/gpu/roofline.script draws them).
 # Without a GPU every point ends compile-only, which is what is checked here;
 # the timed sweep is in tests/app/gpu/sweep.script.
 #
@@ -25,5 +27,17 @@ expect-drawn-text left out: N=0: below its minimum 1
 sweep N=1:100000:x1
 wait
 expect-drawn-text the factor must be above 1
+run-anyway
+wait
+results-tab roofline
+frames 3
+expect-drawn-text Intensity 0.0833 FLOP/byte. The roofs are measured on a GPU
+open matmul naive
+set-source $2/03_matmul/solution_step1.cu
+run-anyway
+wait
+results-tab roofline
+frames 3
+expect-drawn-text Intensity 0.667 FLOP/byte
 END
-expect_ok "a block sweep runs 10 points and a param sweep keeps to the param's bounds, apart from the last run"
+expect_ok "a block sweep runs 10 points and a param sweep keeps to the param's bounds, apart from the last run; the roofline tab places the step by its intensity"

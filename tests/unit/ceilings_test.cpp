@@ -194,3 +194,29 @@ TEST(GpuMonitor, WithoutNvmlItSaysWhy) {
     EXPECT_FALSE(m.unavailable().empty());
     EXPECT_TRUE(m.samples().empty());
 }
+
+// The roofline: the lower of the copy slope and the FP32 roof, with the ridge between.
+TEST(Roofline, MemoryRoofThenComputeRoof) {
+    wb::Ceilings c;
+    c.copy_gbs = 2000;
+    c.fp32_gflops = 50000;
+    const auto roof = wb::Roofline::of(c);
+    EXPECT_DOUBLE_EQ(roof.ridge(), 25.0);
+    EXPECT_DOUBLE_EQ(roof.attainable(0.25), 500.0);      // vector add's 1 FLOP per 12 bytes is below it
+    EXPECT_DOUBLE_EQ(roof.attainable(100.0), 50000.0);
+    EXPECT_TRUE(roof.memory_bound(1.0 / 12));
+    EXPECT_FALSE(roof.memory_bound(170.0));              // a 1024^3 matmul's intensity
+    EXPECT_DOUBLE_EQ(roof.fraction(0.25, 250.0), 0.5);
+    EXPECT_EQ(wb::Roofline{}.fraction(1, 1), 0);         // no ceilings, no fraction
+
+    wb::RunResult r;
+    r.bytes = 12e6;
+    r.flops = 1e6;
+    r.gpu_time = wb::Timing{};
+    r.gpu_time->median_ms = 0.01;  // 1200 GB/s, 100 GFLOP/s
+    r.ceilings = c;
+    EXPECT_NEAR(r.intensity(), 1.0 / 12, 1e-12);
+    EXPECT_NEAR(r.roof_fraction(), 100.0 / (2000.0 / 12), 1e-9);  // = 60% of the copy roof
+    r.flops = 0;
+    EXPECT_EQ(r.roof_fraction(), 0);
+}
