@@ -238,6 +238,13 @@ constexpr std::array<Entry, static_cast<std::size_t>(UiText::Count_)> kTable{{
     {"FP32 %.0f GFLOP/s", "FP32 %.0f GFLOP/s"},
     {"cuBLAS SGEMM %.0f GFLOP/s", "cuBLAS SGEMM %.0f GFLOP/s"},
     {"run %d (case %s): %.3g FLOP/byte, %.1f GFLOP/s", "第 %d 次运行（用例 %s）：%.3g FLOP/字节，%.1f GFLOP/s"},
+    // The lesson's baseline beside the student's kernel.
+    {"  |  %s %.4f ms: yours %.0f%% of its speed", "  |  %s %.4f ms：你的达到它速度的 %.0f%%"},
+    {"  |  %s %.1f GB/s: yours %.0f%% of it", "  |  %s %.1f GB/s：你的达到它的 %.0f%%"},
+    {"Baseline %s: %.4f ms median of %d samples, %.1f GB/s, %.1f GFLOP/s; its output checked against the CPU reference. Yours reaches %.0f%% of its speed.", "基准 %1$s：%3$d 个样本的中位数 %2$.4f ms，%4$.1f GB/s，%5$.1f GFLOP/s；它的输出已与 CPU 参考实现比对。你的内核达到它速度的 %6$.0f%%。"},
+    {"Baseline %s: %.4f ms median of %d samples, %.1f GB/s; the copy was checked. Yours reaches %.0f%% of its GB/s.", "基准 %1$s：%3$d 个样本的中位数 %2$.4f ms，%4$.1f GB/s；拷贝结果已检查。你的内核达到它 GB/s 的 %5$.0f%%。"},
+    {"Baseline %s did not run: %s", "基准 %s 没有运行：%s"},
+    {"Baseline %s gave a wrong result: %s", "基准 %s 的结果不对：%s"},
 }};
 
 }  // namespace

@@ -215,6 +215,12 @@ enum class UiText {
     RoofPeak,
     RoofSgemm,
     RoofRun,
+    BaselineShort,
+    BaselineShortCopy,
+    BaselineLine,
+    BaselineLineCopy,
+    BaselineNotRun,
+    BaselineCheckFailed,
     Count_,
 };
 

@@ -63,6 +63,30 @@ void draw_comparisons(const RunResult& r, const std::string& lang) {
     }
 }
 
+// The lesson's baseline: its time, that its output checked out, and how close the kernel came.
+void draw_baseline(const RunResult& r, const std::string& lang) {
+    const BaselineResult& b = *r.baseline;
+    char line[512];
+    ImGui::PushTextWrapPos(0.0f);
+    if (!b.ran) {
+        std::snprintf(line, sizeof line, tr(UiText::BaselineNotRun, lang), b.label.c_str(), b.note.c_str());
+        ImGui::TextColored(kNeutral, "%s", line);
+    } else if (!b.passed) {
+        std::snprintf(line, sizeof line, tr(UiText::BaselineCheckFailed, lang), b.label.c_str(),
+                      b.note.empty() && b.check ? b.check->note.c_str() : b.note.c_str());
+        ImGui::TextColored(kBad, "%s", line);
+    } else {
+        if (b.kind == "memcpy")
+            std::snprintf(line, sizeof line, tr(UiText::BaselineLineCopy, lang), b.label.c_str(), b.median_ms, b.samples,
+                          b.gbs(), 100 * r.baseline_fraction());
+        else
+            std::snprintf(line, sizeof line, tr(UiText::BaselineLine, lang), b.label.c_str(), b.median_ms, b.samples,
+                          b.gbs(), b.gflops(), 100 * r.baseline_fraction());
+        ImGui::TextUnformatted(line);
+    }
+    ImGui::PopTextWrapPos();
+}
+
 void draw_timings(const RunResult& r, const std::string& lang) {
     if (r.gpu_time) {
         const Timing& t = *r.gpu_time;
@@ -87,6 +111,7 @@ void draw_timings(const RunResult& r, const std::string& lang) {
     if (r.gflops() > 0) ImGui::Text("%.1f GFLOP/s", r.gflops());
     if (r.compute_fraction() > 0)
         ImGui::TextDisabled(tr(UiText::CeilingFp32, lang), 100 * r.compute_fraction(), r.ceilings->fp32_gflops);
+    if (r.baseline) draw_baseline(r, lang);
     if (r.ceilings) {
         ImGui::TextDisabled(tr(UiText::CeilingsMeasured, lang), r.ceilings->device.c_str(), r.ceilings->copy_gbs,
                             r.ceilings->fp32_gflops, r.ceilings->fp16_gflops, r.ceilings->measured_at.c_str());
@@ -110,6 +135,16 @@ std::string summary_line(const RunResult& r, const std::string& lang) {
         if (r.gflops() > 0) s += (std::snprintf(buf, sizeof buf, "  %.1f GFLOP/s", r.gflops()), buf);
         if (r.compute_fraction() > 0)
             s += (std::snprintf(buf, sizeof buf, tr(UiText::CeilingShortFp32, lang), 100 * r.compute_fraction()), buf);
+        if (r.baseline_fraction() > 0) {
+            const BaselineResult& b = *r.baseline;
+            if (b.kind == "memcpy")
+                std::snprintf(buf, sizeof buf, tr(UiText::BaselineShortCopy, lang), b.label.c_str(), b.gbs(),
+                              100 * r.baseline_fraction());
+            else
+                std::snprintf(buf, sizeof buf, tr(UiText::BaselineShort, lang), b.label.c_str(), b.median_ms,
+                              100 * r.baseline_fraction());
+            s += buf;
+        }
     } else if (r.status == RunStatus::CompileOnly) {
         s = tr(UiText::ResGpuNotRun, lang);
     }
@@ -177,7 +212,7 @@ bool draw_progress(AppState& state) {
     const UiText phase = p == "compile"     ? UiText::PhaseCompile
                          : p == "reference" ? UiText::PhaseReference
                          : p == "gpu"       ? on_gpu
-                         : p == "timing"    ? UiText::PhaseTiming
+                         : p == "timing" || p == "baseline" ? UiText::PhaseTiming
                          : p == "ceilings"  ? UiText::PhaseCeilings
                                             : UiText::PhaseStarting;
     char line[256];

@@ -40,6 +40,25 @@ void print_sanitizer(const RunResult& r) {
     }
 }
 
+// "baseline cuBLAS SGEMM 0.0410 ms (52000.0 GFLOP/s), output checked: PASS; yours reaches 15% of its speed"
+void print_baseline(const RunResult& r) {
+    const BaselineResult& b = *r.baseline;
+    std::cout << "baseline " << b.label;
+    if (!b.ran) {
+        std::cout << " did not run: " << b.note << "\n";
+        return;
+    }
+    std::cout << " " << fmt("%.4f ms", b.median_ms);
+    if (b.kind == "memcpy") std::cout << " (" << fmt("%.1f GB/s", b.gbs()) << ")";
+    else if (b.gflops() > 0) std::cout << " (" << fmt("%.1f GFLOP/s", b.gflops()) << ")";
+    std::cout << ", " << (b.kind == "memcpy" ? "copy" : "output") << " checked: " << (b.passed ? "PASS" : "FAIL");
+    if (!b.note.empty()) std::cout << " (" << b.note << ")";
+    if (r.baseline_fraction() > 0)
+        std::cout << "; yours reaches " << fmt("%.0f%%", 100 * r.baseline_fraction())
+                  << (b.kind == "memcpy" ? " of its GB/s" : " of its speed");
+    std::cout << "\n";
+}
+
 void print_run_text(const RunResult& r) {
     // Only what is known: an input error or a timeout may come before the step,
     // the case or the params are.
@@ -111,6 +130,7 @@ void print_run_text(const RunResult& r) {
                       << fmt("%.1f GFLOP/s", roof.attainable(r.intensity())) << " the roof allows here\n";
         }
         std::cout << "        " << render(timing_method(t), "en") << "\n";
+        if (r.baseline) print_baseline(r);
         if (t.near_resolution) std::cout << "        (under 10 us: near the resolution of event timing, about 1-2 us)\n";
     }
     if (r.sanitizer != SanitizerTool::None) print_sanitizer(r);

@@ -4,10 +4,9 @@
 #include "compile/nvrtc.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
+#include "driver/cublas.hpp"
 #include "driver/gpu.hpp"
 
-#include <cublas_v2.h>
-#include <dlfcn.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -106,32 +105,11 @@ double measure_peak(const Driver& d, const DeviceInfo& dev, const GpuModule& mod
 
 // cuBLAS SGEMM at n = 4096, loaded from the toolkit at run time.
 double measure_sgemm(const Driver& d, std::string& note) {
-    void* lib = nullptr;
-    std::string tried;
-    std::vector<std::string> names = {"libcublas.so.13", "libcublas.so.12", "libcublas.so"};
-    try {
-        names.push_back((cuda_home() / "lib64" / "libcublas.so").string());
-    } catch (const Error&) {
-    }
-    for (const std::string& name : names) {
-        lib = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
-        if (lib) break;
-        tried += (tried.empty() ? "" : ", ") + name;
-    }
-    if (!lib) {
-        note = "cuBLAS could not be loaded (tried " + tried + ")";
-        return 0;
-    }
-    using Create = cublasStatus_t (*)(cublasHandle_t*);
-    using Destroy = cublasStatus_t (*)(cublasHandle_t);
-    using Sgemm = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const float*,
-                                     const float*, int, const float*, int, const float*, float*, int);
-    auto create = reinterpret_cast<Create>(dlsym(lib, "cublasCreate_v2"));
-    auto destroy = reinterpret_cast<Destroy>(dlsym(lib, "cublasDestroy_v2"));
-    auto sgemm = reinterpret_cast<Sgemm>(dlsym(lib, "cublasSgemm_v2"));
-    cublasHandle_t handle = nullptr;
-    if (!create || !destroy || !sgemm || create(&handle) != CUBLAS_STATUS_SUCCESS) {
-        note = "cuBLAS was loaded but could not start";
+    const CublasApi* api = CublasApi::get(note);
+    if (!api) return 0;
+    const CublasHandle handle(*api);
+    if (!handle.get()) {
+        note = "cuBLAS was loaded but could not start (cublasCreate failed)";
         return 0;
     }
     constexpr int n = 4096;
@@ -139,14 +117,12 @@ double measure_sgemm(const Driver& d, std::string& note) {
     DeviceBuffer a(d, bytes), b(d, bytes), c(d, bytes);
     a.fill_bytes(0);
     b.fill_bytes(0);
-    const float alpha = 1.0f, beta = 0.0f;
     bool ok = true;
     const double ms = time_ms(d, 5, [&] {
-        ok = ok && sgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, reinterpret_cast<const float*>(a.ptr()), n,
-                         reinterpret_cast<const float*>(b.ptr()), n, &beta, reinterpret_cast<float*>(c.ptr()), n) ==
-                        CUBLAS_STATUS_SUCCESS;
+        ok = ok && sgemm_row_major(*api, handle.get(), n, n, n, reinterpret_cast<const float*>(a.ptr()),
+                                   reinterpret_cast<const float*>(b.ptr()), reinterpret_cast<float*>(c.ptr())) ==
+                       CUBLAS_STATUS_SUCCESS;
     });
-    destroy(handle);
     if (!ok) {
         note = "cublasSgemm failed";
         return 0;

@@ -16,6 +16,15 @@ std::string primary_subtag(const std::string& lang) { return lang.substr(0, lang
 
 }  // namespace
 
+const char* baseline_kind_name(BaselineKind k) {
+    switch (k) {
+    case BaselineKind::CublasSgemm: return "cublas_sgemm";
+    case BaselineKind::Memcpy: return "memcpy";
+    case BaselineKind::CubReduceSum: return "cub_reduce_sum";
+    }
+    return "?";
+}
+
 const std::string& LocalizedText::get(const std::string& lang) const {
     static const std::string kEmpty;
     if (by_lang.empty()) return kEmpty;

@@ -163,6 +163,23 @@ struct Metrics {
     std::string flops;  // expression, may be empty
 };
 
+// A vendor kernel timed beside the student's, on the same inputs:
+//   cublas_sgemm    C = A B, row-major f32 (buffers a, b, c; sizes m, n, k)
+//   memcpy          a device-to-device copy of buffer `from` into `to`
+//   cub_reduce_sum  the sum of `n` f32 of buffer `in` into out[0], by
+//                   cub::BlockReduce and one atomicAdd per block
+// cublas_sgemm and cub_reduce_sum write the step's output buffer and are
+// checked by the step's own compare rules; memcpy is right when `to` holds `from`.
+enum class BaselineKind { CublasSgemm, Memcpy, CubReduceSum };
+const char* baseline_kind_name(BaselineKind k);  // "cublas_sgemm", "memcpy", "cub_reduce_sum"
+
+struct BaselineSpec {
+    BaselineKind kind = BaselineKind::Memcpy;
+    std::map<std::string, std::string> buffers;  // role → buffer name: a, b, c / from, to / in, out
+    std::map<std::string, std::string> sizes;    // role → expression over params: m, n, k / n
+    std::string json_path;
+};
+
 enum class ViewKind { Image, Matrix, Vector, Scalar };
 
 struct View {
@@ -206,6 +223,7 @@ struct Step {
     ReferenceSpec reference;
     Checks checks;
     Metrics metrics;
+    std::optional<BaselineSpec> baseline;
     std::vector<View> views;
     CompileSpec compile;
     std::string json_path;  // "steps[1]"

@@ -62,7 +62,7 @@ using Json = nlohmann::ordered_json;
 
 // The keys a step may take over from the lesson level.
 const std::vector<std::string> kDefaultKeys = {"params",  "buffers", "launches", "constants", "reference",
-                                               "checks",  "metrics", "views",    "compile"};
+                                               "checks",  "metrics", "baseline", "views",    "compile"};
 
 // ---------------------------------------------------------------------------
 // [1] Guards before parsing
@@ -383,6 +383,7 @@ private:
     void parse_reference(const Section& s, Step& step);
     void parse_checks(const Section& s, Step& step);
     void parse_metrics(const Section& s, Step& step);
+    void parse_baseline(const Section& s, Step& step);
     void parse_views(const Section& s, Step& step);
     void parse_compile(const Section& s, Step& step);
     std::optional<double> param_value(const Param& p, const Json& j, const std::string& path, const char* what);
@@ -791,6 +792,7 @@ void Loader::parse_step(const Json& root, const Json& sj, std::size_t index, Ste
     parse_reference(section("reference"), step);
     parse_checks(section("checks"), step);
     parse_metrics(section("metrics"), step);
+    parse_baseline(section("baseline"), step);
     parse_views(section("views"), step);
     parse_compile(section("compile"), step);
 }
@@ -1438,6 +1440,67 @@ void Loader::parse_metrics(const Section& s, Step& step) {
     check_keys(*s.value, s.path, {"bytes", "flops"});
     if (const Json* b = field(*s.value, "bytes")) step.metrics.bytes = expr(*b, s.path + ".bytes", Scope::Params);
     if (const Json* f = field(*s.value, "flops")) step.metrics.flops = expr(*f, s.path + ".flops", Scope::Params);
+}
+
+void Loader::parse_baseline(const Section& s, Step& step) {
+    if (!s.value) return;
+    if (!want_object(*s.value, s.path, "a baseline object ({\"kind\": \"cublas_sgemm\", ...})")) return;
+    const auto kind = get_string(*s.value, "kind", s.path, true);
+    if (!kind) return;
+    BaselineSpec b;
+    b.json_path = s.path;
+    std::vector<std::string> buffers, sizes;
+    if (*kind == "cublas_sgemm") {
+        b.kind = BaselineKind::CublasSgemm;
+        buffers = {"a", "b", "c"};
+        sizes = {"m", "n", "k"};
+    } else if (*kind == "memcpy") {
+        b.kind = BaselineKind::Memcpy;
+        buffers = {"from", "to"};
+    } else if (*kind == "cub_reduce_sum") {
+        b.kind = BaselineKind::CubReduceSum;
+        buffers = {"in", "out"};
+        sizes = {"n"};
+    } else {
+        issue(s.path + ".kind", "unknown baseline kind '" + *kind + "'; expected one of cublas_sgemm, memcpy, cub_reduce_sum");
+        return;
+    }
+    std::vector<std::string> keys = {"kind"};
+    keys.insert(keys.end(), buffers.begin(), buffers.end());
+    keys.insert(keys.end(), sizes.begin(), sizes.end());
+    check_keys(*s.value, s.path, keys);
+    bool ok = true;
+    for (const std::string& role : buffers) {
+        const auto name = get_string(*s.value, role, s.path, true);
+        if (!name) {
+            ok = false;
+            continue;
+        }
+        const Buffer* buf = step.find_buffer(*name);
+        if (!buf) {
+            issue(s.path + "." + role, "unknown buffer '" + *name + "'");
+            ok = false;
+        } else if (b.kind != BaselineKind::Memcpy && buf->type != DType::F32) {
+            issue(s.path + "." + role, "buffer '" + *name + "' is " + std::string(dtype_name(buf->type)) + "; " + *kind +
+                                           " works on f32 buffers");
+            ok = false;
+        } else if ((role == "c" || role == "out" || role == "to") && buf->role == BufferRole::Input) {
+            issue(s.path + "." + role, "buffer '" + *name + "' is an input; the baseline writes its " + role +
+                                           ", which must be an output");
+            ok = false;
+        }
+        b.buffers[role] = *name;
+    }
+    for (const std::string& role : sizes) {
+        const Json* v = field(*s.value, role);
+        if (!v) {
+            issue(s.path, "missing \"" + role + "\" (an expression over params)");
+            ok = false;
+            continue;
+        }
+        b.sizes[role] = expr(*v, s.path + "." + role, Scope::Params);
+    }
+    if (ok) step.baseline = std::move(b);
 }
 
 void Loader::parse_views(const Section& s, Step& step) {

@@ -159,6 +159,22 @@ json to_json(const RunResult& r) {
                          {"measured_at", r.ceilings->measured_at}};
     }
     if (r.gpu_time && r.cpu_ms > 0) j["metrics"]["speedup_vs_cpu"] = r.cpu_ms / r.gpu_time->median_ms;
+    if (r.baseline) {
+        const BaselineResult& b = *r.baseline;
+        j["baseline"] = {{"kind", b.kind}, {"label", b.label}, {"ran", b.ran}, {"passed", b.passed}, {"note", b.note}};
+        if (b.ran) {
+            j["baseline"]["median_ms"] = b.median_ms;
+            j["baseline"]["min_ms"] = b.min_ms;
+            j["baseline"]["max_ms"] = b.max_ms;
+            j["baseline"]["samples"] = b.samples;
+            j["baseline"]["gb_per_s"] = b.gbs();
+            j["baseline"]["gflop_per_s"] = b.gflops();
+            j["baseline"]["yours_fraction"] = r.baseline_fraction();
+        }
+        if (b.check)
+            j["baseline"]["check"] = {{"buffer", b.check->buffer}, {"passed", b.check->passed},
+                                      {"max_abs_error", b.check->max_abs_error}, {"mismatches", b.check->mismatches}};
+    }
     return j;
 }
 

@@ -13,7 +13,9 @@
 #include "pipeline/run.hpp"
 
 #include "ceilings/ceilings.hpp"
+#include "driver/cublas.hpp"
 #include "driver/nvml.hpp"
+#include "pipeline/baseline.hpp"
 
 #include "core/error.hpp"
 #include "driver/cuda_driver.hpp"
@@ -830,7 +832,7 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
             const double q1 = v[v.size() / 4], q3 = v[(3 * v.size()) / 4], mid = v[v.size() / 2];
             return mid > 0 ? (q3 - q1) / 1.349 / mid : 1.0;
         };
-        auto take_samples = [&](const std::function<double()>& one) {
+        auto take_samples_into = [&](Timing& t, const std::function<double()>& one) {
             const auto began = std::chrono::steady_clock::now();
             t.samples_ms.clear();
             for (;;) {
@@ -845,6 +847,7 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
                 if (n >= kTimingMaxSamples) { t.stopped_by = "samples"; break; }
             }
         };
+        auto take_samples = [&](const std::function<double()>& one) { take_samples_into(t, one); };
         take_samples(sample);
         // One CUDA Graph replay of many launches per sample: a short kernel,
         // whose time an event pair's few microseconds would swamp, or one
@@ -916,6 +919,135 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
             }
         }
         r.ceilings = ceilings_;
+
+        // The lesson's baseline, on the same inputs, checked and timed the same way.
+        if (step.baseline) {
+            if (req.on_phase) req.on_phase("baseline");
+            const BaselineSpec& spec = *step.baseline;
+            BaselineResult b;
+            b.kind = baseline_kind_name(spec.kind);
+            b.label = baseline_label(spec);
+            b.bytes = r.bytes;
+            b.flops = r.flops;
+            const ExprVars vars(r.params.begin(), r.params.end());
+            auto size = [&](const char* role) { return std::llround(eval_expr(spec.sizes.at(role), vars)); };
+            auto index = [&](const char* role) { return device_index(spec.buffers.at(role)); };
+            auto fits = [&](const char* role, long long need) {
+                if (need <= static_cast<long long>(host[index(role)].count())) return true;
+                b.note = "buffer '" + spec.buffers.at(role) + "' holds " + std::to_string(host[index(role)].count()) +
+                         " elements; the baseline needs " + std::to_string(need);
+                return false;
+            };
+            std::function<void()> before, launch;
+            std::optional<CublasHandle> handle;
+            std::optional<GpuModule> cub;
+            const CublasApi* api = nullptr;
+            std::size_t copy_bytes = 0;
+            bool ready = false;
+            switch (spec.kind) {
+            case BaselineKind::CublasSgemm: {
+                const long long m = size("m"), n = size("n"), k = size("k");
+                if (!fits("a", m * k) || !fits("b", k * n) || !fits("c", m * n)) break;
+                if (m <= 0 || n <= 0 || k <= 0 || m > INT32_MAX || n > INT32_MAX || k > INT32_MAX) {
+                    b.note = "the sizes m, n, k must be between 1 and 2^31 - 1";
+                    break;
+                }
+                if (!(api = CublasApi::get(b.note))) break;
+                handle.emplace(*api);
+                if (!handle->get()) {
+                    b.note = "cuBLAS was loaded but could not start (cublasCreate failed)";
+                    break;
+                }
+                const auto* pa = reinterpret_cast<const float*>(dev[index("a")].ptr());
+                const auto* pb = reinterpret_cast<const float*>(dev[index("b")].ptr());
+                auto* pc = reinterpret_cast<float*>(dev[index("c")].ptr());
+                launch = [&, m, n, k, pa, pb, pc] {
+                    const cublasStatus_t st = sgemm_row_major(*api, handle->get(), int(m), int(n), int(k), pa, pb, pc);
+                    if (st != CUBLAS_STATUS_SUCCESS)
+                        throw Error(ErrorKind::Cuda, "cublasSgemm failed (status " + std::to_string(int(st)) + ")");
+                };
+                ready = true;
+                break;
+            }
+            case BaselineKind::Memcpy: {
+                copy_bytes = std::min(host[index("from")].size_bytes(), host[index("to")].size_bytes());
+                b.bytes = 2.0 * double(copy_bytes);  // read once, written once
+                b.flops = 0;
+                const CUdeviceptr from = dev[index("from")].ptr(), to = dev[index("to")].ptr();
+                launch = [&, from, to] { d.check(cu.cuMemcpyDtoD(to, from, copy_bytes), "cuMemcpyDtoD"); };
+                ready = true;
+                break;
+            }
+            case BaselineKind::CubReduceSum: {
+                const long long n = size("n");
+                if (!fits("in", n) || n > INT32_MAX) break;
+                const CompileResult compiled = compile_cub_reduce(r.compile.arch);
+                if (!compiled.ok) {
+                    b.note = "the CUB kernel did not compile: " +
+                             (compiled.diagnostics.empty() ? compiled.log : compiled.diagnostics[0].message);
+                    break;
+                }
+                cub.emplace(d, compiled.image);
+                const CUfunction f = cub->function("cub_reduce_sum", "cub_reduce_sum");
+                const unsigned blocks = unsigned(std::clamp<long long>((n + kCubReduceThreads - 1) / kCubReduceThreads, 1,
+                                                                        8LL * ctx_->info().sm_count));
+                const CUdeviceptr in = dev[index("in")].ptr(), out = dev[index("out")].ptr();
+                before = [&, out] { d.check(cu.cuMemsetD8(out, 0, sizeof(float)), "zeroing the baseline's sum"); };
+                launch = [&, f, blocks, in, out, n] {
+                    int count = int(n);
+                    CUdeviceptr pin = in, pout = out;
+                    void* args[] = {&pin, &pout, &count};
+                    d.check(cu.cuLaunchKernel(f, blocks, 1, 1, kCubReduceThreads, 1, 1, 0, nullptr, args, nullptr),
+                            "launching the CUB baseline");
+                };
+                ready = true;
+                break;
+            }
+            }
+            if (ready) {
+                upload_inputs();
+                if (before) before();
+                launch();
+                synchronize("running the baseline");
+                if (spec.kind == BaselineKind::Memcpy) {
+                    std::vector<unsigned char> got(copy_bytes);
+                    d.check(cu.cuMemcpyDtoH(got.data(), dev[index("to")].ptr(), copy_bytes), "reading the copy back");
+                    b.passed = std::equal(got.begin(), got.end(), static_cast<const unsigned char*>(host[index("from")].data()));
+                    if (!b.passed) b.note = "the copy differs from its source";
+                } else {
+                    const char* out_role = spec.kind == BaselineKind::CublasSgemm ? "c" : "out";
+                    HostBuffer got = host[index(out_role)];
+                    dev[index(out_role)].download(got.data());
+                    const HostBuffer* want = find_in(reference_out, got.name);
+                    const auto rule = std::find_if(compare.begin(), compare.end(),
+                                                   [&](const CompareSpec& c) { return c.buffer == got.name; });
+                    if (want && rule != compare.end()) {
+                        b.check = compare_buffers(got, nullptr, *want, *rule);
+                        b.passed = b.check->passed;
+                    } else {
+                        b.note = "not checked: the step compares no buffer '" + got.name + "'";
+                    }
+                }
+                Timing bt;
+                take_samples_into(bt, [&]() -> double {
+                    if (before) before();
+                    flush_l2();
+                    d.check(cu.cuEventRecord(start.get(), nullptr), "cuEventRecord");
+                    launch();
+                    d.check(cu.cuEventRecord(stop.get(), nullptr), "cuEventRecord");
+                    if (cu.cuEventSynchronize(stop.get()) != CUDA_SUCCESS) synchronize("timing the baseline");
+                    float ms = 0;
+                    d.check(cu.cuEventElapsedTime(&ms, start.get(), stop.get()), "cuEventElapsedTime");
+                    return ms;
+                });
+                b.ran = true;
+                b.samples = int(bt.samples_ms.size());
+                b.median_ms = median_of(bt.samples_ms);
+                b.min_ms = *std::min_element(bt.samples_ms.begin(), bt.samples_ms.end());
+                b.max_ms = *std::max_element(bt.samples_ms.begin(), bt.samples_ms.end());
+            }
+            r.baseline = std::move(b);
+        }
     }
 
     if (req.keep_buffers) {

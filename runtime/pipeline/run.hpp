@@ -15,6 +15,7 @@
 #include "driver/device.hpp"
 #include "ceilings/ceilings.hpp"
 #include "inspect/inspect.hpp"
+#include "pipeline/baseline.hpp"
 #include "lesson/lesson.hpp"
 #include "reference/reference.hpp"
 #include "sanitizer/sanitizer.hpp"
@@ -219,6 +220,16 @@ struct RunResult {
     // the FP32 FMA peak; 0 when either side is unknown.
     double bandwidth_fraction() const { return ceilings && ceilings->copy_gbs > 0 ? gbs() / ceilings->copy_gbs : 0; }
     double compute_fraction() const { return ceilings && ceilings->fp32_gflops > 0 ? gflops() / ceilings->fp32_gflops : 0; }
+    // The lesson's baseline, timed beside the kernel (baseline.hpp); with a timed run.
+    std::optional<BaselineResult> baseline;
+    // How close the kernel came to the baseline: its speed as a share of the
+    // baseline's (0.15: 15%). A memcpy moves other bytes than the kernel, so
+    // against it the share is of GB/s, not of time. 0 when either is not timed.
+    double baseline_fraction() const {
+        if (!baseline || !baseline->ran || baseline->median_ms <= 0 || !gpu_time || gpu_time->median_ms <= 0) return 0;
+        if (baseline->kind == "memcpy") return baseline->gbs() > 0 ? gbs() / baseline->gbs() : 0;
+        return baseline->median_ms / gpu_time->median_ms;
+    }
     // FLOPs per byte moved (the roofline's x); 0 unless both metrics are given.
     double intensity() const { return bytes > 0 && flops > 0 ? flops / bytes : 0; }
     // GFLOP/s over what the roofline allows at this intensity; 0 when unknown.

@@ -129,7 +129,9 @@ const std::set<std::string> kResultFloats = {
     "comparisons[].max_abs_error", "comparisons[].max_rel_error", "comparisons[].atol", "comparisons[].rtol",
     "comparisons[].first[].got", "comparisons[].first[].want", "gpu_time.samples_ms[]", "gpu_time.median_ms",
     "gpu_time.min_ms", "gpu_time.max_ms", "gpu_time.noise", "ceilings.copy_gbs", "ceilings.fp32_gflops", "ceilings.fp16_gflops",
-    "ceilings.sgemm_gflops"};
+    "ceilings.sgemm_gflops", "baseline.median_ms", "baseline.min_ms", "baseline.max_ms", "baseline.bytes", "baseline.flops",
+    "baseline.check.max_abs_error", "baseline.check.max_rel_error", "baseline.check.atol", "baseline.check.rtol",
+    "baseline.check.first[].got", "baseline.check.first[].want"};
 const std::set<std::string> kRequestFloats = {"timeout_s", "params.*"};
 
 template <class T>
@@ -159,6 +161,62 @@ std::vector<Diagnostic> diags_from(const json& a) {
         out.push_back(std::move(d));
     }
     return out;
+}
+
+json compare_to_json(const CompareResult& cr) {
+    json first = json::array();
+    for (const auto& m : cr.first)
+        first.push_back({{"flat", m.flat}, {"index", m.index}, {"got", num(m.got)}, {"want", num(m.want)},
+                         {"reason", int(m.reason)}});
+    // Flat pairs: start, count, start, count...
+    json runs = json::array();
+    for (const MismatchRun& run : cr.mismatch_runs) {
+        runs.push_back(run.start);
+        runs.push_back(run.count);
+    }
+    return {{"buffer", cr.buffer}, {"passed", cr.passed}, {"count", cr.count}, {"mismatches", cr.mismatches},
+                     {"unwritten", cr.unwritten}, {"nondeterministic", cr.nondeterministic},
+                     {"max_abs_error", num(cr.max_abs_error)}, {"max_rel_error", num(cr.max_rel_error)},
+                     {"max_abs_at", cr.max_abs_at}, {"atol", cr.atol}, {"rtol", cr.rtol}, {"first", first},
+                     {"note", cr.note}, {"changed_and_failed", cr.changed_and_failed},
+                     {"deterministic", cr.deterministic}, {"mismatch_runs", runs},
+                     {"mismatch_runs_truncated", cr.mismatch_runs_truncated}};
+}
+
+CompareResult compare_from_json(const json& cj) {
+    CompareResult cr;
+    cr.buffer = cj.at("buffer");
+    cr.passed = cj.at("passed");
+    cr.count = cj.at("count");
+    cr.mismatches = cj.at("mismatches");
+    cr.unwritten = cj.at("unwritten");
+    cr.nondeterministic = cj.at("nondeterministic");
+    cr.max_abs_error = get_num(cj.at("max_abs_error"));
+    cr.max_rel_error = get_num(cj.at("max_rel_error"));
+    cr.max_abs_at = cj.at("max_abs_at");
+    cr.atol = cj.at("atol");
+    cr.rtol = cj.at("rtol");
+    cr.note = cj.at("note");
+    cr.changed_and_failed = get_or<std::size_t>(cj, "changed_and_failed", 0);
+    cr.deterministic = get_or<bool>(cj, "deterministic", false);
+    cr.mismatch_runs_truncated = get_or<bool>(cj, "mismatch_runs_truncated", false);
+    if (cj.contains("mismatch_runs")) {
+        const json& runs = cj.at("mismatch_runs");
+        if (!runs.is_array() || runs.size() % 2 != 0 || runs.size() / 2 > kMaxMismatchRuns)
+            throw Error(ErrorKind::Internal, "malformed result from the worker: comparisons[].mismatch_runs is not start/count pairs");
+        for (std::size_t k = 0; k < runs.size(); k += 2)
+            cr.mismatch_runs.push_back({runs[k].get<std::size_t>(), runs[k + 1].get<std::size_t>()});
+    }
+    for (const auto& mj : cj.at("first")) {
+        Mismatch m;
+        m.flat = mj.at("flat");
+        m.index = mj.at("index").get<std::vector<std::size_t>>();
+        m.got = get_num(mj.at("got"));
+        m.want = get_num(mj.at("want"));
+        m.reason = MismatchReason(mj.at("reason").get<int>());
+        cr.first.push_back(std::move(m));
+    }
+    return cr;
 }
 
 json device_json(const DeviceInfo& d) {
@@ -418,25 +476,7 @@ Frame encode_result(const RunResult& r) {
     }
     j["launches"] = launches;
     json comps = json::array();
-    for (const auto& cr : r.comparisons) {
-        json first = json::array();
-        for (const auto& m : cr.first)
-            first.push_back({{"flat", m.flat}, {"index", m.index}, {"got", num(m.got)}, {"want", num(m.want)},
-                             {"reason", int(m.reason)}});
-        // Flat pairs: start, count, start, count...
-        json runs = json::array();
-        for (const MismatchRun& run : cr.mismatch_runs) {
-            runs.push_back(run.start);
-            runs.push_back(run.count);
-        }
-        comps.push_back({{"buffer", cr.buffer}, {"passed", cr.passed}, {"count", cr.count}, {"mismatches", cr.mismatches},
-                         {"unwritten", cr.unwritten}, {"nondeterministic", cr.nondeterministic},
-                         {"max_abs_error", num(cr.max_abs_error)}, {"max_rel_error", num(cr.max_rel_error)},
-                         {"max_abs_at", cr.max_abs_at}, {"atol", cr.atol}, {"rtol", cr.rtol}, {"first", first},
-                         {"note", cr.note}, {"changed_and_failed", cr.changed_and_failed},
-                         {"deterministic", cr.deterministic}, {"mismatch_runs", runs},
-                         {"mismatch_runs_truncated", cr.mismatch_runs_truncated}});
-    }
+    for (const auto& cr : r.comparisons) comps.push_back(compare_to_json(cr));
     j["comparisons"] = comps;
     if (r.ceilings)
         j["ceilings"] = {{"device", r.ceilings->device},          {"arch", r.ceilings->arch},
@@ -444,6 +484,14 @@ Frame encode_result(const RunResult& r) {
                          {"fp32_gflops", num(r.ceilings->fp32_gflops)},  {"fp16_gflops", num(r.ceilings->fp16_gflops)},
                          {"sgemm_gflops", num(r.ceilings->sgemm_gflops)}, {"sgemm_note", r.ceilings->sgemm_note},
                          {"measured_at", r.ceilings->measured_at}};
+    if (r.baseline) {
+        const BaselineResult& b = *r.baseline;
+        j["baseline"] = {{"kind", b.kind},       {"label", b.label},           {"ran", b.ran},
+                         {"passed", b.passed},   {"note", b.note},             {"median_ms", num(b.median_ms)},
+                         {"min_ms", num(b.min_ms)}, {"max_ms", num(b.max_ms)}, {"samples", b.samples},
+                         {"bytes", num(b.bytes)}, {"flops", num(b.flops)}};
+        if (b.check) j["baseline"]["check"] = compare_to_json(*b.check);
+    }
     if (r.inspection) {
         const InspectionReport& in = *r.inspection;
         json kernels = json::array();
@@ -548,41 +596,7 @@ RunResult decode_result(const Frame& f) {
             if (lj.contains("refusal")) l.refusal = LaunchRefusal{lj.at("refusal").at(0), lj.at("refusal").at(1)};
             r.launches.push_back(std::move(l));
         }
-        for (const auto& cj : j.at("comparisons")) {
-            CompareResult cr;
-            cr.buffer = cj.at("buffer");
-            cr.passed = cj.at("passed");
-            cr.count = cj.at("count");
-            cr.mismatches = cj.at("mismatches");
-            cr.unwritten = cj.at("unwritten");
-            cr.nondeterministic = cj.at("nondeterministic");
-            cr.max_abs_error = get_num(cj.at("max_abs_error"));
-            cr.max_rel_error = get_num(cj.at("max_rel_error"));
-            cr.max_abs_at = cj.at("max_abs_at");
-            cr.atol = cj.at("atol");
-            cr.rtol = cj.at("rtol");
-            cr.note = cj.at("note");
-            cr.changed_and_failed = get_or<std::size_t>(cj, "changed_and_failed", 0);
-            cr.deterministic = get_or<bool>(cj, "deterministic", false);
-            cr.mismatch_runs_truncated = get_or<bool>(cj, "mismatch_runs_truncated", false);
-            if (cj.contains("mismatch_runs")) {
-                const json& runs = cj.at("mismatch_runs");
-                if (!runs.is_array() || runs.size() % 2 != 0 || runs.size() / 2 > kMaxMismatchRuns)
-                    throw Error(ErrorKind::Internal, "malformed result from the worker: comparisons[].mismatch_runs is not start/count pairs");
-                for (std::size_t k = 0; k < runs.size(); k += 2)
-                    cr.mismatch_runs.push_back({runs[k].get<std::size_t>(), runs[k + 1].get<std::size_t>()});
-            }
-            for (const auto& mj : cj.at("first")) {
-                Mismatch m;
-                m.flat = mj.at("flat");
-                m.index = mj.at("index").get<std::vector<std::size_t>>();
-                m.got = get_num(mj.at("got"));
-                m.want = get_num(mj.at("want"));
-                m.reason = MismatchReason(mj.at("reason").get<int>());
-                cr.first.push_back(std::move(m));
-            }
-            r.comparisons.push_back(std::move(cr));
-        }
+        for (const auto& cj : j.at("comparisons")) r.comparisons.push_back(compare_from_json(cj));
         if (j.contains("ceilings")) {
             const json& cj = j.at("ceilings");
             Ceilings c;
@@ -596,6 +610,23 @@ RunResult decode_result(const Frame& f) {
             c.sgemm_note = cj.at("sgemm_note");
             c.measured_at = cj.at("measured_at");
             r.ceilings = std::move(c);
+        }
+        if (j.contains("baseline")) {
+            const json& bj = j.at("baseline");
+            BaselineResult b;
+            b.kind = bj.at("kind");
+            b.label = bj.at("label");
+            b.ran = bj.at("ran");
+            b.passed = bj.at("passed");
+            b.note = bj.at("note");
+            b.median_ms = get_num(bj.at("median_ms"));
+            b.min_ms = get_num(bj.at("min_ms"));
+            b.max_ms = get_num(bj.at("max_ms"));
+            b.samples = bj.at("samples");
+            b.bytes = get_num(bj.at("bytes"));
+            b.flops = get_num(bj.at("flops"));
+            if (bj.contains("check")) b.check = compare_from_json(bj.at("check"));
+            r.baseline = std::move(b);
         }
         if (j.contains("inspection")) {
             const json& ij = j.at("inspection");

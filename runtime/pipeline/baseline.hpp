@@ -1,0 +1,40 @@
+// runtime/pipeline/baseline.hpp — a vendor kernel timed beside the student's
+// (the lesson's "baseline": cuBLAS SGEMM, a device-to-device memcpy, or a CUB
+// block-reduce sum). It runs after the student's kernel has passed, on the
+// same inputs, is checked by the step's own compare rule for its output (a
+// memcpy: the copy equals its source), and is timed by the same method.
+#pragma once
+
+#include "compare/compare.hpp"
+#include "compile/nvrtc.hpp"
+#include "lesson/lesson.hpp"
+
+#include <optional>
+#include <string>
+
+namespace wb {
+
+struct Timing;
+
+struct BaselineResult {
+    std::string kind;              // baseline_kind_name(): "cublas_sgemm", ...
+    std::string label;             // "cuBLAS SGEMM", "device memcpy a -> c", "CUB BlockReduce sum"
+    bool ran = false;              // false: `note` says why (cuBLAS missing, a size out of range)
+    bool passed = false;           // its output checked out
+    std::optional<CompareResult> check;  // the compare of its output (not for memcpy)
+    std::string note;
+    double median_ms = 0, min_ms = 0, max_ms = 0;
+    int samples = 0;
+    double bytes = 0, flops = 0;   // what it moves and computes: the step's metrics; a memcpy's own bytes
+    double gbs() const { return median_ms > 0 ? bytes / median_ms / 1e6 : 0; }
+    double gflops() const { return median_ms > 0 ? flops / median_ms / 1e6 : 0; }
+};
+
+std::string baseline_label(const BaselineSpec& spec);
+
+// The CUB block-reduce kernel, `cub_reduce_sum(const float* in, float* out, int n)`
+// with 256 threads a block, compiled for `arch` by NVRTC (no GPU needed; cached).
+constexpr int kCubReduceThreads = 256;
+CompileResult compile_cub_reduce(const std::string& arch);
+
+}  // namespace wb

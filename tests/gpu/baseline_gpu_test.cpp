@@ -1,0 +1,61 @@
+// tests/gpu/baseline_gpu_test.cpp — the shipped lessons' baselines on a real
+// GPU: cuBLAS SGEMM beside the tiled matmul, a device memcpy beside the vector
+// add, a CUB block reduce beside the warp-shuffle reduction. Each runs on the
+// step's inputs, is checked (cuBLAS and CUB by the step's own compare rule),
+// is timed, and the kernel's share of its speed is known.
+#include "gpu_test_support.hpp"
+
+#include "pipeline/run.hpp"
+
+#include <cstdio>
+
+namespace {
+
+wb::RunResult run(const std::string& lesson, const std::string& step, const std::string& test_case) {
+    static auto backend = wb::make_local_backend();
+    wb::RunRequest req;
+    req.trusted = true;
+    req.lesson = load_shipped(lesson);
+    req.step = step;
+    req.test_case = test_case;
+    req.source = wb::SourceChoice::Solution;
+    req.keep_buffers = false;
+    return backend->run(req);
+}
+
+void expect_baseline(const char* what, const wb::RunResult& r) {
+    ASSERT_EQ(r.status, wb::RunStatus::Passed) << r.message;
+    ASSERT_TRUE(r.baseline);
+    const wb::BaselineResult& b = *r.baseline;
+    ASSERT_TRUE(b.ran) << b.note;
+    EXPECT_TRUE(b.passed) << b.note;
+    EXPECT_GT(b.median_ms, 0);
+    EXPECT_GT(r.baseline_fraction(), 0);
+    std::printf("[ figures  ] baseline %s: %s %.4f ms (%.1f GB/s, %.1f GFLOP/s, %d samples); yours %.4f ms, %.0f%%%s\n", what,
+                b.label.c_str(), b.median_ms, b.gbs(), b.gflops(), b.samples, r.gpu_time->median_ms,
+                100 * r.baseline_fraction(), b.kind == "memcpy" ? " of its GB/s" : " of its speed");
+}
+
+}  // namespace
+
+TEST(Baseline, CublasBesideTheTiledMatmul) {
+    WB_REQUIRE_GPU();
+    const wb::RunResult r = run("03_matmul.json", "2", "large");
+    expect_baseline("tiled matmul 1024", r);
+    ASSERT_TRUE(r.baseline->check);
+    EXPECT_EQ(r.baseline->check->buffer, "C");
+    EXPECT_LT(r.baseline->median_ms, r.gpu_time->median_ms) << "cuBLAS is faster than a 16x16 tiled kernel";
+}
+
+TEST(Baseline, MemcpyBesideTheVectorAdd) {
+    WB_REQUIRE_GPU();
+    expect_baseline("vector add 16M", run("01_vector_add.json", "2", "large"));
+}
+
+TEST(Baseline, CubBesideTheWarpShuffleReduction) {
+    WB_REQUIRE_GPU();
+    const wb::RunResult r = run("04_reduction.json", "3", "n16777216");
+    expect_baseline("reduction 16M", r);
+    ASSERT_TRUE(r.baseline->check);
+    EXPECT_EQ(r.baseline->check->buffer, "sum");
+}
