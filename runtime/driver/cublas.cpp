@@ -36,8 +36,9 @@ const CublasApi* CublasApi::get(std::string& why) {
         a->create = reinterpret_cast<decltype(a->create)>(dlsym(lib, "cublasCreate_v2"));
         a->destroy = reinterpret_cast<decltype(a->destroy)>(dlsym(lib, "cublasDestroy_v2"));
         a->sgemm = reinterpret_cast<decltype(a->sgemm)>(dlsym(lib, "cublasSgemm_v2"));
-        if (!a->create || !a->destroy || !a->sgemm) {
-            reason = "cuBLAS was loaded but lacks cublasCreate_v2, cublasDestroy_v2 or cublasSgemm_v2";
+        a->set_stream = reinterpret_cast<decltype(a->set_stream)>(dlsym(lib, "cublasSetStream_v2"));
+        if (!a->create || !a->destroy || !a->sgemm || !a->set_stream) {
+            reason = "cuBLAS was loaded but lacks cublasCreate_v2, cublasDestroy_v2, cublasSgemm_v2 or cublasSetStream_v2";
             delete a;
             return;
         }

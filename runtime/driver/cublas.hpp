@@ -15,6 +15,7 @@ struct CublasApi {
     cublasStatus_t (*destroy)(cublasHandle_t) = nullptr;
     cublasStatus_t (*sgemm)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const float*,
                             const float*, int, const float*, int, const float*, float*, int) = nullptr;
+    cublasStatus_t (*set_stream)(cublasHandle_t, cudaStream_t) = nullptr;
 
     // The process-wide cuBLAS, loaded on first call; nullptr, with `why` set, when it cannot be.
     static const CublasApi* get(std::string& why);

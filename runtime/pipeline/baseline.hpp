@@ -25,6 +25,7 @@ struct BaselineResult {
     std::string note;
     double median_ms = 0, min_ms = 0, max_ms = 0;
     int samples = 0;
+    int batch = 1;                 // > 1: timed as graph replays of this many, as the kernel was
     double bytes = 0, flops = 0;   // what it moves and computes: the step's metrics; a memcpy's own bytes
     double gbs() const { return median_ms > 0 ? bytes / median_ms / 1e6 : 0; }
     double gflops() const { return median_ms > 0 ? flops / median_ms / 1e6 : 0; }

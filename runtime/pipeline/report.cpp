@@ -167,6 +167,7 @@ json to_json(const RunResult& r) {
             j["baseline"]["min_ms"] = b.min_ms;
             j["baseline"]["max_ms"] = b.max_ms;
             j["baseline"]["samples"] = b.samples;
+            j["baseline"]["batch"] = b.batch;
             j["baseline"]["gb_per_s"] = b.gbs();
             j["baseline"]["gflop_per_s"] = b.gflops();
             j["baseline"]["yours_fraction"] = r.baseline_fraction();

@@ -938,7 +938,8 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
                          " elements; the baseline needs " + std::to_string(need);
                 return false;
             };
-            std::function<void()> before, launch;
+            std::function<void()> before;
+            std::function<void(CUstream)> launch;  // on `stream`, so a graph can capture it
             std::optional<CublasHandle> handle;
             std::optional<GpuModule> cub;
             const CublasApi* api = nullptr;
@@ -961,7 +962,8 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
                 const auto* pa = reinterpret_cast<const float*>(dev[index("a")].ptr());
                 const auto* pb = reinterpret_cast<const float*>(dev[index("b")].ptr());
                 auto* pc = reinterpret_cast<float*>(dev[index("c")].ptr());
-                launch = [&, m, n, k, pa, pb, pc] {
+                launch = [&, m, n, k, pa, pb, pc](CUstream stream) {
+                    api->set_stream(handle->get(), reinterpret_cast<cudaStream_t>(stream));
                     const cublasStatus_t st = sgemm_row_major(*api, handle->get(), int(m), int(n), int(k), pa, pb, pc);
                     if (st != CUBLAS_STATUS_SUCCESS)
                         throw Error(ErrorKind::Cuda, "cublasSgemm failed (status " + std::to_string(int(st)) + ")");
@@ -974,7 +976,9 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
                 b.bytes = 2.0 * double(copy_bytes);  // read once, written once
                 b.flops = 0;
                 const CUdeviceptr from = dev[index("from")].ptr(), to = dev[index("to")].ptr();
-                launch = [&, from, to] { d.check(cu.cuMemcpyDtoD(to, from, copy_bytes), "cuMemcpyDtoD"); };
+                launch = [&, from, to](CUstream stream) {
+                    d.check(cu.cuMemcpyDtoDAsync(to, from, copy_bytes, stream), "cuMemcpyDtoDAsync");
+                };
                 ready = true;
                 break;
             }
@@ -993,11 +997,11 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
                                                                         8LL * ctx_->info().sm_count));
                 const CUdeviceptr in = dev[index("in")].ptr(), out = dev[index("out")].ptr();
                 before = [&, out] { d.check(cu.cuMemsetD8(out, 0, sizeof(float)), "zeroing the baseline's sum"); };
-                launch = [&, f, blocks, in, out, n] {
+                launch = [&, f, blocks, in, out, n](CUstream stream) {
                     int count = int(n);
                     CUdeviceptr pin = in, pout = out;
                     void* args[] = {&pin, &pout, &count};
-                    d.check(cu.cuLaunchKernel(f, blocks, 1, 1, kCubReduceThreads, 1, 1, 0, nullptr, args, nullptr),
+                    d.check(cu.cuLaunchKernel(f, blocks, 1, 1, kCubReduceThreads, 1, 1, 0, stream, args, nullptr),
                             "launching the CUB baseline");
                 };
                 ready = true;
@@ -1007,7 +1011,7 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
             if (ready) {
                 upload_inputs();
                 if (before) before();
-                launch();
+                launch(nullptr);
                 synchronize("running the baseline");
                 if (spec.kind == BaselineKind::Memcpy) {
                     std::vector<unsigned char> got(copy_bytes);
@@ -1028,18 +1032,57 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
                         b.note = "not checked: the step compares no buffer '" + got.name + "'";
                     }
                 }
+                // The kernel's method: a graph replay of as many launches when it
+                // was batched (and the baseline has nothing to reset between
+                // launches), else one launch per sample after the same L2 flush.
                 Timing bt;
-                take_samples_into(bt, [&]() -> double {
-                    if (before) before();
-                    flush_l2();
-                    d.check(cu.cuEventRecord(start.get(), nullptr), "cuEventRecord");
-                    launch();
-                    d.check(cu.cuEventRecord(stop.get(), nullptr), "cuEventRecord");
-                    if (cu.cuEventSynchronize(stop.get()) != CUDA_SUCCESS) synchronize("timing the baseline");
-                    float ms = 0;
-                    d.check(cu.cuEventElapsedTime(&ms, start.get(), stop.get()), "cuEventElapsedTime");
-                    return ms;
-                });
+                const int batch = before ? 1 : t.batch;
+                if (batch > 1) {
+                    CUstream stream = nullptr;
+                    CUgraph graph = nullptr;
+                    CUgraphExec exec = nullptr;
+                    d.check(cu.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+                    try {
+                        d.check(cu.cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL), "cuStreamBeginCapture");
+                        for (int k = 0; k < batch; ++k) launch(stream);
+                        d.check(cu.cuStreamEndCapture(stream, &graph), "cuStreamEndCapture");
+                        d.check(cu.cuGraphInstantiate(&exec, graph, 0), "cuGraphInstantiate");
+                        d.check(cu.cuGraphLaunch(exec, stream), "cuGraphLaunch");
+                        d.check(cu.cuStreamSynchronize(stream), "cuStreamSynchronize");
+                        take_samples_into(bt, [&]() -> double {
+                            d.check(cu.cuEventRecord(start.get(), stream), "cuEventRecord");
+                            d.check(cu.cuGraphLaunch(exec, stream), "cuGraphLaunch");
+                            d.check(cu.cuEventRecord(stop.get(), stream), "cuEventRecord");
+                            d.check(cu.cuEventSynchronize(stop.get()), "cuEventSynchronize");
+                            float ms = 0;
+                            d.check(cu.cuEventElapsedTime(&ms, start.get(), stop.get()), "cuEventElapsedTime");
+                            return ms / batch;
+                        });
+                    } catch (...) {
+                        if (exec) cu.cuGraphExecDestroy(exec);
+                        if (graph) cu.cuGraphDestroy(graph);
+                        cu.cuStreamDestroy(stream);
+                        if (api && handle) api->set_stream(handle->get(), nullptr);
+                        throw;
+                    }
+                    cu.cuGraphExecDestroy(exec);
+                    cu.cuGraphDestroy(graph);
+                    cu.cuStreamDestroy(stream);
+                    if (api && handle) api->set_stream(handle->get(), nullptr);
+                } else {
+                    take_samples_into(bt, [&]() -> double {
+                        if (before) before();
+                        flush_l2();
+                        d.check(cu.cuEventRecord(start.get(), nullptr), "cuEventRecord");
+                        launch(nullptr);
+                        d.check(cu.cuEventRecord(stop.get(), nullptr), "cuEventRecord");
+                        if (cu.cuEventSynchronize(stop.get()) != CUDA_SUCCESS) synchronize("timing the baseline");
+                        float ms = 0;
+                        d.check(cu.cuEventElapsedTime(&ms, start.get(), stop.get()), "cuEventElapsedTime");
+                        return ms;
+                    });
+                }
+                b.batch = batch;
                 b.ran = true;
                 b.samples = int(bt.samples_ms.size());
                 b.median_ms = median_of(bt.samples_ms);

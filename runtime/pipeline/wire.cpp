@@ -488,7 +488,7 @@ Frame encode_result(const RunResult& r) {
         const BaselineResult& b = *r.baseline;
         j["baseline"] = {{"kind", b.kind},       {"label", b.label},           {"ran", b.ran},
                          {"passed", b.passed},   {"note", b.note},             {"median_ms", num(b.median_ms)},
-                         {"min_ms", num(b.min_ms)}, {"max_ms", num(b.max_ms)}, {"samples", b.samples},
+                         {"min_ms", num(b.min_ms)}, {"max_ms", num(b.max_ms)}, {"samples", b.samples}, {"batch", b.batch},
                          {"bytes", num(b.bytes)}, {"flops", num(b.flops)}};
         if (b.check) j["baseline"]["check"] = compare_to_json(*b.check);
     }
@@ -623,6 +623,7 @@ RunResult decode_result(const Frame& f) {
             b.min_ms = get_num(bj.at("min_ms"));
             b.max_ms = get_num(bj.at("max_ms"));
             b.samples = bj.at("samples");
+            b.batch = get_or<int>(bj, "batch", 1);
             b.bytes = get_num(bj.at("bytes"));
             b.flops = get_num(bj.at("flops"));
             if (bj.contains("check")) b.check = compare_from_json(bj.at("check"));
