@@ -9,6 +9,7 @@
 #pragma once
 
 #include "core/data_dirs.hpp"
+#include "lesson/lesson_files.hpp"
 #include "lesson/loader.hpp"
 
 #include <cstdint>
@@ -19,20 +20,10 @@
 
 namespace wb::app {
 
-// A file as it was when read: enough to notice an edit without reading it again.
-struct FileStamp {
-    std::filesystem::path file;
-    bool exists = false;
-    std::uintmax_t size = 0;
-    std::filesystem::file_time_type mtime{};
-
-    bool operator==(const FileStamp&) const = default;
-};
-
-FileStamp stamp_file(const std::filesystem::path& file);
-// Every file a lesson was made from: its JSON, then each step's starter,
-// solution and reference files and image assets (inline sources have none).
-std::vector<std::filesystem::path> lesson_files(const Lesson& lesson);
+// A file as it was when read, and a lesson's files: runtime/lesson/lesson_files.hpp.
+using wb::FileStamp;
+using wb::lesson_files;
+using wb::stamp_file;
 
 struct LessonEntry {
     std::filesystem::path file;

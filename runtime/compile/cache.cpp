@@ -180,7 +180,8 @@ void CompileCache::write_disk(const std::string& key, const CompileResult& r) co
     file += header.dump();
     file += '\n';
     file += payload;
-    write_file_atomic(entry_path(key), file);
+    // No fsync: read_disk checks every entry's SHA-256, so a torn entry is a miss.
+    write_file_atomic(entry_path(key), file, /*sync=*/false);
 }
 
 std::optional<CompileResult> CompileCache::read_disk(const std::string& key) const {

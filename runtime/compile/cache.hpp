@@ -7,8 +7,8 @@
 // everything that changes the output (see compile_cache_key); PyTorch's
 // cache leaves the options out of its key, which is the mistake to avoid.
 //
-// Disk entries are written atomically (temporary file, fsync, rename) and
-// carry a magic, a format version, their own key and a SHA-256 of the
+// Disk entries are written atomically (temporary file, rename; no fsync,
+// which would cost every edit a few milliseconds) and carry a magic, a format version, their own key and a SHA-256 of the
 // payload. An entry that fails any check is deleted and treated as a miss:
 // the cache is an optimisation and is never trusted over a fresh compile.
 // The disk folder is capped (256 MiB by default, $WB_CACHE_MAX_MB): a hit

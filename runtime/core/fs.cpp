@@ -77,7 +77,7 @@ std::string read_file(const fs::path& path, std::size_t max_bytes, bool follow_f
     return data;
 }
 
-void write_file_atomic(const fs::path& path, std::string_view bytes) {
+void write_file_atomic(const fs::path& path, std::string_view bytes, bool sync) {
     std::error_code ec;
     if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
     static thread_local std::mt19937_64 rng{std::random_device{}()};
@@ -99,7 +99,7 @@ void write_file_atomic(const fs::path& path, std::string_view bytes) {
         p += n;
         left -= std::size_t(n);
     }
-    if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    if ((sync && ::fsync(fd) != 0) || ::close(fd) != 0) {
         int e = errno;
         ::unlink(tmp.c_str());
         throw Error(ErrorKind::Io, std::string("fsync/close failed: ") + std::strerror(e), {tmp.string()});
@@ -112,6 +112,7 @@ void write_file_atomic(const fs::path& path, std::string_view bytes) {
     // The rename is an entry in the folder: fsync the folder too, so a power
     // cut right after a save cannot bring back the old file (or none). Best
     // effort: the new file is already whole either way.
+    if (!sync) return;
     const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
     if (int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dfd >= 0) {
         ::fsync(dfd);

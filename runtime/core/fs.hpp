@@ -21,7 +21,11 @@ std::string read_file(const std::filesystem::path& path, std::size_t max_bytes =
 // Writes to a temporary file beside `path`, fsyncs it, then renames it into
 // place and fsyncs the folder, so a reader (or a restart after a crash or a
 // power cut) sees the old file or the new one and never half of one.
-void write_file_atomic(const std::filesystem::path& path, std::string_view bytes);
+// With `sync` false the two fsyncs are left out: still atomic for readers
+// and across a crash of the process, but a power cut may leave a torn file,
+// so only for files whose reader checks them (the caches' checksummed entries),
+// where an fsync would cost the edit loop milliseconds for nothing.
+void write_file_atomic(const std::filesystem::path& path, std::string_view bytes, bool sync = true);
 
 // $XDG_CACHE_HOME/cuda-workbook (default ~/.cache/cuda-workbook), and so on.
 // Created on first use.

@@ -3,6 +3,9 @@
 
 #include "core/error.hpp"
 
+#include <cstdint>
+#include <cstring>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -88,6 +91,42 @@ void DeviceBuffer::download(void* dst) const {
 
 void DeviceBuffer::fill_bytes(unsigned char value) const {
     if (bytes_) d_->check(d_->api().cuMemsetD8(ptr_, value, bytes_), "filling a buffer on the GPU");
+}
+
+bool image_has_writable_globals(const std::string& image, bool is_cubin) {
+    if (!is_cubin) {
+        // PTX: a module-scope ".global" declaration (kernels are ".entry", params ".param").
+        std::size_t at = 0;
+        while ((at = image.find(".global", at)) != std::string::npos) {
+            const std::size_t line = image.rfind('\n', at);
+            const std::size_t from = line == std::string::npos ? 0 : line + 1;
+            if (image.find_first_not_of(" \t", from) == at || image.compare(from, 8, ".visible") == 0 ||
+                image.compare(from, 7, ".extern") == 0 || image.compare(from, 5, ".weak") == 0)
+                return true;
+            at += 7;
+        }
+        return false;
+    }
+    // ELF64: any section named .nv.global or .nv.global.init (writable device memory).
+    auto u16 = [&](std::size_t o) { std::uint16_t v; std::memcpy(&v, image.data() + o, 2); return v; };
+    auto u32 = [&](std::size_t o) { std::uint32_t v; std::memcpy(&v, image.data() + o, 4); return v; };
+    auto u64 = [&](std::size_t o) { std::uint64_t v; std::memcpy(&v, image.data() + o, 8); return v; };
+    if (image.size() < 64 || image.compare(0, 4, "\x7f" "ELF") != 0 || image[4] != 2) return true;
+    const std::uint64_t shoff = u64(0x28);
+    const std::uint16_t shentsize = u16(0x3a), shnum = u16(0x3c), shstrndx = u16(0x3e);
+    if (shentsize < 64 || shstrndx >= shnum || shoff + std::uint64_t(shnum) * shentsize > image.size()) return true;
+    const std::size_t strtab = shoff + std::size_t(shstrndx) * shentsize;
+    const std::uint64_t names = u64(strtab + 0x18), names_size = u64(strtab + 0x20);
+    if (names + names_size > image.size()) return true;
+    for (std::uint16_t i = 0; i < shnum; ++i) {
+        const std::uint32_t name = u32(shoff + std::size_t(i) * shentsize);
+        if (name >= names_size) return true;
+        const char* n = image.data() + names + name;
+        const std::size_t len = strnlen(n, names_size - name);
+        const std::string_view section(n, len);
+        if (section == ".nv.global" || section == ".nv.global.init") return true;
+    }
+    return false;
 }
 
 GpuModule::GpuModule(const Driver& d, const std::string& image) : d_(&d) {

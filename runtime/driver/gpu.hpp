@@ -69,6 +69,13 @@ private:
     std::size_t guard_ = 0;
 };
 
+// True when a compiled image holds module-scope variables that kernels can
+// write (__device__ globals: a cubin's .nv.global sections, a PTX image's
+// .global declarations). Such a module keeps their values from one run to the
+// next, so it is loaded afresh for every run; any other module may be reused.
+// An image that cannot be read is taken to have some.
+bool image_has_writable_globals(const std::string& image, bool is_cubin);
+
 class GpuModule {
 public:
     // Loads a cubin or PTX image. On failure the driver's JIT error log is in the message.

@@ -29,6 +29,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <list>
 #include <mutex>
 #include <optional>
 
@@ -336,9 +337,30 @@ private:
                     const std::vector<std::vector<unsigned char>>& constants, RunResult& r,
                     std::vector<HostBuffer>& host, const std::vector<HostBuffer>& reference_out);
 
+    // The loaded module of a compiled image, reused while the same image runs
+    // again (an unchanged re-run, a sweep, a compile-cache hit), unless the
+    // image has writable globals that would carry values over between runs.
+    std::shared_ptr<GpuModule> module_for(const CompileResult& c) {
+        const bool reusable = !c.cache_key.empty() && !image_has_writable_globals(c.image, c.is_cubin);
+        if (reusable)
+            for (auto it = modules_.begin(); it != modules_.end(); ++it)
+                if (it->first == c.cache_key) {
+                    modules_.splice(modules_.begin(), modules_, it);
+                    return modules_.front().second;
+                }
+        auto m = std::make_shared<GpuModule>(ctx_->driver(), c.image);
+        if (reusable) {
+            modules_.emplace_front(c.cache_key, m);
+            if (modules_.size() > kKeptModules) modules_.pop_back();
+        }
+        return m;
+    }
+    static constexpr std::size_t kKeptModules = 8;
+
     std::mutex mutex_;
     int ordinal_;
     std::unique_ptr<GpuContext> ctx_;
+    std::list<std::pair<std::string, std::shared_ptr<GpuModule>>> modules_;  // most recent first
     // This GPU's measured ceilings (ceilings.hpp): read from the cache, or
     // measured once, at the first timed run; nullopt until then.
     std::optional<Ceilings> ceilings_;
@@ -545,7 +567,8 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
                               std::vector<HostBuffer>& host, const std::vector<HostBuffer>& reference_out) {
     const Driver& d = ctx_->driver();
     const auto& cu = d.api();
-    GpuModule module(d, r.compile.image);
+    const std::shared_ptr<GpuModule> loaded = module_for(r.compile);
+    const GpuModule& module = *loaded;
     std::vector<CUfunction> functions;
     std::vector<std::vector<LaunchDims>> pass_dims;  // per launch, per pass
     for (auto& lr : r.launches) {

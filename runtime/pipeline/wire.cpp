@@ -2,11 +2,14 @@
 #include "pipeline/wire.hpp"
 
 #include "core/error.hpp"
+#include "lesson/lesson_files.hpp"
 #include "lesson/loader.hpp"
 
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <deque>
+#include <mutex>
 #include <set>
 #include <csignal>
 #include <poll.h>
@@ -368,6 +371,53 @@ Frame encode_request(const RunRequest& r) {
     return f;
 }
 
+// The lesson a request names, parsed once: a warm worker gets the same text
+// with every compile and run of an edit loop, and parsing it (with its images)
+// each time would sit on the edit-to-result path. A lesson is parsed again
+// when its text changes or any file it was made from changes on disk.
+static std::shared_ptr<const Lesson> parsed_lesson(const std::string& file, const std::string& text) {
+    struct Entry {
+        std::string file, text;
+        std::vector<FileStamp> stamps;
+        std::shared_ptr<const Lesson> lesson;
+    };
+    static std::mutex mutex;
+    static std::deque<Entry> cache;  // most recent first
+    constexpr std::size_t kKeep = 4;
+    auto stamps_of = [](const Lesson& l) {
+        std::vector<FileStamp> v;
+        for (const auto& f : lesson_files(l)) v.push_back(stamp_file(f));
+        return v;
+    };
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        for (auto it = cache.begin(); it != cache.end(); ++it) {
+            if (it->file != file || it->text != text) continue;
+            if (stamps_of(*it->lesson) == it->stamps) {
+                Entry hit = std::move(*it);
+                cache.erase(it);
+                cache.push_front(std::move(hit));
+                return cache.front().lesson;
+            }
+            cache.erase(it);
+            break;
+        }
+    }
+    // The text the front end loaded, when it sent one; side files (sources,
+    // images) are read from the lesson's folder either way.
+    LoadResult lr = text.empty() ? load_lesson(file) : load_lesson_text(text, file);
+    if (!lr.ok()) {
+        std::string msg = "the lesson does not load";
+        if (!lr.issues.empty()) msg += ": " + lr.issues[0].to_string();
+        throw Error(ErrorKind::Usage, msg);
+    }
+    auto lesson = std::make_shared<const Lesson>(std::move(*lr.lesson));
+    std::lock_guard<std::mutex> lock(mutex);
+    cache.push_front({file, text, stamps_of(*lesson), lesson});
+    if (cache.size() > kKeep) cache.pop_back();
+    return lesson;
+}
+
 RunRequest decode_request(const Frame& f) {
     check_floats(f.json, "", kRequestFloats);
     RunRequest r;
@@ -405,15 +455,7 @@ RunRequest decode_request(const Frame& f) {
     } catch (const nlohmann::json::exception& e) {
         throw Error(ErrorKind::Internal, std::string("malformed request to the worker: ") + e.what());
     }
-    // The text the front end loaded, when it sent one; side files (sources,
-    // images) are read from the lesson's folder either way.
-    LoadResult lr = text.empty() ? load_lesson(file) : load_lesson_text(text, file);
-    if (!lr.ok()) {
-        std::string msg = "the lesson does not load";
-        if (!lr.issues.empty()) msg += ": " + lr.issues[0].to_string();
-        throw Error(ErrorKind::Usage, msg);
-    }
-    r.lesson = std::make_shared<const Lesson>(std::move(*lr.lesson));
+    r.lesson = parsed_lesson(file, text);
     return r;
 }
 

@@ -8,6 +8,7 @@
 #include "compile/nvrtc.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
+#include "driver/gpu.hpp"
 
 #include "scoped_cache_dir.hpp"
 
@@ -387,4 +388,26 @@ TEST_F(CompileTest, HeadersWrittenForNvccCompile) {
     o.entries = {"k"};
     CompileResult r = compile_cuda(s, o);
     EXPECT_TRUE(r.ok) << r.log;
+}
+
+// A module with a __device__ variable keeps its value between runs, so it is
+// never reused; one without may be. Read from the cubin's sections and the PTX.
+TEST(ModuleReuse, OnlyImagesWithoutWritableGlobals) {
+    wb::CompileOptions cubin;
+    cubin.arch = "sm_90";
+    cubin.use_cache = false;
+    cubin.entries = {"k"};
+    const char* plain = "extern \"C\" __global__ void k(float* x) { x[threadIdx.x] += 1.0f; }\n";
+    const char* counting =
+        "__device__ int hits;\nextern \"C\" __global__ void k(float* x) { atomicAdd(&hits, 1); x[threadIdx.x] = hits; }\n";
+    const char* constant = "__constant__ float scale[4];\nextern \"C\" __global__ void k(float* x) { x[0] *= scale[0]; }\n";
+    for (const auto& [src, writable] : {std::pair{plain, false}, std::pair{counting, true}, std::pair{constant, false}}) {
+        const wb::CompileResult c = wb::compile_cuda(wb::SourceText{src, "k.cu", ""}, cubin);
+        ASSERT_TRUE(c.ok) << c.log;
+        ASSERT_TRUE(c.is_cubin);
+        EXPECT_EQ(wb::image_has_writable_globals(c.image, true), writable) << src;
+    }
+    EXPECT_TRUE(wb::image_has_writable_globals(".version 8.0\n.target sm_90\n.visible .global .align 4 .u32 hits;\n", false));
+    EXPECT_FALSE(wb::image_has_writable_globals(".version 8.0\n.visible .entry k(\n.param .u64 x\n)\n{\nld.global.f32 %f1, [%rd1];\n}\n", false));
+    EXPECT_TRUE(wb::image_has_writable_globals("not an image", true)) << "unreadable: not reused";
 }
