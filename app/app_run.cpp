@@ -314,6 +314,7 @@ void apply_result(AppState& state, JobOutcome& outcome) {
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%.2f s", outcome.seconds);
     if (outcome.kind == JobKind::Compile) {
+        if (r.reference.ok) state.reference_built = r.lesson_id + "/" + r.step_id;
         const bool compiled = r.status != RunStatus::CompileError;
         const int warnings = r.compile.warning_count();
         log_line(state,
@@ -455,7 +456,12 @@ void act_on_requests(AppState& state, JobRunner& jobs) {
         ed.compile_submitted_revision = ed.revision;
         if (rq.compile) log_line(state, "Compile is unavailable: " + off_reason, true);
     } else if (state.lesson && selected_step(state) && (rq.compile || due)) {
-        state.last_submitted_job = jobs.submit(JobKind::Compile, make_request(state, true), ed.revision);
+        RunRequest req = make_request(state, true);
+        // Until the step's CPU reference has been built once, compiles build it
+        // too, in the background: the first Run then finds it in the cache
+        // rather than waiting for g++.
+        req.reference = state.reference_built != step_key(state);
+        state.last_submitted_job = jobs.submit(JobKind::Compile, std::move(req), ed.revision);
         ed.compile_submitted_revision = ed.revision;
     }
     // The Resources, PTX and SASS tabs: an inspection of the text as it is,

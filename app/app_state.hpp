@@ -219,6 +219,7 @@ struct AppState {
     bool show_monitor = false;
     std::shared_ptr<GpuMonitor> monitor;
     std::string monitor_pci;                 // the GPU `monitor` reads
+    std::string reference_built;             // "lesson_id/step_id" whose CPU reference a compile has built
     std::uint64_t last_finished_job = 0;
     std::uint64_t last_submitted_job = 0;
     std::string job_text;                    // "compiling" / "running" / ""

@@ -331,6 +331,13 @@ Tick sweep(Call& c) {
     return Tick::Continue;
 }
 
+// The step's CPU reference was built in the background by a compile, before any Run.
+Tick expect_reference_built(Call& c) {
+    if (c.state.reference_built != step_key(c.state))
+        return c.fail("no compile has built this step's CPU reference yet (built: '" + c.state.reference_built + "')");
+    return Tick::Continue;
+}
+
 // As View > GPU monitor does.
 Tick monitor(Call& c) {
     if (c.rest != "on" && c.rest != "off") return c.fail("monitor wants on or off");
@@ -812,6 +819,7 @@ constexpr Command kCommands[] = {
     {"results-tab", results_tab},
     {"sweep", sweep},
     {"monitor", monitor},
+    {"expect-reference-built", expect_reference_built},
     {"expect-sweep", expect_sweep},
     {"set-caret", set_caret},
     {"pop-instructions", pop_instructions},

@@ -50,6 +50,7 @@
 //   expect-view KIND BUFFER [SOURCE]  (the results panel built that view, with
 //                              data; SOURCE is gpu+cpu, gpu, cpu or input)
 //   expect-history N           (the current step has N runs this session)
+//   expect-reference-built     (a compile built the step's CPU reference, before any Run)
 //   expect-sweep N STATUS      (the finished sweep has N points, each of them STATUS)
 //   expect-shaders loaded|fallback  (the heat maps drawn so far were coloured by
 //                              shaders/, or on the CPU after one log line saying why)

@@ -14,6 +14,8 @@ make_home
 run_script "$1" "$2" <<END
 open vector_add grid_stride_loop
 set-source $2/01_vector_add/solution_step2.cu
+wait
+expect-reference-built
 results-tab sweep
 sweep blocks
 wait
