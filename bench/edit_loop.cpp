@@ -1,0 +1,173 @@
+// bench/edit_loop.cpp — how long a student waits from an edit to a checked
+// result, through the same warm worker process the GUI uses, against NVRTC
+// compiling the same source alone (and CuPy's RawKernel, when it is there).
+//
+//   wb_bench_edit_loop [--lessons DIR] [--edits N] [--cupy]
+//
+// For each shipped lesson, its last step's solution on its smallest case
+// ("small", else the first), checked but not timed (the timing method's own
+// samples would dwarf the loop):
+//   first_run     a fresh worker and empty caches: NVRTC, g++ for the CPU reference, the run
+//   edit          the source with a new comment each time: a compile-cache miss, then the run
+//   rerun         the same source again: a cache hit and the run
+//   nvrtc         NVRTC alone on the same edited sources, in this process, no cache
+// p50 and p90 of N edits (default 30), and the ratios edit/nvrtc. With --cupy
+// (python3 and cupy importable), bench/cupy_edit_loop.py times RawKernel on
+// the same edited source and the ratio edit/cupy is printed too.
+// One figure per line, "edit_loop LESSON FIGURE VALUE", for scripts to compare.
+#include "compile/nvrtc.hpp"
+#include "core/fs.hpp"
+#include "lesson/loader.hpp"
+#include "pipeline/run.hpp"
+#include "pipeline/worker.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+double now_ms() {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+double pct(std::vector<double> v, double p) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, std::size_t(p * double(v.size() - 1) + 0.5))];
+}
+
+void figure(const std::string& lesson, const char* name, double value) {
+    std::printf("edit_loop %-12s %-22s %.3f\n", lesson.c_str(), name, value);
+    std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    // The checkout: $WB_SOURCE_DIR (a bundle on another machine), else where this was built from.
+    const std::string root = std::getenv("WB_SOURCE_DIR") ? std::getenv("WB_SOURCE_DIR") : WB_SOURCE_DIR;
+    fs::path lessons = root + "/lessons";
+    int edits = 30;
+    bool cupy = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--lessons" && i + 1 < argc) lessons = argv[++i];
+        else if (a == "--edits" && i + 1 < argc) edits = std::max(3, std::atoi(argv[++i]));
+        else if (a == "--cupy") cupy = true;
+        else {
+            std::fprintf(stderr, "usage: wb_bench_edit_loop [--lessons DIR] [--edits N] [--cupy]\n");
+            return 2;
+        }
+    }
+    // Empty caches, so the first run pays what a first run pays.
+    char tmpl[] = "/tmp/wb-bench-XXXXXX";
+    if (!mkdtemp(tmpl)) return 1;
+    setenv("XDG_CACHE_HOME", tmpl, 1);
+
+    int status = 0;
+    for (const fs::path& file : wb::list_lessons(lessons)) {
+        auto loaded = wb::load_lesson(file);
+        if (!loaded.ok()) continue;
+        auto lesson = std::make_shared<const wb::Lesson>(std::move(*loaded.lesson));
+        const wb::Step& step = lesson->steps.back();
+        std::string case_name;
+        for (const auto& c : step.checks.cases)
+            if (c.name == "small") case_name = c.name;
+        if (case_name.empty() && !step.checks.cases.empty()) case_name = step.checks.cases.front().name;
+
+        wb::WorkerBackend worker;  // a fresh worker per lesson, as when the GUI starts
+        wb::RunRequest req;
+        req.lesson = lesson;
+        req.step = step.id;
+        req.test_case = case_name;
+        req.source = wb::SourceChoice::Custom;
+        req.custom_source = step.solution.text;
+        req.custom_origin = "kernel.cu";
+        req.timing = false;
+        req.keep_buffers = false;
+        req.trusted = true;
+
+        double t0 = now_ms();
+        wb::RunResult first = worker.run(req);
+        const double first_ms = now_ms() - t0;
+        const bool ran = first.status == wb::RunStatus::Passed || first.status == wb::RunStatus::CompileOnly;
+        if (!ran) {
+            std::fprintf(stderr, "%s: the first run did not pass: %s\n", lesson->id.c_str(), first.message.c_str());
+            status = 1;
+            continue;
+        }
+        std::vector<double> edit_ms, rerun_ms, nvrtc_ms;
+        wb::CompileOptions nv;
+        nv.arch = first.compile.arch;
+        nv.std = step.compile.std;
+        nv.extra = step.compile.options;
+        nv.use_cache = false;
+        for (const auto& l : step.launches)
+            if (std::find(nv.entries.begin(), nv.entries.end(), l.entry) == nv.entries.end()) nv.entries.push_back(l.entry);
+        for (int i = 0; i < edits; ++i) {
+            // A new comment: a different text (a cache miss), the same kernel.
+            req.custom_source = step.solution.text + "\n// edit " + std::to_string(i) + " at " + std::to_string(now_ms()) + "\n";
+            t0 = now_ms();
+            const wb::RunResult r = worker.run(req);
+            edit_ms.push_back(now_ms() - t0);
+            if (r.status != first.status) {
+                std::fprintf(stderr, "%s: edit %d: %s\n", lesson->id.c_str(), i, r.message.c_str());
+                status = 1;
+            }
+            t0 = now_ms();
+            worker.run(req);
+            rerun_ms.push_back(now_ms() - t0);
+            t0 = now_ms();
+            const wb::CompileResult c = wb::compile_cuda(wb::SourceText{req.custom_source, "kernel.cu", ""}, nv);
+            nvrtc_ms.push_back(now_ms() - t0);
+            if (!c.ok) status = 1;
+        }
+        const std::string& id = lesson->id;
+        figure(id, first.status == wb::RunStatus::Passed ? "ran_on_gpu" : "compile_only", 1);
+        figure(id, "first_run_ms", first_ms);
+        figure(id, "edit_p50_ms", pct(edit_ms, 0.5));
+        figure(id, "edit_p90_ms", pct(edit_ms, 0.9));
+        figure(id, "rerun_p50_ms", pct(rerun_ms, 0.5));
+        figure(id, "rerun_p90_ms", pct(rerun_ms, 0.9));
+        figure(id, "nvrtc_p50_ms", pct(nvrtc_ms, 0.5));
+        figure(id, "edit_over_nvrtc_p50", pct(edit_ms, 0.5) / pct(nvrtc_ms, 0.5));
+        figure(id, "edit_over_nvrtc_p90", pct(edit_ms, 0.9) / pct(nvrtc_ms, 0.5));
+        figure(id, "first_over_nvrtc", first_ms / pct(nvrtc_ms, 0.5));
+        if (cupy && first.status == wb::RunStatus::Passed && step.launches.size() == 1) {
+            // The same kernel through CuPy's RawKernel: edited source, compile, launch, synchronise.
+            const std::string src_file = std::string(tmpl) + "/" + id + ".cu";
+            wb::write_file_atomic(src_file, step.solution.text);
+            const auto& d = first.launches.front().dims;
+            const std::string cmd = "python3 '" + root + "/bench/cupy_edit_loop.py' '" + src_file + "' " +
+                                    step.launches.front().entry + " " + std::to_string(edits) + " " +
+                                    std::to_string(d.grid[0]) + "," + std::to_string(d.grid[1]) + " " +
+                                    std::to_string(d.block[0]) + "," + std::to_string(d.block[1]);
+            FILE* p = popen(cmd.c_str(), "r");
+            double cupy_p50 = 0;
+            if (p) {
+                char line[256];
+                while (std::fgets(line, sizeof line, p))
+                    if (std::sscanf(line, "cupy_edit_p50_ms %lf", &cupy_p50) == 1) break;
+                pclose(p);
+            }
+            if (cupy_p50 > 0) {
+                figure(id, "cupy_edit_p50_ms", cupy_p50);
+                figure(id, "edit_over_cupy_p50", pct(edit_ms, 0.5) / cupy_p50);
+            } else {
+                std::printf("edit_loop %-12s cupy                   not measured (python3 with cupy not available, or its kernel failed)\n", id.c_str());
+            }
+        }
+    }
+    std::error_code ec;
+    fs::remove_all(tmpl, ec);
+    return status;
+}
