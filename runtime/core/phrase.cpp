@@ -18,6 +18,7 @@ struct Entry {
 
 // Sorted by key (checked by phrase_keys' test): looked up by binary search.
 constexpr Entry kCatalogue[] = {
+    {"cpu.from_cache", "; outputs and time kept from an earlier run on the same inputs", "；输出和时间沿用之前相同输入的一次运行"},
     {"cpu.method_cold", "one cold call, {0} thread(s), g++ -O3 -march=native", "单次冷调用，{0} 个线程，g++ -O3 -march=native"},
     {"cpu.method_warm", "median of {0} warm calls after a cold one, {1} thread(s), g++ -O3 -march=native",
      "冷调用之后 {0} 次热调用的中位数，{1} 个线程，g++ -O3 -march=native"},

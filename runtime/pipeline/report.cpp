@@ -101,6 +101,7 @@ json to_json(const RunResult& r) {
         ref["cold_ms"] = r.cpu_cold_ms;
         ref["warm_runs"] = r.cpu_warm_runs;
         ref["threads"] = r.cpu_threads;
+        ref["outputs_cached"] = r.cpu_from_cache;
         ref["flags"] = "-O3 -march=native -fopenmp";
     }
     j["reference"] = ref;

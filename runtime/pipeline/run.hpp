@@ -206,10 +206,13 @@ struct RunResult {
     int cpu_warm_runs = 0;                 //   cold first one, or that one call (warm runs 0);
     int cpu_threads = 1;                   //   built -O3 -march=native, with this many threads
     // What the CPU time is: "median of 5 warm calls after a cold one, 1 thread(s), g++ -O3 -march=native".
+    // The reference's outputs and time came from an earlier run on the same inputs (not run again).
+    bool cpu_from_cache = false;
     Sentence cpu_method() const {
-        if (cpu_warm_runs > 0)
-            return {{"cpu.method_warm", {std::to_string(cpu_warm_runs), std::to_string(cpu_threads)}}};
-        return {{"cpu.method_cold", {std::to_string(cpu_threads)}}};
+        Sentence s = {cpu_warm_runs > 0 ? Phrase{"cpu.method_warm", {std::to_string(cpu_warm_runs), std::to_string(cpu_threads)}}
+                                        : Phrase{"cpu.method_cold", {std::to_string(cpu_threads)}}};
+        if (cpu_from_cache) s.push_back({"cpu.from_cache", {}});
+        return s;
     }
     double bytes = 0, flops = 0;           // from the lesson's metrics, 0 when not given
     double gbs() const { return gpu_time && gpu_time->median_ms > 0 ? bytes / gpu_time->median_ms / 1e6 : 0; }

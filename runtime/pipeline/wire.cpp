@@ -491,7 +491,7 @@ Frame encode_result(const RunResult& r) {
               {"output", r.output}, {"context_lost", r.context_lost}, {"lesson_id", r.lesson_id},
               {"step_id", r.step_id}, {"case_name", r.case_name}, {"arch", r.arch}, {"device_note", r.device_note},
               {"cpu_ms", num(r.cpu_ms)}, {"cpu_cold_ms", num(r.cpu_cold_ms)}, {"cpu_warm_runs", r.cpu_warm_runs},
-              {"cpu_threads", r.cpu_threads}, {"bytes", num(r.bytes)}, {"flops", num(r.flops)},
+              {"cpu_threads", r.cpu_threads}, {"cpu_from_cache", r.cpu_from_cache}, {"bytes", num(r.bytes)}, {"flops", num(r.flops)},
               {"message_said", encode_sentence(r.message_said)}, {"hint_said", encode_sentence(r.hint_said)},
               {"device_note_said", encode_sentence(r.device_note_said)}};
     json params = json::object();
@@ -594,6 +594,7 @@ RunResult decode_result(const Frame& f) {
         if (j.contains("cpu_cold_ms")) r.cpu_cold_ms = get_num(j.at("cpu_cold_ms"));
         r.cpu_warm_runs = get_or<int>(j, "cpu_warm_runs", 0);
         r.cpu_threads = get_or<int>(j, "cpu_threads", 1);
+        r.cpu_from_cache = get_or<bool>(j, "cpu_from_cache", false);
         r.bytes = get_num(j.at("bytes"));
         r.flops = get_num(j.at("flops"));
         for (const auto& [k, v] : j.at("params").items()) r.params[k] = get_num(v);
