@@ -17,6 +17,7 @@
 // One figure per line, "edit_loop LESSON FIGURE VALUE", for scripts to compare.
 #include "compile/nvrtc.hpp"
 #include "core/fs.hpp"
+#include "lesson/expr.hpp"
 #include "lesson/loader.hpp"
 #include "pipeline/run.hpp"
 #include "pipeline/worker.hpp"
@@ -147,10 +148,31 @@ int main(int argc, char** argv) {
             const std::string src_file = std::string(tmpl) + "/" + id + ".cu";
             wb::write_file_atomic(src_file, step.solution.text);
             const auto& d = first.launches.front().dims;
+            // The kernel's arguments as the lesson gives them: "b" for a buffer
+            // (CuPy allocates each as large as the largest of this case's), "i:V"
+            // or "f:V" for a number.
+            std::string args;
+            std::uint64_t largest = 1;
+            for (const auto& b : step.buffers) {
+                double elems = 1;
+                for (const auto& dim : b.shape) elems *= wb::eval_expr(dim, wb::ExprVars(first.params.begin(), first.params.end()));
+                largest = std::max<std::uint64_t>(largest, std::uint64_t(elems) * wb::dtype_size(b.type));
+            }
+            for (const auto& a : step.launches.front().args) {
+                if (!args.empty()) args += ",";
+                if (a.kind == wb::Arg::Kind::Buffer) {
+                    args += "b";
+                    continue;
+                }
+                const double v = wb::eval_expr(a.name, wb::ExprVars(first.params.begin(), first.params.end()));
+                args += (wb::dtype_is_float(a.type) ? "f:" : "i:") + std::to_string(v);
+            }
             const std::string cmd = "python3 '" + root + "/bench/cupy_edit_loop.py' '" + src_file + "' " +
                                     step.launches.front().entry + " " + std::to_string(edits) + " " +
-                                    std::to_string(d.grid[0]) + "," + std::to_string(d.grid[1]) + " " +
-                                    std::to_string(d.block[0]) + "," + std::to_string(d.block[1]);
+                                    std::to_string(d.grid[0]) + "," + std::to_string(d.grid[1]) + "," +
+                                    std::to_string(d.grid[2]) + " " + std::to_string(d.block[0]) + "," +
+                                    std::to_string(d.block[1]) + "," + std::to_string(d.block[2]) + " " + args + " " +
+                                    std::to_string(largest) + " " + std::to_string(d.shared_bytes);
             FILE* p = popen(cmd.c_str(), "r");
             double cupy_p50 = 0;
             if (p) {

@@ -20,12 +20,12 @@ namespace wb::app {
 namespace {
 
 // One reading's field over time, with its latest value as the caption.
-void plot_field(const char* id, const std::string& caption, const std::vector<float>& ys, float lo, float hi, ImU32 colour,
-                const char* unit, std::vector<std::string>& drawn) {
+void plot_field(const char* id, const std::string& caption, const char* series, const std::vector<float>& ys, float lo,
+                float hi, ImU32 colour, const char* unit, std::vector<std::string>& drawn) {
     ImGui::TextUnformatted(caption.c_str());
     record_drawn_text(drawn, caption);
     PlotOptions o;
-    o.label = caption.c_str();
+    o.label = series;
     o.colour = colour;
     o.x_label = "s";
     o.x_scale = 0.5;
@@ -33,7 +33,7 @@ void plot_field(const char* id, const std::string& caption, const std::vector<fl
     o.fixed_range = hi > lo;
     o.y_min = lo;
     o.y_max = hi;
-    draw_line_plot(id, ys.data(), int(ys.size()), ImVec2(-1, 60), o);
+    draw_line_plot(id, ys.data(), int(ys.size()), ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 4), o);
 }
 
 void draw_readings(AppState& state) {
@@ -64,15 +64,15 @@ void draw_readings(AppState& state) {
     }
     char line[256];
     std::snprintf(line, sizeof line, tr(UiText::MonitorMemory, lang), last.mem_used / 1e9, last.mem_total / 1e9);
-    plot_field("##mon_mem", line, mem, 0, float(last.mem_total / 1e9), IM_COL32(90, 160, 240, 255), "GB", state.drawn.texts);
+    plot_field("##mon_mem", line, "GB", mem, 0, float(last.mem_total / 1e9), IM_COL32(90, 160, 240, 255), "GB", state.drawn.texts);
     std::snprintf(line, sizeof line, tr(UiText::MonitorUtil, lang), last.util_gpu, last.util_mem);
-    plot_field("##mon_util", line, util, 0, 100, IM_COL32(90, 200, 120, 255), "%", state.drawn.texts);
+    plot_field("##mon_util", line, "%", util, 0, 100, IM_COL32(90, 200, 120, 255), "%", state.drawn.texts);
     std::snprintf(line, sizeof line, tr(UiText::MonitorClock, lang), last.sm_mhz, last.max_sm_mhz);
-    plot_field("##mon_clock", line, clock, 0, float(last.max_sm_mhz), IM_COL32(240, 180, 70, 255), "MHz", state.drawn.texts);
+    plot_field("##mon_clock", line, "MHz", clock, 0, float(last.max_sm_mhz), IM_COL32(240, 180, 70, 255), "MHz", state.drawn.texts);
     std::snprintf(line, sizeof line, tr(UiText::MonitorTemp, lang), last.temp_c);
-    plot_field("##mon_temp", line, temp, 0, 100, IM_COL32(240, 110, 90, 255), "C", state.drawn.texts);
+    plot_field("##mon_temp", line, "C", temp, 0, 100, IM_COL32(240, 110, 90, 255), "C", state.drawn.texts);
     std::snprintf(line, sizeof line, tr(UiText::MonitorPower, lang), last.power_w, last.power_limit_w);
-    plot_field("##mon_power", line, power, 0, float(last.power_limit_w), IM_COL32(200, 120, 230, 255), "W", state.drawn.texts);
+    plot_field("##mon_power", line, "W", power, 0, float(last.power_limit_w), IM_COL32(200, 120, 230, 255), "W", state.drawn.texts);
     if (const std::string slowed = GpuClocks{0, 0, last.reasons}.throttle_ids(); !slowed.empty()) {
         std::string words;
         for (std::size_t at = 0; at <= slowed.size();) {
@@ -101,6 +101,7 @@ void draw_monitor_window(AppState& state) {
     }
     const float font = ImGui::GetFontSize();
     ImGui::SetNextWindowSize(ImVec2(font * 26, font * 34), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowBgAlpha(1.0f);  // the themes' slight transparency would show the editor through the plots
     const std::string title = std::string(tr(UiText::MonitorTitle, state.lang)) + "###gpu_monitor";
     if (ImGui::Begin(title.c_str(), &state.show_monitor)) {
         ImGui::PushTextWrapPos(0.0f);
