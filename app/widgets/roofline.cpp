@@ -71,6 +71,11 @@ void draw_roofline(const char* id, const RooflineRoofs& roofs, const std::vector
         dl->AddText(ImVec2(a.x - ImGui::CalcTextSize(t.c_str()).x - 3, sy(e) - ImGui::GetTextLineHeight() / 2), text, t.c_str());
     }
 
+    // The axes' units, inside the chart's corners where no roof passes.
+    dl->AddText(ImVec2(a.x + 4, a.y + 2), text, "GFLOP/s");
+    const char* x_unit = "FLOP/byte";
+    dl->AddText(ImVec2(b.x - ImGui::CalcTextSize(x_unit).x - 4, b.y - ImGui::GetTextLineHeight() - 2), text, x_unit);
+
     dl->PushClipRect(a, b, true);
     if (roofs.bandwidth_gbs > 0 && roofs.peak_gflops > 0) {
         const double ridge = std::log10(roofs.peak_gflops / roofs.bandwidth_gbs), lbw = std::log10(roofs.bandwidth_gbs),
