@@ -458,9 +458,9 @@ void act_on_requests(AppState& state, JobRunner& jobs) {
     } else if (state.lesson && selected_step(state) && (rq.compile || due)) {
         RunRequest req = make_request(state, true);
         // Until the step's CPU reference has been built once, compiles build it
-        // too, in the background: the first Run then finds it in the cache
-        // rather than waiting for g++.
-        req.reference = state.reference_built != step_key(state);
+        // too (build only: nothing of it runs before Run), in the background:
+        // the first Run then finds it in the cache rather than waiting for g++.
+        req.reference = req.reference_build_only = state.reference_built != step_key(state);
         state.last_submitted_job = jobs.submit(JobKind::Compile, std::move(req), ed.revision);
         ed.compile_submitted_revision = ed.revision;
     }

@@ -203,7 +203,10 @@ void expand_button(AppState& state) {
 // While a run works: a spinner, its phase, the seconds so far, and Stop,
 // where the student is looking for the result. Returns true when drawn.
 bool draw_progress(AppState& state) {
-    if (state.job_text != "running") return false;
+    // A compile that builds the step's CPU reference ahead of the first Run
+    // takes as long as g++ does: the Run pressed meanwhile waits for it, so it shows.
+    const bool building_reference = state.job_text == "compiling" && state.job_phase == "reference";
+    if (state.job_text != "running" && !building_reference) return false;
     const std::string& p = state.job_phase;
     // Under compute-sanitizer the kernel's part is the memory or race check.
     const UiText on_gpu = state.job_sanitizer == SanitizerTool::Memcheck    ? UiText::PhaseMemcheck

@@ -19,6 +19,7 @@ uint8_t gray_of(float r, float g, float b)
 // Step 1: CHW input, three planes of n = H*W bytes.
 void rgb_to_gray_chw_ref(const uint8_t* rgb, uint8_t* gray, int n)
 {
+    #pragma omp parallel for schedule(static)  // every core (built with -fopenmp)
     for (int i = 0; i < n; ++i) {
         gray[i] = gray_of(rgb[i], rgb[n + i], rgb[2 * n + i]);
     }
@@ -28,6 +29,7 @@ void rgb_to_gray_chw_ref(const uint8_t* rgb, uint8_t* gray, int n)
 void rgb_to_gray_hwc_ref(const uint8_t* rgb, uint8_t* gray, int height, int width)
 {
     const int n = height * width;
+    #pragma omp parallel for schedule(static)
     for (int p = 0; p < n; ++p) {
         gray[p] = gray_of(rgb[3 * p + 0], rgb[3 * p + 1], rgb[3 * p + 2]);
     }

@@ -466,8 +466,13 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
     r.flops = metric(step->metrics.flops, "flops");
     const std::vector<CompareSpec> compare = resolve_compare(*step, r.params);  // a bad tolerance fails here, GPU or not
 
-    // Compile-as-you-type: diagnostics and the launch limits, nothing built or run.
-    if (!req.reference) {
+    // Compile-as-you-type: diagnostics and the launch limits, nothing run. The
+    // reference may be built (not run) ahead of the first Run.
+    if (!req.reference || req.reference_build_only) {
+        if (req.reference && req.reference_build_only) {
+            phase("reference");
+            r.reference = build_reference(step->reference);
+        }
         check_launches(req, *step, r, ctx);
         if (r.status == RunStatus::Refused) return;
         r.status = RunStatus::CompileOnly;

@@ -56,6 +56,9 @@ struct RunRequest {
     // Build and run the CPU reference. Compile-as-you-type turns it off: it
     // wants diagnostics, and the reference is built and run when the student runs.
     bool reference = true;
+    // With `reference`: build the CPU reference's library (cached for the
+    // first Run) but run nothing of it; the result is as for compile-as-you-type.
+    bool reference_build_only = false;
     bool timing = true;                      // time the kernel after it passes
     bool warm_l2 = false;                    // keep L2 warm between samples (default: flush it when the buffers fit)
     int warmup = -1, repeat = -1;            // -1 = the lesson's checks

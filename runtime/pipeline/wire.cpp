@@ -365,6 +365,7 @@ Frame encode_request(const RunRequest& r) {
               {"timeout_s", r.timeout_s},
               {"sanitizer", int(r.sanitizer)},
               {"reference", r.reference},
+              {"reference_build_only", r.reference_build_only},
               {"inspect", r.inspect},
               {"trusted", r.trusted},
               {"cancel_token", r.cancel_token}};
@@ -449,6 +450,7 @@ RunRequest decode_request(const Frame& f) {
         r.timeout_s = j.at("timeout_s");
         r.sanitizer = SanitizerTool(get_or<int>(j, "sanitizer", 0));
         r.reference = j.at("reference");
+        r.reference_build_only = get_or<bool>(j, "reference_build_only", false);
         r.inspect = get_or<bool>(j, "inspect", false);
         r.trusted = j.at("trusted");
         r.cancel_token = j.at("cancel_token");
