@@ -282,9 +282,7 @@ void apply_result(AppState& state, JobOutcome& outcome) {
         sw.results[i] = std::move(r);
         ++sw.finished;
         if (!sw.running() && sw.plan && sw.error.empty()) {
-            std::vector<RunResult> done;
-            for (const auto& res : sw.results) done.push_back(res ? *res : RunResult{});
-            log_line(state, "sweep: " + summarize_sweep(*sw.plan, done).text);
+            log_line(state, "sweep: " + sw.summary().text);
         }
         return;
     }

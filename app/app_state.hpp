@@ -122,6 +122,12 @@ struct SweepState {
     std::string error;                   // the plan was refused (a bad range), or the sweep was stopped
     int finished = 0;
     bool running() const { return plan && finished < int(plan->points.size()) && error.empty(); }
+    // The runtime's summary of the points so far (a point not back yet counts as failed).
+    SweepSummary summary() const {
+        std::vector<const RunResult*> done;
+        for (const auto& r : results) done.push_back(r ? &*r : nullptr);
+        return summarize_sweep(*plan, done);
+    }
 };
 
 // The results panel's pictures, plots and tables, built from `last_run`

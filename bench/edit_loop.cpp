@@ -107,13 +107,8 @@ int main(int argc, char** argv) {
             continue;
         }
         std::vector<double> edit_ms, rerun_ms, nvrtc_ms;
-        wb::CompileOptions nv;
-        nv.arch = first.compile.arch;
-        nv.std = step.compile.std;
-        nv.extra = step.compile.options;
+        wb::CompileOptions nv = wb::step_compile_options(step, first.compile.arch);
         nv.use_cache = false;
-        for (const auto& l : step.launches)
-            if (std::find(nv.entries.begin(), nv.entries.end(), l.entry) == nv.entries.end()) nv.entries.push_back(l.entry);
         for (int i = 0; i < edits; ++i) {
             // A new comment: a different text (a cache miss), the same kernel.
             req.custom_source = step.solution.text + "\n// edit " + std::to_string(i) + " at " + std::to_string(now_ms()) + "\n";

@@ -73,13 +73,9 @@ void draw_readings(AppState& state) {
     plot_field("##mon_temp", line, "C", temp, 0, 100, IM_COL32(240, 110, 90, 255), "C", state.drawn.texts);
     std::snprintf(line, sizeof line, tr(UiText::MonitorPower, lang), last.power_w, last.power_limit_w);
     plot_field("##mon_power", line, "W", power, 0, float(last.power_limit_w), IM_COL32(200, 120, 230, 255), "W", state.drawn.texts);
-    if (const std::string slowed = GpuClocks{0, 0, last.reasons}.throttle_ids(); !slowed.empty()) {
+    if (const std::vector<std::string> slowed = slowdown_ids(last.reasons); !slowed.empty()) {
         std::string words;
-        for (std::size_t at = 0; at <= slowed.size();) {
-            const std::size_t comma = std::min(slowed.find(',', at), slowed.size());
-            words += (words.empty() ? "" : ", ") + render({{"timing.slow." + slowed.substr(at, comma - at), {}}}, lang);
-            at = comma + 1;
-        }
+        for (const std::string& id : slowed) words += (words.empty() ? "" : ", ") + render({{"timing.slow." + id, {}}}, lang);
         std::snprintf(line, sizeof line, tr(UiText::MonitorSlowed, lang), words.c_str());
         ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.4f, 1.0f), "%s", line);
         record_drawn_text(state.drawn.texts, line);

@@ -82,9 +82,7 @@ void draw_points(AppState& state) {
     const std::string& lang = state.lang;
     SweepState& sw = state.sweep;
     const SweepPlan& plan = *sw.plan;
-    std::vector<RunResult> done;
-    for (const auto& r : sw.results) done.push_back(r ? *r : RunResult{});
-    const SweepSummary summary = summarize_sweep(plan, done);
+    const SweepSummary summary = sw.summary();
 
     for (const std::string& l : plan.left_out) {
         char line[256];

@@ -26,7 +26,7 @@ json sample_json(const GpuSample& g, double t0) {
     return {{"t", g.t - t0},           {"mem_used", g.mem_used}, {"mem_total", g.mem_total},
             {"util_gpu", g.util_gpu},  {"util_mem", g.util_mem}, {"sm_mhz", g.sm_mhz},
             {"max_sm_mhz", g.max_sm_mhz}, {"temp_c", g.temp_c},  {"power_w", g.power_w},
-            {"power_limit_w", g.power_limit_w}, {"slowed_by", GpuClocks{0, 0, g.reasons}.throttle_ids()}};
+            {"power_limit_w", g.power_limit_w}, {"slowed_by", slowdown_ids_text(g.reasons)}};
 }
 
 std::string sample_line(const GpuSample& g, double t0) {
@@ -36,7 +36,7 @@ std::string sample_line(const GpuSample& g, double t0) {
     if (g.sm_mhz >= 0) s += "SM " + fmt("%.0f", g.sm_mhz) + "/" + fmt("%.0f MHz  ", g.max_sm_mhz);
     if (g.temp_c >= 0) s += fmt("%.0f C  ", g.temp_c);
     if (g.power_w >= 0) s += fmt("%.0f", g.power_w) + "/" + fmt("%.0f W", g.power_limit_w);
-    if (const std::string why = GpuClocks{0, 0, g.reasons}.throttle_ids(); !why.empty()) s += "  slowed: " + why;
+    if (const std::string why = slowdown_ids_text(g.reasons); !why.empty()) s += "  slowed: " + why;
     return s;
 }
 

@@ -319,6 +319,16 @@ CompileResult compile_cuda(const SourceText& source, const CompileOptions& optio
     return compile_cuda(source, options, CompileCache::global());
 }
 
+CompileOptions step_compile_options(const Step& step, const std::string& arch) {
+    CompileOptions o;
+    o.arch = arch;
+    o.std = step.compile.std;
+    o.extra = step.compile.options;
+    for (const auto& l : step.launches)
+        if (std::find(o.entries.begin(), o.entries.end(), l.entry) == o.entries.end()) o.entries.push_back(l.entry);
+    return o;
+}
+
 std::string nvrtc_headers_digest(const std::vector<NvrtcHeader>& headers) {
     Sha256 h;
     for (const auto& b : headers) {

@@ -55,6 +55,10 @@ struct CompileResult {
 // source's own line numbers.
 CompileResult compile_cuda(const SourceText& source, const CompileOptions& options);
 
+// The options a step's kernels are compiled with for `arch`: the step's
+// language standard and extra options, and each launch's entry once.
+CompileOptions step_compile_options(const Step& step, const std::string& arch);
+
 // A header the wrapper gives every program by name ("cmath", "cfloat"...).
 struct NvrtcHeader {
     const char* name;

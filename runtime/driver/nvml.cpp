@@ -25,16 +25,18 @@ bool GpuClocks::throttled() const {
     return (reasons & (kSwPowerCap | kHwSlowdown | kSwThermal | kHwThermal | kHwPowerBrake)) != 0;
 }
 
-std::string GpuClocks::throttle_ids() const {
+std::vector<std::string> slowdown_ids(unsigned long long reasons) {
+    std::vector<std::string> ids;
+    for (const auto& [bit, id] : {std::pair{kSwPowerCap, "power_cap"}, std::pair{kHwSlowdown, "hw_slowdown"},
+                                  std::pair{kSwThermal, "sw_thermal"}, std::pair{kHwThermal, "hw_thermal"},
+                                  std::pair{kHwPowerBrake, "power_brake"}})
+        if (reasons & bit) ids.push_back(id);
+    return ids;
+}
+
+std::string slowdown_ids_text(unsigned long long reasons) {
     std::string s;
-    auto add = [&](unsigned long long bit, const char* id) {
-        if (reasons & bit) s += (s.empty() ? "" : ",") + std::string(id);
-    };
-    add(kSwPowerCap, "power_cap");
-    add(kHwSlowdown, "hw_slowdown");
-    add(kSwThermal, "sw_thermal");
-    add(kHwThermal, "hw_thermal");
-    add(kHwPowerBrake, "power_brake");
+    for (const std::string& id : slowdown_ids(reasons)) s += (s.empty() ? "" : ",") + id;
     return s;
 }
 

@@ -9,8 +9,16 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace wb {
+
+// The slowdowns among nvmlClocksEventReason* bits, as ids ("power_cap",
+// "hw_slowdown", "sw_thermal", "hw_thermal", "power_brake"); each id is also
+// a phrase, "timing.slow.<id>". Idling or an application clock is no slowdown.
+std::vector<std::string> slowdown_ids(unsigned long long reasons);
+// The same, comma-separated ("power_cap,hw_thermal"); empty when none.
+std::string slowdown_ids_text(unsigned long long reasons);
 
 struct GpuClocks {
     unsigned sm_mhz = 0;
@@ -18,9 +26,8 @@ struct GpuClocks {
     unsigned long long reasons = 0;   // nvmlClocksEventReason* bits
     // Power, thermal or hardware slowdown: times taken now are slower than the GPU's best.
     bool throttled() const;
-    // The slowdown's causes as ids, comma-separated ("power_cap,hw_thermal"); empty when
-    // none. Each id is also a phrase, "timing.slow.<id>".
-    std::string throttle_ids() const;
+    // The slowdown's causes: slowdown_ids_text(reasons).
+    std::string throttle_ids() const { return slowdown_ids_text(reasons); }
 };
 
 // One reading of a GPU, as pyNVML's notebook takes it. A field NVML would not

@@ -282,14 +282,8 @@ Inspection inspect_source(const SourceText& source, const Step& step, const std:
     if (real.rfind("compute_", 0) == 0) real = "sm_" + real.substr(8);
     in.arch = real;
     in.cc = real.rfind("sm_", 0) == 0 ? std::atoi(real.c_str() + 3) : 0;
-    CompileOptions copts;
-    copts.arch = real;
-    copts.std = step.compile.std;
-    copts.extra = step.compile.options;
+    CompileOptions copts = step_compile_options(step, real);
     copts.extra.push_back("--ptxas-options=-v");
-    for (const auto& l : step.launches)
-        if (std::find(copts.entries.begin(), copts.entries.end(), l.entry) == copts.entries.end())
-            copts.entries.push_back(l.entry);
     in.cubin = compile_cuda(source, copts);
     in.kernels = parse_ptxas_usage(in.cubin.log);
     if (want_ptx && in.cubin.ok) {

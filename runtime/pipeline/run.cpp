@@ -265,6 +265,35 @@ std::vector<unsigned char> constant_bytes(const ConstantSpec& c, const std::vect
     return bytes;
 }
 
+// The last few values by key, most recent first; a hit becomes the most recent.
+template <class T>
+class RecentCache {
+public:
+    explicit RecentCache(std::size_t keep) : keep_(keep) {}
+    const T* find(const std::string& key) {
+        for (auto it = entries_.begin(); it != entries_.end(); ++it)
+            if (it->first == key) {
+                entries_.splice(entries_.begin(), entries_, it);
+                return &entries_.front().second;
+            }
+        return nullptr;
+    }
+    void remember(std::string key, T value) {
+        entries_.emplace_front(std::move(key), std::move(value));
+        if (entries_.size() > keep_) entries_.pop_back();
+    }
+
+private:
+    std::size_t keep_;
+    std::list<std::pair<std::string, T>> entries_;
+};
+
+std::uint64_t bytes_of(const std::vector<HostBuffer>& buffers) {
+    std::uint64_t bytes = 0;
+    for (const auto& h : buffers) bytes += h.size_bytes();
+    return bytes;
+}
+
 class LocalBackend final : public RunBackend {
 public:
     explicit LocalBackend(int ordinal) : ordinal_(ordinal) {}
@@ -344,67 +373,27 @@ private:
     std::shared_ptr<GpuModule> module_for(const CompileResult& c) {
         const bool reusable = !c.cache_key.empty() && !image_has_writable_globals(c.image, c.is_cubin);
         if (reusable)
-            for (auto it = modules_.begin(); it != modules_.end(); ++it)
-                if (it->first == c.cache_key) {
-                    modules_.splice(modules_.begin(), modules_, it);
-                    return modules_.front().second;
-                }
+            if (const auto* hit = modules_.find(c.cache_key)) return *hit;
         auto m = std::make_shared<GpuModule>(ctx_->driver(), c.image);
-        if (reusable) {
-            modules_.emplace_front(c.cache_key, m);
-            if (modules_.size() > kKeptModules) modules_.pop_back();
-        }
+        if (reusable) modules_.remember(c.cache_key, m);
         return m;
     }
-    static constexpr std::size_t kKeptModules = 8;
+    RecentCache<std::shared_ptr<GpuModule>> modules_{8};
 
-    // The reference outputs of the latest runs (run_impl's ref_key): at most
-    // kKeptReferences, and none over kKeptReferenceBytes, so a large case
+    // The host inputs and the reference outputs of the latest runs (run_impl's
+    // inputs_key and ref_key), none over kKeptBuffersBytes, so a large case
     // costs its memory once, not twice.
     struct CachedReference {
-        std::string key;
         std::vector<HostBuffer> outputs;
         ReferenceTiming timing;
     };
-    static constexpr std::size_t kKeptReferences = 2;
-    static constexpr std::uint64_t kKeptReferenceBytes = 1ull << 30;
-    const CachedReference* cached_reference(const std::string& key) const {
-        for (const auto& c : references_)
-            if (c.key == key) return &c;
-        return nullptr;
-    }
-    void remember_reference(std::string key, const std::vector<HostBuffer>& outputs, const ReferenceTiming& t) {
-        std::uint64_t bytes = 0;
-        for (const auto& h : outputs) bytes += h.size_bytes();
-        if (bytes > kKeptReferenceBytes) return;
-        references_.push_front({std::move(key), outputs, t});
-        if (references_.size() > kKeptReferences) references_.pop_back();
-    }
-    std::list<CachedReference> references_;
-
-    // The host inputs of the latest runs (run_impl's inputs_key), under the same caps.
-    struct CachedBuffers {
-        std::string key;
-        std::vector<HostBuffer> buffers;
-    };
-    const CachedBuffers* cached_inputs(const std::string& key) const {
-        for (const auto& c : inputs_)
-            if (c.key == key) return &c;
-        return nullptr;
-    }
-    void remember_inputs(const std::string& key, const std::vector<HostBuffer>& buffers) {
-        std::uint64_t bytes = 0;
-        for (const auto& h : buffers) bytes += h.size_bytes();
-        if (bytes > kKeptReferenceBytes) return;
-        inputs_.push_front({key, buffers});
-        if (inputs_.size() > kKeptReferences) inputs_.pop_back();
-    }
-    std::list<CachedBuffers> inputs_;
+    static constexpr std::uint64_t kKeptBuffersBytes = 1ull << 30;
+    RecentCache<std::vector<HostBuffer>> inputs_{2};
+    RecentCache<CachedReference> references_{2};
 
     std::mutex mutex_;
     int ordinal_;
     std::unique_ptr<GpuContext> ctx_;
-    std::list<std::pair<std::string, std::shared_ptr<GpuModule>>> modules_;  // most recent first
     // This GPU's measured ceilings (ceilings.hpp): read from the cache, or
     // measured once, at the first timed run; nullopt until then.
     std::optional<Ceilings> ceilings_;
@@ -455,14 +444,7 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
     SourceText source = req.source == SourceChoice::Starter    ? step->starter
                         : req.source == SourceChoice::Solution ? step->solution
                                                                : SourceText{req.custom_source, req.custom_origin, ""};
-    CompileOptions copts;
-    copts.arch = r.arch;
-    copts.std = step->compile.std;
-    copts.extra = step->compile.options;
-    for (const auto& l : step->launches)
-        if (std::find(copts.entries.begin(), copts.entries.end(), l.entry) == copts.entries.end())
-            copts.entries.push_back(l.entry);
-    r.compile = compile_cuda(source, copts);
+    r.compile = compile_cuda(source, step_compile_options(*step, r.arch));
     if (!r.compile.ok) {
         r.status = RunStatus::CompileError;
         int n = r.compile.error_count();
@@ -516,8 +498,8 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
                       std::to_string(st.mtime.time_since_epoch().count()) + '\n';
     }
     std::vector<HostBuffer> host;
-    if (const CachedBuffers* hit = cached_inputs(inputs_key)) {
-        host = hit->buffers;
+    if (const auto* hit = inputs_.find(inputs_key)) {
+        host = *hit;
     } else {
         for (const auto& b : step->buffers) {
             Buffer spec = b;
@@ -530,7 +512,7 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
             }
             host.push_back(make_buffer(spec, vars));
         }
-        remember_inputs(inputs_key, host);
+        if (bytes_of(host) <= kKeptBuffersBytes) inputs_.remember(inputs_key, host);
     }
     auto find_host = [](std::vector<HostBuffer>& v, const std::string& name) -> HostBuffer& {
         for (auto& h : v)
@@ -553,17 +535,19 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
     // or an edit of the kernel alone, takes them from the last runs instead of
     // forking the reference again.
     std::string ref_key = r.reference.library.string() + '\n' + r.reference.symbol + '\n' + inputs_key;
-    if (const CachedReference* hit = cached_reference(ref_key)) {
+    auto take_timing = [&](const ReferenceTiming& t) {
+        r.cpu_ms = t.seconds * 1e3;
+        r.cpu_cold_ms = t.cold_seconds * 1e3;
+        r.cpu_warm_runs = t.warm_runs;
+        r.cpu_threads = t.threads;
+    };
+    if (const CachedReference* hit = references_.find(ref_key)) {
         reference_out = hit->outputs;
-        r.cpu_ms = hit->timing.seconds * 1e3;
-        r.cpu_cold_ms = hit->timing.cold_seconds * 1e3;
-        r.cpu_warm_runs = hit->timing.warm_runs;
-        r.cpu_threads = hit->timing.threads;
+        take_timing(hit->timing);
         r.cpu_from_cache = true;
     } else {
         LoadedReference ref(r.reference);
-        std::uint64_t buffer_bytes = 0;
-        for (const auto& h : host) buffer_bytes += h.size_bytes();
+        const std::uint64_t buffer_bytes = bytes_of(host);
         ArgPack pack;
         // In a child process under memory and CPU limits (reference/isolated.hpp):
         // a crashing or runaway reference is reported, and this worker's CUDA
@@ -575,11 +559,8 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
                 return pack.pointers.data();
             },
             reference_limits(run_timeout(req), buffer_bytes));
-        r.cpu_ms = t.seconds * 1e3;
-        r.cpu_cold_ms = t.cold_seconds * 1e3;
-        r.cpu_warm_runs = t.warm_runs;
-        r.cpu_threads = t.threads;
-        remember_reference(std::move(ref_key), reference_out, t);
+        take_timing(t);
+        if (bytes_of(reference_out) <= kKeptBuffersBytes) references_.remember(std::move(ref_key), {reference_out, t});
     }
 
     // 4. launch sizes and limits; what constants and swaps need of the
@@ -901,8 +882,7 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
         GpuEvent start(d), stop(d);
         // A cold L2 for every sample when the buffers fit in it: a memset of
         // an L2-sized scratch buffer evicts them (nvbench's cold measurement).
-        std::uint64_t working_set = 0;
-        for (const auto& h : host) working_set += h.size_bytes();
+        const std::uint64_t working_set = bytes_of(host);
         const std::size_t l2 = static_cast<std::size_t>(std::max(ctx_->info().l2_bytes, 0));
         t.l2_flushed = !req.warm_l2 && l2 > 0 && working_set <= l2;
         std::optional<DeviceBuffer> l2_scratch;
@@ -911,18 +891,28 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
             if (l2_scratch) d.check(cu.cuMemsetD8(l2_scratch->ptr(), 0, l2), "flushing L2 (cuMemsetD8)");
         };
         const bool restore_between = has_inout || has_filled;
-        auto sample = [&]() -> double {
-            if (has_inout) upload_inputs();  // an in-place (or swapping) kernel must see its original input every time
-            if (has_filled) refill_outputs();  // an accumulating kernel must start from its fill every time
+        // One sample of one launch: `prepare` (untimed), the L2 flush, then
+        // `launch` between two events on the default stream.
+        auto time_lone = [&](const std::function<void()>& prepare, const std::function<void(CUstream)>& launch,
+                             const char* what) -> double {
+            if (prepare) prepare();
             flush_l2();
             d.check(cu.cuEventRecord(start.get(), nullptr), "cuEventRecord");
-            launch_all();
+            launch(nullptr);
             d.check(cu.cuEventRecord(stop.get(), nullptr), "cuEventRecord");
-            CUresult res = cu.cuEventSynchronize(stop.get());
-            if (res != CUDA_SUCCESS) synchronize("being timed");
+            if (cu.cuEventSynchronize(stop.get()) != CUDA_SUCCESS) synchronize(what);
             float ms = 0;
             d.check(cu.cuEventElapsedTime(&ms, start.get(), stop.get()), "cuEventElapsedTime");
             return ms;
+        };
+        const std::function<void(CUstream)> launch_kernels = [&](CUstream stream) { launch_all(stream); };
+        auto sample = [&]() -> double {
+            return time_lone(
+                [&] {
+                    if (has_inout) upload_inputs();  // an in-place (or swapping) kernel must see its original input every time
+                    if (has_filled) refill_outputs();  // an accumulating kernel must start from its fill every time
+                },
+                launch_kernels, "being timed");
         };
         // Samples until the noise target, the budget or the cap; at least `repeat`.
         // The samples' spread, robust to the odd slow one (a context switch,
@@ -949,8 +939,40 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
                 if (n >= kTimingMaxSamples) { t.stopped_by = "samples"; break; }
             }
         };
-        auto take_samples = [&](const std::function<double()>& one) { take_samples_into(t, one); };
-        take_samples(sample);
+        // Samples of one CUDA Graph replay of `batch` launches each, divided by `batch`.
+        auto take_graph_samples = [&](Timing& into, int batch, const std::function<void(CUstream)>& launch) {
+            CUstream stream = nullptr;
+            CUgraph graph = nullptr;
+            CUgraphExec exec = nullptr;
+            auto release = [&] {
+                if (exec) cu.cuGraphExecDestroy(exec);
+                if (graph) cu.cuGraphDestroy(graph);
+                if (stream) cu.cuStreamDestroy(stream);
+            };
+            try {
+                d.check(cu.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+                d.check(cu.cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL), "cuStreamBeginCapture");
+                for (int k = 0; k < batch; ++k) launch(stream);
+                d.check(cu.cuStreamEndCapture(stream, &graph), "cuStreamEndCapture");
+                d.check(cu.cuGraphInstantiate(&exec, graph, 0), "cuGraphInstantiate");
+                d.check(cu.cuGraphLaunch(exec, stream), "cuGraphLaunch");  // warm-up replay
+                d.check(cu.cuStreamSynchronize(stream), "cuStreamSynchronize");
+                take_samples_into(into, [&]() -> double {
+                    d.check(cu.cuEventRecord(start.get(), stream), "cuEventRecord");
+                    d.check(cu.cuGraphLaunch(exec, stream), "cuGraphLaunch");
+                    d.check(cu.cuEventRecord(stop.get(), stream), "cuEventRecord");
+                    d.check(cu.cuEventSynchronize(stop.get()), "cuEventSynchronize");
+                    float ms = 0;
+                    d.check(cu.cuEventElapsedTime(&ms, start.get(), stop.get()), "cuEventElapsedTime");
+                    return ms / batch;
+                });
+            } catch (...) {
+                release();
+                throw;
+            }
+            release();
+        };
+        take_samples_into(t, sample);
         // One CUDA Graph replay of many launches per sample: a short kernel,
         // whose time an event pair's few microseconds would swamp, or one
         // whose buffers overflow L2 (so a flush would change nothing), where
@@ -962,41 +984,13 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
             if (restore_between) {
                 if (short_kernel) t.not_batched = "inputs restored between launches";
             } else {
-                CUstream stream = nullptr;
-                CUgraph graph = nullptr;
-                CUgraphExec exec = nullptr;
                 // About 0.1 ms of short kernels, or 2 ms of streaming ones, per replay.
                 const double per_replay_ms = short_kernel ? 0.1 : 2.0;
                 const int batch = static_cast<int>(std::clamp(per_replay_ms / std::max(first_median, 1e-4), short_kernel ? 10.0 : 2.0,
                                                               short_kernel ? 1000.0 : 100.0));
-                d.check(cu.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
-                try {
-                    d.check(cu.cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL), "cuStreamBeginCapture");
-                    for (int k = 0; k < batch; ++k) launch_all(stream);
-                    d.check(cu.cuStreamEndCapture(stream, &graph), "cuStreamEndCapture");
-                    d.check(cu.cuGraphInstantiate(&exec, graph, 0), "cuGraphInstantiate");
-                    d.check(cu.cuGraphLaunch(exec, stream), "cuGraphLaunch");  // warm-up replay
-                    d.check(cu.cuStreamSynchronize(stream), "cuStreamSynchronize");
-                    t.batch = batch;
-                    t.l2_flushed = false;  // launches in a replay follow one another: L2 stays warm
-                    take_samples([&]() -> double {
-                        d.check(cu.cuEventRecord(start.get(), stream), "cuEventRecord");
-                        d.check(cu.cuGraphLaunch(exec, stream), "cuGraphLaunch");
-                        d.check(cu.cuEventRecord(stop.get(), stream), "cuEventRecord");
-                        d.check(cu.cuEventSynchronize(stop.get()), "cuEventSynchronize");
-                        float ms = 0;
-                        d.check(cu.cuEventElapsedTime(&ms, start.get(), stop.get()), "cuEventElapsedTime");
-                        return ms / batch;
-                    });
-                } catch (...) {
-                    if (exec) cu.cuGraphExecDestroy(exec);
-                    if (graph) cu.cuGraphDestroy(graph);
-                    cu.cuStreamDestroy(stream);
-                    throw;
-                }
-                cu.cuGraphExecDestroy(exec);
-                cu.cuGraphDestroy(graph);
-                cu.cuStreamDestroy(stream);
+                take_graph_samples(t, batch, launch_kernels);
+                t.batch = batch;
+                t.l2_flushed = false;  // launches in a replay follow one another: L2 stays warm
             }
         }
         // The clock the samples ran at, read while the GPU is still busy from them.
@@ -1140,49 +1134,17 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
                 Timing bt;
                 const int batch = before ? 1 : t.batch;
                 if (batch > 1) {
-                    CUstream stream = nullptr;
-                    CUgraph graph = nullptr;
-                    CUgraphExec exec = nullptr;
-                    d.check(cu.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
-                    try {
-                        d.check(cu.cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL), "cuStreamBeginCapture");
-                        for (int k = 0; k < batch; ++k) launch(stream);
-                        d.check(cu.cuStreamEndCapture(stream, &graph), "cuStreamEndCapture");
-                        d.check(cu.cuGraphInstantiate(&exec, graph, 0), "cuGraphInstantiate");
-                        d.check(cu.cuGraphLaunch(exec, stream), "cuGraphLaunch");
-                        d.check(cu.cuStreamSynchronize(stream), "cuStreamSynchronize");
-                        take_samples_into(bt, [&]() -> double {
-                            d.check(cu.cuEventRecord(start.get(), stream), "cuEventRecord");
-                            d.check(cu.cuGraphLaunch(exec, stream), "cuGraphLaunch");
-                            d.check(cu.cuEventRecord(stop.get(), stream), "cuEventRecord");
-                            d.check(cu.cuEventSynchronize(stop.get()), "cuEventSynchronize");
-                            float ms = 0;
-                            d.check(cu.cuEventElapsedTime(&ms, start.get(), stop.get()), "cuEventElapsedTime");
-                            return ms / batch;
-                        });
-                    } catch (...) {
-                        if (exec) cu.cuGraphExecDestroy(exec);
-                        if (graph) cu.cuGraphDestroy(graph);
-                        cu.cuStreamDestroy(stream);
-                        if (api && handle) api->set_stream(handle->get(), nullptr);
-                        throw;
-                    }
-                    cu.cuGraphExecDestroy(exec);
-                    cu.cuGraphDestroy(graph);
-                    cu.cuStreamDestroy(stream);
-                    if (api && handle) api->set_stream(handle->get(), nullptr);
+                    // cuBLAS goes back to the default stream after the capture, whatever happens.
+                    struct DefaultStream {
+                        const CublasApi* api;
+                        const std::optional<CublasHandle>& handle;
+                        ~DefaultStream() {
+                            if (api && handle) api->set_stream(handle->get(), nullptr);
+                        }
+                    } back_to_default{api, handle};
+                    take_graph_samples(bt, batch, launch);
                 } else {
-                    take_samples_into(bt, [&]() -> double {
-                        if (before) before();
-                        flush_l2();
-                        d.check(cu.cuEventRecord(start.get(), nullptr), "cuEventRecord");
-                        launch(nullptr);
-                        d.check(cu.cuEventRecord(stop.get(), nullptr), "cuEventRecord");
-                        if (cu.cuEventSynchronize(stop.get()) != CUDA_SUCCESS) synchronize("timing the baseline");
-                        float ms = 0;
-                        d.check(cu.cuEventElapsedTime(&ms, start.get(), stop.get()), "cuEventElapsedTime");
-                        return ms;
-                    });
+                    take_samples_into(bt, [&] { return time_lone(before, launch, "timing the baseline"); });
                 }
                 b.batch = batch;
                 b.ran = true;

@@ -155,11 +155,12 @@ RunRequest sweep_request(const RunRequest& base, const Step& step, const SweepPo
     return r;
 }
 
-SweepSummary summarize_sweep(const SweepPlan& plan, const std::vector<RunResult>& results) {
+SweepSummary summarize_sweep(const SweepPlan& plan, const std::vector<const RunResult*>& results) {
     SweepSummary s;
     double best = 0;
     for (size_t i = 0; i < results.size(); ++i) {
-        const RunResult& r = results[i];
+        static const RunResult kNotRun;
+        const RunResult& r = results[i] ? *results[i] : kNotRun;
         if (r.status == RunStatus::Passed) ++s.passed;
         else if (r.status == RunStatus::CompileOnly) ++s.compile_only;
         else ++s.failed;
@@ -174,7 +175,7 @@ SweepSummary summarize_sweep(const SweepPlan& plan, const std::vector<RunResult>
              std::to_string(s.passed) + " passed, " + std::to_string(s.failed) + " failed";
     if (s.compile_only) s.text += ", " + std::to_string(s.compile_only) + " compile-only (no GPU ran them)";
     if (s.fastest >= 0 && size_t(s.fastest) < plan.points.size()) {
-        const RunResult& r = results[size_t(s.fastest)];
+        const RunResult& r = *results[size_t(s.fastest)];
         std::snprintf(buf, sizeof buf, "; fastest %s at %.4f ms", plan.points[size_t(s.fastest)].label.c_str(),
                       r.gpu_time->median_ms);
         s.text += buf;
@@ -186,6 +187,12 @@ SweepSummary summarize_sweep(const SweepPlan& plan, const std::vector<RunResult>
         s.text += "; no point both passed and was timed";
     }
     return s;
+}
+
+SweepSummary summarize_sweep(const SweepPlan& plan, const std::vector<RunResult>& results) {
+    std::vector<const RunResult*> all;
+    for (const RunResult& r : results) all.push_back(&r);
+    return summarize_sweep(plan, all);
 }
 
 }  // namespace wb

@@ -68,6 +68,8 @@ struct SweepSummary {
     // One line: "10 points, 9 passed, 1 failed; fastest 256 at 0.0712 ms (2350.1 GB/s)".
     std::string text;
 };
+// `results[i]` is point i's run; null for a point not run (yet).
+SweepSummary summarize_sweep(const SweepPlan& plan, const std::vector<const RunResult*>& results);
 SweepSummary summarize_sweep(const SweepPlan& plan, const std::vector<RunResult>& results);
 
 }  // namespace wb

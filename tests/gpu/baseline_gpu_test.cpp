@@ -13,14 +13,7 @@ namespace {
 
 wb::RunResult run(const std::string& lesson, const std::string& step, const std::string& test_case) {
     static auto backend = wb::make_local_backend();
-    wb::RunRequest req;
-    req.trusted = true;
-    req.lesson = load_shipped(lesson);
-    req.step = step;
-    req.test_case = test_case;
-    req.source = wb::SourceChoice::Solution;
-    req.keep_buffers = false;
-    return backend->run(req);
+    return backend->run(solution_request(lesson, step, test_case));
 }
 
 void expect_baseline(const char* what, const wb::RunResult& r) {

@@ -50,14 +50,7 @@ TEST(Ceilings, MeasuredOnThisGpuTheyAreBelievableAndCached) {
 TEST(Ceilings, AVectorAddRunIsAShareOfTheMeasuredCopy) {
     WB_REQUIRE_GPU();
     auto backend = wb::make_local_backend();
-    wb::RunRequest req;
-    req.trusted = true;
-    req.lesson = load_shipped("01_vector_add.json");
-    req.step = "1";
-    req.test_case = "large";
-    req.source = wb::SourceChoice::Solution;
-    req.keep_buffers = false;
-    const wb::RunResult r = backend->run(req);
+    const wb::RunResult r = backend->run(solution_request("01_vector_add.json", "1", "large"));
     ASSERT_EQ(r.status, wb::RunStatus::Passed) << r.message;
     ASSERT_TRUE(r.ceilings);
     std::printf("[ figures  ] vector add large: %.1f GB/s, %.0f%% of the measured copy (%.0f GB/s)\n", r.gbs(),

@@ -3,6 +3,7 @@
 
 #include "driver/cuda_driver.hpp"
 #include "lesson/loader.hpp"
+#include "pipeline/run.hpp"
 
 #include <gtest/gtest.h>
 
@@ -49,4 +50,16 @@ inline std::shared_ptr<const wb::Lesson> load_shipped(const std::string& name) {
     auto r = wb::load_lesson(source_dir() + "/lessons/" + name);
     if (!r.ok()) return nullptr;
     return std::make_shared<const wb::Lesson>(std::move(*r.lesson));
+}
+
+// A trusted request for the solution of a shipped lesson's step and case, without buffers back.
+inline wb::RunRequest solution_request(const std::string& lesson, const std::string& step, const std::string& test_case) {
+    wb::RunRequest req;
+    req.trusted = true;
+    req.lesson = load_shipped(lesson);
+    req.step = step;
+    req.test_case = test_case;
+    req.source = wb::SourceChoice::Solution;
+    req.keep_buffers = false;
+    return req;
 }

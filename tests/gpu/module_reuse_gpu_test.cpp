@@ -9,11 +9,7 @@
 TEST(ModuleReuse, ADeviceVariableStartsFreshInEveryRun) {
     WB_REQUIRE_GPU();
     auto backend = wb::make_local_backend();
-    wb::RunRequest req;
-    req.trusted = true;
-    req.lesson = load_shipped("01_vector_add.json");
-    req.step = "1";
-    req.test_case = "ragged";
+    wb::RunRequest req = solution_request("01_vector_add.json", "1", "ragged");
     req.source = wb::SourceChoice::Custom;
     // Right only while `launches` is at most 2 when it is read: the two
     // validation launches of one run. A reused module would start the next run at 2 or more.
