@@ -201,7 +201,7 @@ HostBuffer difference_buffer(const HostBuffer& gpu, const HostBuffer& cpu) {
     d.role = gpu.role;
     d.shape = gpu.shape;
     const std::size_t n = gpu.count();
-    d.bytes.resize(n * sizeof(double));
+    d.bytes = wb::Bytes(n * sizeof(double));
     const bool ok = enough_bytes(gpu) && enough_bytes(cpu);
     for (std::size_t i = 0; i < n; ++i) {
         const double v = ok && i < cpu.count() ? std::fabs(gpu.get(i) - cpu.get(i))

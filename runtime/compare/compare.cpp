@@ -8,6 +8,9 @@
 // the poison patterns are NaN for floats and NaN never equals itself.
 #include "compare/compare.hpp"
 
+#include "core/parallel.hpp"
+
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -72,9 +75,10 @@ bool element_ok(double g, double w, bool exact, double atol, double rtol, Mismat
 // holding poison A in run A and poison B in run B was never written. A cell
 // that differs between the runs is a failure only for a deterministic output;
 // otherwise it is counted, and the verdict rests on each run's own match.
+// Compares elements [begin, end) into r, which holds what this range found.
 template <typename T, typename Bits>
 void compare_typed(const HostBuffer& got, const HostBuffer* got_b, const HostBuffer& want, double atol, double rtol,
-                   bool deterministic, std::size_t max_listed, CompareResult& r) {
+                   bool deterministic, std::size_t max_listed, std::size_t begin, std::size_t end, CompareResult& r) {
     static_assert(sizeof(T) == sizeof(Bits));
     const bool exact = !std::is_floating_point_v<T> && !(atol > 0);
     const Bits poison_a = pattern<Bits>(kPoisonA);
@@ -82,10 +86,7 @@ void compare_typed(const HostBuffer& got, const HostBuffer* got_b, const HostBuf
     const std::byte* pa = got.bytes.data();
     const std::byte* pb = got_b ? got_b->bytes.data() : nullptr;
     const std::byte* pw = want.bytes.data();
-    const std::size_t n = want.count();
-    r.count = n;
-
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i = begin; i < end; ++i) {
         const std::size_t off = i * sizeof(T);
         const double w = double(load<T>(pw + off));
         double g = double(load<T>(pa + off));
@@ -135,6 +136,39 @@ void compare_typed(const HostBuffer& got, const HostBuffer* got_b, const HostBuf
     }
 }
 
+// Adds the result of the range after `into`'s to it, as one pass over both would have.
+void merge_after(CompareResult& into, CompareResult&& next, std::size_t max_listed) {
+    into.mismatches += next.mismatches;
+    into.unwritten += next.unwritten;
+    into.nondeterministic += next.nondeterministic;
+    into.changed_and_failed += next.changed_and_failed;
+    if (next.max_abs_error > into.max_abs_error) into.max_abs_error = next.max_abs_error, into.max_abs_at = next.max_abs_at;
+    into.max_rel_error = std::max(into.max_rel_error, next.max_rel_error);
+    for (auto& m : next.first)
+        if (into.first.size() < max_listed) into.first.push_back(std::move(m));
+    std::vector<MismatchRun>& runs = into.mismatch_runs;
+    for (const MismatchRun& run : next.mismatch_runs) {
+        if (!runs.empty() && runs.back().start + runs.back().count == run.start) runs.back().count += run.count;
+        else if (runs.size() < kMaxMismatchRuns) runs.push_back(run);
+        else into.mismatch_runs_truncated = true;
+    }
+    into.mismatch_runs_truncated = into.mismatch_runs_truncated || next.mismatch_runs_truncated;
+}
+
+// Compares every element, on every core: each range into its own result,
+// merged in index order, so the result is the one a single pass gives.
+template <typename T, typename Bits>
+void compare_all(const HostBuffer& got, const HostBuffer* got_b, const HostBuffer& want, double atol, double rtol,
+                 bool deterministic, std::size_t max_listed, CompareResult& r) {
+    const std::size_t n = want.count();
+    std::vector<CompareResult> parts(parallel_parts(n));
+    parallel_for(n, [&](std::size_t part, std::size_t begin, std::size_t end) {
+        compare_typed<T, Bits>(got, got_b, want, atol, rtol, deterministic, max_listed, begin, end, parts[part]);
+    });
+    for (auto& part : parts) merge_after(r, std::move(part), max_listed);
+    r.count = n;
+}
+
 }  // namespace
 
 const char* mismatch_reason_name(MismatchReason r) {
@@ -176,11 +210,11 @@ CompareResult compare_buffers(const HostBuffer& got, const HostBuffer* got_b, co
     const double atol = r.atol, rtol = r.rtol;
     const bool det = r.deterministic = spec.deterministic.value_or(!dtype_is_float(want.type));
     switch (want.type) {
-    case DType::U8: compare_typed<uint8_t, uint8_t>(got, got_b, want, atol, rtol, det, listed, r); break;
-    case DType::I32: compare_typed<int32_t, uint32_t>(got, got_b, want, atol, rtol, det, listed, r); break;
-    case DType::U32: compare_typed<uint32_t, uint32_t>(got, got_b, want, atol, rtol, det, listed, r); break;
-    case DType::F32: compare_typed<float, uint32_t>(got, got_b, want, atol, rtol, det, listed, r); break;
-    case DType::F64: compare_typed<double, uint64_t>(got, got_b, want, atol, rtol, det, listed, r); break;
+    case DType::U8: compare_all<uint8_t, uint8_t>(got, got_b, want, atol, rtol, det, listed, r); break;
+    case DType::I32: compare_all<int32_t, uint32_t>(got, got_b, want, atol, rtol, det, listed, r); break;
+    case DType::U32: compare_all<uint32_t, uint32_t>(got, got_b, want, atol, rtol, det, listed, r); break;
+    case DType::F32: compare_all<float, uint32_t>(got, got_b, want, atol, rtol, det, listed, r); break;
+    case DType::F64: compare_all<double, uint64_t>(got, got_b, want, atol, rtol, det, listed, r); break;
     }
     r.passed = r.mismatches == 0;
     if (r.nondeterministic && !det && r.passed)

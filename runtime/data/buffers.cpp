@@ -4,18 +4,20 @@
 //
 // Random inits must give the same bytes on every machine, because a student's
 // result, the CPU reference and any saved expectation all depend on them. So
-// the generator is std::mt19937_64 (its output is fixed by the standard) and
-// the transforms to uniform/normal values are written here rather than taken
-// from std::*_distribution, whose algorithms differ between standard libraries.
+// element i's draws are SplitMix64 of (seed, i), a counter-based generator
+// fixed by its few lines here, and the transforms to uniform/normal values
+// are written here rather than taken from std::*_distribution, whose
+// algorithms differ between standard libraries. Being counter-based, a large
+// buffer is filled on every core and still gets the same bytes.
 // Image decoding and resampling live in image.cpp.
 #include "data/buffers.hpp"
 
 #include "core/error.hpp"
+#include "core/parallel.hpp"
 
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <random>
 #include <string>
 
 namespace wb {
@@ -39,6 +41,15 @@ void store(std::byte* p, T v) {
     std::memcpy(p, &v, sizeof(T));
 }
 
+// Draw number `k` of the stream `seed`: SplitMix64's output for that step
+// (Steele, Lea and Flood 2014; the state after k+1 increments of the golden gamma).
+std::uint64_t draw(std::uint64_t seed, std::uint64_t k) {
+    std::uint64_t z = seed + (k + 1) * 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
 // Rounds half away from zero and clamps into [lo, hi]; NaN becomes 0, so a
 // stray NaN in an integer init is visible as zeros rather than undefined.
 double to_int_range(double value, double lo, double hi) {
@@ -55,6 +66,28 @@ double unit_open_high(uint64_t draw) { return double(draw >> 11) * 0x1.0p-53; }
 // (0, 1]: for the logarithm in Box-Muller, which must not see 0.
 double unit_open_low(uint64_t draw) { return double((draw >> 11) + 1) * 0x1.0p-53; }
 
+// Stores `value` at p as `type` (integers rounded and saturated).
+void store_value(DType type, std::byte* p, double value) {
+    switch (type) {
+    case DType::U8: store<uint8_t>(p, uint8_t(to_int_range(value, 0, 255))); break;
+    case DType::I32: store<int32_t>(p, int32_t(to_int_range(value, -2147483648.0, 2147483647.0))); break;
+    case DType::U32: store<uint32_t>(p, uint32_t(to_int_range(value, 0, 4294967295.0))); break;
+    case DType::F32: store<float>(p, float(value)); break;
+    case DType::F64: store<double>(p, value); break;
+    }
+}
+
+// Sets every element i to value(i), on every core.
+template <typename Value>
+void fill_each(HostBuffer& buf, Value&& value) {
+    std::byte* base = static_cast<std::byte*>(buf.mutable_data());
+    const std::size_t size = dtype_size(buf.type);
+    const DType type = buf.type;
+    parallel_for(buf.count(), [&](std::size_t, std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) store_value(type, base + i * size, value(i));
+    });
+}
+
 Location init_location(const Buffer& spec) { return Location{{}, spec.json_path + ".init", 0, 0}; }
 
 void fill_uniform(HostBuffer& buf, const Buffer& spec) {
@@ -64,11 +97,10 @@ void fill_uniform(HostBuffer& buf, const Buffer& spec) {
                     "uniform init of buffer '" + spec.name + "' has min " + std::to_string(init.min) +
                         " greater than max " + std::to_string(init.max),
                     init_location(spec));
-    std::mt19937_64 rng(init.seed);
-    const std::size_t n = buf.count();
+    const std::uint64_t seed = init.seed;
     if (dtype_is_float(buf.type)) {
-        const double span = init.max - init.min;
-        for (std::size_t i = 0; i < n; ++i) buf.set(i, init.min + span * unit_open_high(rng()));
+        const double min = init.min, span = init.max - init.min;
+        fill_each(buf, [=](std::size_t i) { return min + span * unit_open_high(draw(seed, i)); });
         return;
     }
     // Integers: every whole number in [ceil(min), floor(max)] equally likely,
@@ -80,10 +112,10 @@ void fill_uniform(HostBuffer& buf, const Buffer& spec) {
                         std::to_string(init.min) + " and max " + std::to_string(init.max),
                     init_location(spec));
     const double values = hi - lo + 1;
-    for (std::size_t i = 0; i < n; ++i) {
-        double v = lo + std::floor(unit_open_high(rng()) * values);
-        buf.set(i, v > hi ? hi : v);
-    }
+    fill_each(buf, [=](std::size_t i) {
+        const double v = lo + std::floor(unit_open_high(draw(seed, i)) * values);
+        return v > hi ? hi : v;
+    });
 }
 
 void fill_normal(HostBuffer& buf, const Buffer& spec) {
@@ -92,19 +124,19 @@ void fill_normal(HostBuffer& buf, const Buffer& spec) {
         throw Error(ErrorKind::Lesson,
                     "normal init of buffer '" + spec.name + "' has a negative stddev " + std::to_string(init.stddev),
                     init_location(spec));
-    std::mt19937_64 rng(init.seed);
-    const std::size_t n = buf.count();
+    const std::uint64_t seed = init.seed;
+    const double mean = init.mean, stddev = init.stddev;
     constexpr double kTwoPi = 6.283185307179586476925286766559;
-    // Box-Muller: two uniform draws give two independent standard normals;
-    // both are used, in order (cos first).
-    for (std::size_t i = 0; i < n; i += 2) {
-        const double u1 = unit_open_low(rng());
-        const double u2 = unit_open_high(rng());
+    // Box-Muller: draws 2k and 2k+1 give elements 2k (cos) and 2k+1 (sin),
+    // two independent standard normals.
+    fill_each(buf, [=](std::size_t i) {
+        const std::size_t pair = i & ~std::size_t(1);
+        const double u1 = unit_open_low(draw(seed, pair));
+        const double u2 = unit_open_high(draw(seed, pair + 1));
         const double r = std::sqrt(-2.0 * std::log(u1));
         const double theta = kTwoPi * u2;
-        buf.set(i, init.mean + init.stddev * r * std::cos(theta));
-        if (i + 1 < n) buf.set(i + 1, init.mean + init.stddev * r * std::sin(theta));
-    }
+        return mean + stddev * r * ((i & 1) ? std::sin(theta) : std::cos(theta));
+    });
 }
 
 }  // namespace
@@ -147,14 +179,17 @@ void HostBuffer::set(std::size_t flat, double value) {
         throw Error(ErrorKind::Internal, "element " + std::to_string(flat) + " of buffer '" + name +
                                              "' is past its end (" + std::to_string(bytes.size() / size) +
                                              " elements)");
-    std::byte* p = bytes.data() + flat * size;
-    switch (type) {
-    case DType::U8: store<uint8_t>(p, uint8_t(to_int_range(value, 0, 255))); break;
-    case DType::I32: store<int32_t>(p, int32_t(to_int_range(value, -2147483648.0, 2147483647.0))); break;
-    case DType::U32: store<uint32_t>(p, uint32_t(to_int_range(value, 0, 4294967295.0))); break;
-    case DType::F32: store<float>(p, float(value)); break;
-    case DType::F64: store<double>(p, value); break;
-    }
+    store_value(type, bytes.mutable_data() + flat * size, value);
+}
+
+HostBuffer HostBuffer::zeroed_like(Bytes::Mapping mapping) const {
+    HostBuffer out;
+    out.name = name;
+    out.type = type;
+    out.role = role;
+    out.shape = shape;
+    out.bytes = Bytes(size_bytes(), mapping);
+    return out;
 }
 
 std::vector<std::size_t> HostBuffer::unflatten(std::size_t flat) const {
@@ -206,18 +241,21 @@ HostBuffer make_buffer(const Buffer& spec, const ExprVars& vars) {
     buf.type = spec.type;
     buf.role = spec.role;
     buf.shape = eval_shape(spec, vars);
-    buf.bytes.assign(buf.count() * dtype_size(spec.type), std::byte{0});
+    buf.bytes = Bytes(buf.count() * dtype_size(spec.type));
 
     const BufferInit& init = spec.init;
-    const std::size_t n = buf.count();
     switch (init.kind) {
     case InitKind::Zero: break;
-    case InitKind::Constant:
-        for (std::size_t i = 0; i < n; ++i) buf.set(i, init.value);
+    case InitKind::Constant: {
+        const double value = init.value;
+        if (value != 0 || std::signbit(value)) fill_each(buf, [=](std::size_t) { return value; });
         break;
-    case InitKind::Ramp:
-        for (std::size_t i = 0; i < n; ++i) buf.set(i, init.start + double(i) * init.step);
+    }
+    case InitKind::Ramp: {
+        const double start = init.start, step = init.step;
+        fill_each(buf, [=](std::size_t i) { return start + double(i) * step; });
         break;
+    }
     case InitKind::Uniform: fill_uniform(buf, spec); break;
     case InitKind::Normal: fill_normal(buf, spec); break;
     case InitKind::Identity: {

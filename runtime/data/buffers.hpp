@@ -2,11 +2,13 @@
 //
 // A HostBuffer is the CPU copy of one lesson buffer for one test case. The
 // pipeline makes one per buffer, fills inputs from the lesson's "init", gives
-// copies to the CPU reference, uploads them for the kernel, and compares
-// outputs element by element.
+// them to the CPU reference, uploads them for the kernel, and compares
+// outputs element by element. Its bytes are shared until written
+// (data/bytes.hpp): copying a HostBuffer does not copy 400 MB.
 #pragma once
 
 #include "core/dtype.hpp"
+#include "data/bytes.hpp"
 #include "lesson/expr.hpp"
 #include "lesson/lesson.hpp"
 
@@ -22,15 +24,17 @@ struct HostBuffer {
     DType type = DType::F32;
     BufferRole role = BufferRole::Input;
     std::vector<std::size_t> shape;  // outermost first
-    std::vector<std::byte> bytes;
+    Bytes bytes;
 
     std::size_t count() const;                   // product of shape (1 for a scalar shape [])
     std::size_t size_bytes() const { return bytes.size(); }
-    void* data() { return bytes.data(); }
     const void* data() const { return bytes.data(); }
+    void* mutable_data() { return bytes.mutable_data(); }  // its own copy first, when shared
 
     double get(std::size_t flat) const;          // element as double
     void set(std::size_t flat, double value);    // converted to the element type (saturating for ints)
+    // The same name, type, role and shape, over zero bytes of its own.
+    HostBuffer zeroed_like(Bytes::Mapping mapping = Bytes::Mapping::Private) const;
     std::vector<std::size_t> unflatten(std::size_t flat) const;  // multi-dimensional index
 };
 

@@ -89,6 +89,13 @@ void DeviceBuffer::download(void* dst) const {
     if (bytes_) d_->check(d_->api().cuMemcpyDtoH(dst, ptr_, bytes_), "copying a buffer from the GPU");
 }
 
+void DeviceBuffer::download_range(void* dst, std::size_t offset, std::size_t bytes) const {
+    if (offset > bytes_ || bytes > bytes_ - offset)
+        throw Error(ErrorKind::Internal, "a read of bytes " + std::to_string(offset) + ".." + std::to_string(offset + bytes) +
+                                             " is outside a buffer of " + std::to_string(bytes_));
+    if (bytes) d_->check(d_->api().cuMemcpyDtoH(dst, ptr_ + offset, bytes), "copying a buffer from the GPU");
+}
+
 void DeviceBuffer::fill_bytes(unsigned char value) const {
     if (bytes_) d_->check(d_->api().cuMemsetD8(ptr_, value, bytes_), "filling a buffer on the GPU");
 }

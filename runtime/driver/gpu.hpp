@@ -54,6 +54,7 @@ public:
     std::size_t size() const { return bytes_; }
     void upload(const void* src) const;
     void download(void* dst) const;
+    void download_range(void* dst, std::size_t offset, std::size_t bytes) const;
     void fill_bytes(unsigned char value) const;
 
     // Where the guard zones were written: the byte offset of the first

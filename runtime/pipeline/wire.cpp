@@ -732,8 +732,8 @@ RunResult decode_result(const Frame& f) {
             std::size_t off = bj.at("offset"), n = bj.at("bytes");
             if (off > f.blob.size() || n > f.blob.size() - off)
                 throw Error(ErrorKind::Internal, "a worker message's buffer lies outside its data");
-            b.bytes.resize(n);
-            std::memcpy(b.bytes.data(), f.blob.data() + off, n);
+            b.bytes = Bytes(n);
+            if (n) std::memcpy(b.bytes.mutable_data(), f.blob.data() + off, n);
             std::string set = bj.at("set");
             (set == "inputs" ? r.inputs : set == "gpu" ? r.gpu_outputs : r.cpu_outputs).push_back(std::move(b));
         }

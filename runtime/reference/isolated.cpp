@@ -43,10 +43,6 @@ int thread_count() {
     return threads;
 }
 
-constexpr std::size_t kAlign = 64;
-
-std::size_t aligned(std::size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
-
 // The address space this process maps now (/proc/self/statm, in pages).
 std::uint64_t mapped_bytes() {
     unsigned long long pages = 0;
@@ -59,24 +55,23 @@ std::uint64_t mapped_bytes() {
 
 std::string mib(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
-// One anonymous shared mapping, unmapped on every path.
-class SharedMapping {
+// The child's report, in a page shared with it.
+class SharedReport {
 public:
-    explicit SharedMapping(std::size_t bytes) : bytes_(bytes) {
-        void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    SharedReport() {
+        void* p = ::mmap(nullptr, sizeof(ChildReport), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
         if (p == MAP_FAILED)
-            throw Error(ErrorKind::Reference, "cannot map " + mib(bytes) + " for the CPU reference's buffers: " +
+            throw Error(ErrorKind::Reference, std::string("cannot map a page for the CPU reference's report: ") +
                                                   std::strerror(errno));
-        base_ = static_cast<unsigned char*>(p);
+        report_ = new (p) ChildReport{};
     }
-    ~SharedMapping() { ::munmap(base_, bytes_); }
-    SharedMapping(const SharedMapping&) = delete;
-    SharedMapping& operator=(const SharedMapping&) = delete;
-    unsigned char* data() const { return base_; }
+    ~SharedReport() { ::munmap(report_, sizeof(ChildReport)); }
+    SharedReport(const SharedReport&) = delete;
+    SharedReport& operator=(const SharedReport&) = delete;
+    ChildReport* get() const { return report_; }
 
 private:
-    unsigned char* base_ = nullptr;
-    std::size_t bytes_ = 0;
+    ChildReport* report_ = nullptr;
 };
 
 // Every descriptor past stderr: the worker's protocol pipes, the driver's
@@ -88,17 +83,35 @@ void close_inherited_descriptors() {
     for (long fd = 3; fd < max; ++fd) ::close(int(fd));
 }
 
+// A buffer the reference writes, and what it held before the call.
+struct Written {
+    std::byte* data = nullptr;
+    std::size_t size = 0;
+    bool zero = true;  // it held zeros (else `before` holds its bytes, for warm calls)
+};
+
 [[noreturn]] void child_main(const LoadedReference& reference, void** args, const ReferenceLimits& limits,
-                             std::uint64_t address_space, ChildReport* report, const unsigned char* shared,
-                             std::size_t shared_bytes) {
+                             std::uint64_t address_space, ChildReport* report, const std::vector<HostBuffer>& buffers,
+                             const std::vector<Written>& written) {
     close_inherited_descriptors();
-    // A forked child maps the shared buffers without page-table entries, so
-    // its first touch of every page faults. Touch them before the clock
-    // starts: 16M floats in three buffers are 49,000 faults, 30 ms on the
-    // H100 machine, which the reference's time must not include.
+    // A forked child maps the buffers without page-table entries, so its
+    // first touch of every page faults. Touch them before the clock starts
+    // (16M floats in three buffers are 49,000 faults, 30 ms on the H100
+    // machine), which the reference's time must not include: inputs by a
+    // read (they stay shared with the worker), the written ones by a write.
     const std::size_t page = std::size_t(::sysconf(_SC_PAGESIZE));
-    auto* bytes = const_cast<volatile unsigned char*>(shared);
-    for (std::size_t off = 0; off < shared_bytes; off += page) bytes[off] = bytes[off];  // a write fault maps it writable
+    for (const auto& b : buffers)
+        if (b.role == BufferRole::Input) {
+            auto* bytes = static_cast<const volatile unsigned char*>(b.data());
+            for (std::size_t off = 0; off < b.size_bytes(); off += page) (void)bytes[off];
+        }
+    for (const auto& w : written) {
+        // One call maps them all (a fault per page costs far more in a VM);
+        // a kernel without MADV_POPULATE_WRITE gets the loop.
+        if (::madvise(w.data, w.size, MADV_POPULATE_WRITE) == 0) continue;
+        auto* bytes = reinterpret_cast<volatile unsigned char*>(w.data);
+        for (std::size_t off = 0; off < w.size; off += page) bytes[off] = bytes[off];
+    }
     rlimit as{address_space, address_space};
     ::setrlimit(RLIMIT_AS, &as);
     const rlim_t cpu = rlim_t(std::max(1.0, std::ceil(limits.cpu_seconds)));
@@ -107,18 +120,27 @@ void close_inherited_descriptors() {
     rlimit no_core{0, 0};  // a crashing reference leaves no core file behind
     ::setrlimit(RLIMIT_CORE, &no_core);
     try {
-        // The inputs as given, to restore before each warm call (an in-out
-        // buffer is changed by the call). Only when the copy is cheap.
-        const bool can_repeat = shared_bytes <= (std::size_t(1) << 30);
-        std::vector<unsigned char> inputs;
-        if (can_repeat) inputs.assign(shared + aligned(sizeof(ChildReport)), shared + shared_bytes);
+        // Warm calls start from what the first call saw: zeros are written
+        // again, other contents (an in-out buffer, a filled output) restored
+        // from a copy, made only when it is cheap.
+        std::size_t to_keep = 0;
+        for (const auto& w : written)
+            if (!w.zero) to_keep += w.size;
+        const bool can_repeat = to_keep <= (std::size_t(1) << 30);
+        std::vector<std::vector<std::byte>> before(written.size());
+        if (can_repeat)
+            for (std::size_t i = 0; i < written.size(); ++i)
+                if (!written[i].zero) before[i].assign(written[i].data, written[i].data + written[i].size);
         const double cold = reference.run(args);
         report->cold_seconds = cold;
         report->threads = thread_count();
         std::vector<double> warm;
         double spent = 0;
         while (can_repeat && cold < kWarmRunsUnder && static_cast<int>(warm.size()) < kWarmRuns && spent < kWarmBudget) {
-            std::memcpy(const_cast<unsigned char*>(shared) + aligned(sizeof(ChildReport)), inputs.data(), inputs.size());
+            for (std::size_t i = 0; i < written.size(); ++i) {
+                if (written[i].zero) std::memset(written[i].data, 0, written[i].size);
+                else std::memcpy(written[i].data, before[i].data(), written[i].size);
+            }
             warm.push_back(reference.run(args));
             spent += warm.back();
         }
@@ -149,19 +171,27 @@ ReferenceLimits reference_limits(double timeout_s, std::uint64_t buffer_bytes) {
 
 ReferenceTiming run_reference_isolated(const LoadedReference& reference, std::vector<HostBuffer>& buffers,
                                        const ReferenceArgs& args, const ReferenceLimits& limits) {
-    std::size_t total = aligned(sizeof(ChildReport));
-    std::vector<std::size_t> offsets;
-    for (const auto& b : buffers) {
-        offsets.push_back(total);
-        total += aligned(std::max<std::size_t>(b.size_bytes(), 1));
+    // No buffer is copied for the child. Inputs it reads where they are (a
+    // fork shares them; a stray write changes the child's copy of a page,
+    // not the worker's). The buffers it writes get blocks of their own,
+    // shared with it, and that is where the worker finds its outputs.
+    std::vector<Written> written;
+    for (auto& b : buffers) {
+        if (b.role == BufferRole::Input) {
+            if (b.bytes.mapping() == Bytes::Mapping::SharedWithChildren) b.bytes = b.bytes.copy(Bytes::Mapping::Private);
+            continue;
+        }
+        if (!b.size_bytes()) continue;
+        const bool zero = b.bytes.known_zero();
+        b.bytes = b.bytes.copy(Bytes::Mapping::SharedWithChildren);
+        written.push_back({b.bytes.mutable_data(), b.size_bytes(), zero});
     }
-    SharedMapping shared(total);
-    auto* report = new (shared.data()) ChildReport{};
-    for (std::size_t i = 0; i < buffers.size(); ++i)
-        if (buffers[i].size_bytes()) std::memcpy(shared.data() + offsets[i], buffers[i].data(), buffers[i].size_bytes());
+    SharedReport shared;
+    ChildReport* report = shared.get();
     void** argv = args([&](const std::string& name) -> void* {
-        for (std::size_t i = 0; i < buffers.size(); ++i)
-            if (buffers[i].name == name) return shared.data() + offsets[i];
+        for (auto& b : buffers)
+            if (b.name == name)
+                return b.role == BufferRole::Input ? const_cast<void*>(b.data()) : b.mutable_data();
         throw Error(ErrorKind::Internal, "the reference names no buffer '" + name + "'");
     });
 
@@ -169,16 +199,14 @@ ReferenceTiming run_reference_isolated(const LoadedReference& reference, std::ve
     std::fflush(nullptr);  // nothing buffered here is written twice by the child
     const pid_t pid = ::fork();
     if (pid < 0) throw Error(ErrorKind::Reference, std::string("cannot start the CPU reference: fork: ") + std::strerror(errno));
-    if (pid == 0) child_main(reference, argv, limits, address_space, report, shared.data(), total);
+    if (pid == 0) child_main(reference, argv, limits, address_space, report, buffers, written);
 
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && report->seconds >= 0) {
-        for (std::size_t i = 0; i < buffers.size(); ++i)
-            if (buffers[i].role != BufferRole::Input && buffers[i].size_bytes())
-                std::memcpy(buffers[i].data(), shared.data() + offsets[i], buffers[i].size_bytes());
+    for (auto& b : buffers)
+        if (b.role != BufferRole::Input) b.bytes.hide_from_later_children();
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && report->seconds >= 0)
         return ReferenceTiming{report->seconds, report->cold_seconds, report->warm_runs, report->threads};
-    }
 
     const std::string memory = mib(limits.extra_address_space);
     if (WIFSIGNALED(status)) {

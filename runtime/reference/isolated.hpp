@@ -5,8 +5,9 @@
 // reference that crashes, allocates without end or loops must not take that
 // context with it, and must not eat the machine. So each call forks: the child
 // lowers RLIMIT_AS (address space: what it has now plus a budget) and
-// RLIMIT_CPU, calls the reference on buffers in a shared mapping, and exits;
-// the parent copies the outputs back. A crash, a blown memory budget or the
+// RLIMIT_CPU, calls the reference, and exits. Nothing is copied for it: the
+// child reads the inputs where the fork left them, and writes its outputs
+// into blocks shared with the worker (data/bytes.hpp, SharedWithChildren). A crash, a blown memory budget or the
 // CPU limit becomes a wb::Error (Reference) that says which, and the worker
 // and its CUDA context carry on. The child makes no CUDA call.
 #pragma once
@@ -51,7 +52,8 @@ constexpr int kWarmRuns = 5;
 constexpr double kWarmBudget = 1.0;      // seconds for all the warm calls
 
 // Runs `reference` in a child process under `limits` on `buffers` (inputs as
-// given; outputs and inouts are overwritten with what the reference wrote).
+// given; outputs and inouts get blocks of their own, holding what the
+// reference wrote).
 // Throws wb::Error (Reference) when the reference crashed, went over a limit,
 // or the child could not be made.
 ReferenceTiming run_reference_isolated(const LoadedReference& reference, std::vector<HostBuffer>& buffers,

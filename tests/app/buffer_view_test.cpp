@@ -18,7 +18,7 @@ HostBuffer make(DType type, std::vector<std::size_t> shape, const std::vector<do
     b.name = "b";
     b.type = type;
     b.shape = std::move(shape);
-    b.bytes.resize(b.count() * dtype_size(type));
+    b.bytes = wb::Bytes(b.count() * dtype_size(type));
     for (std::size_t i = 0; i < values.size(); ++i) b.set(i, values[i]);
     return b;
 }

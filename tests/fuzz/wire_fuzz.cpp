@@ -156,7 +156,7 @@ wb::RunResult sample_result() {
         b.shape = {2, 3};
         b.type = wb::DType::F32;
         b.role = name[0] == 'a' ? wb::BufferRole::Input : wb::BufferRole::Output;
-        b.bytes.resize(24, std::byte{7});
+        b.bytes = wb::Bytes(24, std::byte{7});
         (name[0] == 'a' ? r.inputs : r.gpu_outputs).push_back(b);
     }
     r.cpu_outputs.push_back(r.gpu_outputs.back());

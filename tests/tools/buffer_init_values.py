@@ -2,22 +2,22 @@
 """The pinned random-init values in tests/unit/buffers_test.cpp, computed without the C++ code.
 
 runtime/data/buffers.cpp fills "uniform" and "normal" buffers from
-std::mt19937_64 seeded with the lesson's seed, through its own transforms:
+SplitMix64 of (seed, k), k the draw's number, through its own transforms:
 
+  draw(seed, k)     = SplitMix64's output after k+1 steps from state `seed`
   unit_open_high(d) = (d >> 11) * 2^-53          in [0, 1)
   unit_open_low(d)  = ((d >> 11) + 1) * 2^-53    in (0, 1]
-  uniform float:    min + (max - min) * unit_open_high(draw), stored as the
-                    buffer's type (f32: rounded to nearest float)
-  uniform integer:  lo + floor(unit_open_high(draw) * (hi - lo + 1)), capped
-                    at hi, with lo = ceil(min), hi = floor(max)
-  normal:           Box-Muller on pairs of draws, u1 = unit_open_low,
+  uniform float:    element i = min + (max - min) * unit_open_high(draw(seed, i)),
+                    stored as the buffer's type (f32: rounded to nearest float)
+  uniform integer:  lo + floor(unit_open_high(draw(seed, i)) * (hi - lo + 1)),
+                    capped at hi, with lo = ceil(min), hi = floor(max)
+  normal:           Box-Muller on the pair of draws 2j, 2j+1: u1 = unit_open_low,
                     u2 = unit_open_high, r = sqrt(-2 ln u1), t = 2 pi u2;
-                    element i = mean + sd r cos t, element i+1 = mean + sd r sin t
+                    element 2j = mean + sd r cos t, element 2j+1 = mean + sd r sin t
 
-MT19937-64 is implemented here from Matsumoto and Nishimura's reference
-(mt19937-64.c, init_genrand64) and checked against the C++ standard's
-required value: the 10000th output of a default-constructed std::mt19937_64
-(seed 5489) is 9981545732273789042 ([rand.predef]).
+SplitMix64 is implemented here from Steele, Lea and Flood's algorithm (as in
+Vigna's splitmix64.c) and checked against its well-known first output for
+seed 1234567: 6457827717110365317.
 
   python3 tests/tools/buffer_init_values.py           prints the values
   python3 tests/tools/buffer_init_values.py --check tests/unit/buffers_test.cpp
@@ -31,39 +31,11 @@ import sys
 MASK64 = (1 << 64) - 1
 
 
-class MT19937_64:
-    NN, MM = 312, 156
-    MATRIX_A = 0xB5026F5AA96619E9
-    UM, LM = 0xFFFFFFFF80000000, 0x7FFFFFFF
-
-    def __init__(self, seed):
-        self.mt = [0] * self.NN
-        self.mt[0] = seed & MASK64
-        for i in range(1, self.NN):
-            prev = self.mt[i - 1]
-            self.mt[i] = (6364136223846793005 * (prev ^ (prev >> 62)) + i) & MASK64
-        self.mti = self.NN
-
-    def _twist(self):
-        mt, NN, MM = self.mt, self.NN, self.MM
-        for i in range(NN):
-            x = (mt[i] & self.UM) | (mt[(i + 1) % NN] & self.LM)
-            xa = x >> 1
-            if x & 1:
-                xa ^= self.MATRIX_A
-            mt[i] = mt[(i + MM) % NN] ^ xa
-        self.mti = 0
-
-    def __call__(self):
-        if self.mti >= self.NN:
-            self._twist()
-        x = self.mt[self.mti]
-        self.mti += 1
-        x ^= (x >> 29) & 0x5555555555555555
-        x ^= (x << 17) & 0x71D67FFFEDA60000
-        x ^= (x << 37) & 0xFFF7EEE000000000
-        x ^= x >> 43
-        return x & MASK64
+def draw(seed, k):
+    z = (seed + (k + 1) * 0x9E3779B97F4A7C15) & MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
 
 
 def unit_open_high(d):
@@ -79,24 +51,22 @@ def as_f32(x):
 
 
 def uniform_float(seed, lo, hi, n, f32):
-    rng = MT19937_64(seed)
-    out = [lo + (hi - lo) * unit_open_high(rng()) for _ in range(n)]
+    out = [lo + (hi - lo) * unit_open_high(draw(seed, i)) for i in range(n)]
     return [as_f32(v) for v in out] if f32 else out
 
 
 def uniform_int(seed, lo, hi, n):
-    rng = MT19937_64(seed)
     lo, hi = math.ceil(lo), math.floor(hi)
     values = hi - lo + 1
-    return [min(lo + math.floor(unit_open_high(rng()) * values), hi) for _ in range(n)]
+    return [min(lo + math.floor(unit_open_high(draw(seed, i)) * values), hi) for i in range(n)]
 
 
 def normal(seed, mean, sd, n):
-    rng = MT19937_64(seed)
     out = []
     while len(out) < n:
-        u1 = unit_open_low(rng())
-        u2 = unit_open_high(rng())
+        j = len(out)
+        u1 = unit_open_low(draw(seed, j))
+        u2 = unit_open_high(draw(seed, j + 1))
         r = math.sqrt(-2.0 * math.log(u1))
         t = 2.0 * math.pi * u2
         out += [mean + sd * r * math.cos(t), mean + sd * r * math.sin(t)]
@@ -104,12 +74,9 @@ def normal(seed, mean, sd, n):
 
 
 def self_check():
-    rng = MT19937_64(5489)
-    for _ in range(9999):
-        rng()
-    got = rng()
-    if got != 9981545732273789042:
-        sys.exit(f"MT19937-64 is wrong: 10000th output of seed 5489 is {got}, the standard says 9981545732273789042")
+    got = draw(1234567, 0)
+    if got != 6457827717110365317:
+        sys.exit(f"SplitMix64 is wrong: the first output of seed 1234567 is {got}, not 6457827717110365317")
 
 
 # (test name in buffers_test.cpp, the values it must pin, in order, as written there)

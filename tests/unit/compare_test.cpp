@@ -3,6 +3,7 @@
 // unwritten cells found with two poisoned runs, races between runs, error
 // statistics, the listed mismatches and their indices, and malformed inputs.
 #include "compare/compare.hpp"
+#include "core/parallel.hpp"
 
 #include <gtest/gtest.h>
 
@@ -27,7 +28,7 @@ HostBuffer make(DType type, std::vector<std::size_t> shape, const std::vector<do
     h.name = "c";
     h.type = type;
     h.shape = std::move(shape);
-    h.bytes.assign(h.count() * wb::dtype_size(type), std::byte{0});
+    h.bytes = wb::Bytes(h.count() * wb::dtype_size(type));
     for (std::size_t i = 0; i < values.size(); ++i) h.set(i, values[i]);
     return h;
 }
@@ -35,7 +36,7 @@ HostBuffer make(DType type, std::vector<std::size_t> shape, const std::vector<do
 // As the pipeline does before a run: every byte of the buffer set to `pattern`.
 HostBuffer poisoned(DType type, std::vector<std::size_t> shape, uint8_t pattern) {
     HostBuffer h = make(type, std::move(shape));
-    std::memset(h.data(), pattern, h.size_bytes());
+    std::memset(h.mutable_data(), pattern, h.size_bytes());
     return h;
 }
 
@@ -168,7 +169,7 @@ TEST(Compare, EachRunIsJudgedOnItsOwnAndAChangeThatFailsIsNamed) {
     HostBuffer want = make(DType::F32, {4}, {1, 2, 3, 4});
     HostBuffer a = make(DType::F32, {4}, {1, 2, 3, 4});
     HostBuffer b = make(DType::F32, {4}, {1, 2.5, 3, 4});
-    std::memset(static_cast<std::byte*>(a.data()) + 12, wb::kPoisonA, 4);  // cell 3 written only in run B
+    std::memset(static_cast<std::byte*>(a.mutable_data()) + 12, wb::kPoisonA, 4);  // cell 3 written only in run B
     CompareResult r = wb::compare_buffers(a, &b, want, tol(1e-5, 1e-5));
     EXPECT_EQ(r.nondeterministic, 2u);
     EXPECT_EQ(r.changed_and_failed, 2u);
@@ -278,7 +279,7 @@ TEST(Compare, ShapeOrTypeMismatchIsReportedNotCrashed) {
     EXPECT_EQ(r.note, "output type differs: got f64, want f32");
 
     HostBuffer short_b = make(DType::F32, {5});
-    short_b.bytes.resize(8);
+    short_b.bytes = wb::Bytes(8);
     r = wb::compare_buffers(make(DType::F32, {5}), &short_b, want, tol(1e-5, 1e-5));
     EXPECT_FALSE(r.passed);
     EXPECT_NE(r.note.find("second run"), std::string::npos) << r.note;
@@ -298,11 +299,11 @@ TEST(Compare, OnlyMaxListedMismatchesAreRecordedButAllAreCounted) {
 TEST(Compare, SixteenMillionFloatsWithTwoRunsInOneCall) {
     const std::size_t n = std::size_t(1) << 24;
     HostBuffer want = make(DType::F32, {n});
-    float* w = static_cast<float*>(want.data());
+    float* w = static_cast<float*>(want.mutable_data());
     for (std::size_t i = 0; i < n; ++i) w[i] = float(i % 1000) * 0.5f;
     HostBuffer got = want, got_b = want;
-    static_cast<float*>(got.data())[n - 1] += 1.0f;
-    static_cast<float*>(got_b.data())[n - 1] += 1.0f;
+    static_cast<float*>(got.mutable_data())[n - 1] += 1.0f;
+    static_cast<float*>(got_b.mutable_data())[n - 1] += 1.0f;
     const auto t0 = std::chrono::steady_clock::now();
     CompareResult r = wb::compare_buffers(got, &got_b, want, tol(1e-5, 1e-5));
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -368,4 +369,37 @@ TEST(Compare, PastTheRunLimitTheMaskKeepsTheFirstRunsAndSaysSo) {
     EXPECT_EQ(r.mismatches, n / 2);
     EXPECT_EQ(r.mismatch_runs.size(), wb::kMaxMismatchRuns);
     EXPECT_TRUE(r.mismatch_runs_truncated);
+}
+
+// A large buffer is compared on every core, range by range; the merged result
+// must be the one a single pass gives: runs joined across a range's edge,
+// the first mismatches in index order, the earliest of equal largest errors.
+TEST(Compare, ALargeBufferComparedInRangesGivesTheSinglePassResult) {
+    const std::size_t n = std::size_t(1) << 20;
+    if (wb::parallel_parts(n) < 2) GTEST_SKIP() << "one core: the buffer is compared in one range";
+    std::vector<double> w(n, 1.0), g(n, 1.0);
+    std::vector<std::size_t> bad;
+    for (std::size_t i = 0; i < 16; ++i) bad.push_back(i * 5);                 // 16 runs of one at the start
+    for (std::size_t k = 1; k < 8; ++k)                                      // a run across each k/8 edge
+        for (std::size_t i = n * k / 8 - 3; i < n * k / 8 + 3; ++i) bad.push_back(i);
+    bad.push_back(n - 1);
+    for (std::size_t i : bad) g[i] = 2.0;
+    g[n / 2 + 1] = 5.0;  // the largest error, 4 ...
+    g[n - 1] = 5.0;      // ... again later: the first is reported
+    const CompareResult r = wb::compare_buffers(make(DType::F32, {n}, g), nullptr, make(DType::F32, {n}, w), tol(0, 0));
+
+    std::vector<wb::MismatchRun> want_runs;
+    for (std::size_t i = 0; i < n; ++i)
+        if (g[i] != w[i]) {
+            if (!want_runs.empty() && want_runs.back().start + want_runs.back().count == i) ++want_runs.back().count;
+            else want_runs.push_back({i, 1});
+        }
+    EXPECT_EQ(r.count, n);
+    EXPECT_EQ(r.mismatches, bad.size());
+    EXPECT_EQ(r.mismatch_runs, want_runs);
+    EXPECT_FALSE(r.mismatch_runs_truncated);
+    ASSERT_EQ(r.first.size(), 10u);
+    for (std::size_t k = 0; k < 10; ++k) EXPECT_EQ(r.first[k].flat, k * 5) << k;
+    EXPECT_EQ(r.max_abs_error, 4.0);
+    EXPECT_EQ(r.max_abs_at, n / 2 + 1);
 }

@@ -84,7 +84,7 @@ TEST(Wire, ResultsCrossThePipeWithNaNsInfinitiesAndBuffersIntact) {
     b.shape = {2, 3};
     b.type = DType::F32;
     b.role = BufferRole::Output;
-    b.bytes.resize(24, std::byte{7});
+    b.bytes = wb::Bytes(24, std::byte{7});
     r.gpu_outputs.push_back(b);
     r.compile.diagnostics.push_back({"kernel.cu", 4, 9, Severity::Warning, "unused", "177"});
     Timing t;
