@@ -218,6 +218,7 @@ RunRequest make_request(const AppState& state, bool compile_only) {
     // A run uses what the launch panel says and keeps buffers for the views.
     r.reference = !compile_only;
     r.keep_buffers = !compile_only;
+    r.sample_over = kSampleOver;  // the views draw a sample of a larger buffer; the whole stays in the worker
     if (compile_only) return r;
     r.test_case = state.launch.test_case;
     r.params = state.launch.params;

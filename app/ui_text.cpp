@@ -156,7 +156,7 @@ constexpr std::array<Entry, static_cast<std::size_t>(UiText::Count_)> kTable{{
     {"wheel: zoom   drag: pan   double-click: fit", "滚轮：缩放   拖动：平移   双击：适应窗口"},
     {"(no picture for this shape)", "（这个形状画不成图）"},
     {"mismatch", "不一致"},
-    {"row %d, column %d", "第 %d 行，第 %d 列"},
+    {"row %zu, column %zu", "第 %zu 行，第 %zu 列"},
     {"index", "下标"},
     {"first %zu of %zu values", "前 %zu 个值，共 %zu 个"},
     {"Find", "查找"},
@@ -245,6 +245,9 @@ constexpr std::array<Entry, static_cast<std::size_t>(UiText::Count_)> kTable{{
     {"Baseline %s: %.4f ms median of %d samples, %.1f GB/s; the copy was checked. Yours reaches %.0f%% of its GB/s.", "基准 %1$s：%3$d 个样本的中位数 %2$.4f ms，%4$.1f GB/s；拷贝结果已检查。你的内核达到它 GB/s 的 %5$.0f%%。"},
     {"Baseline %s did not run: %s", "基准 %s 没有运行：%s"},
     {"Baseline %s gave a wrong result: %s", "基准 %s 的结果不对：%s"},
+    // A buffer too large to send whole, drawn from a sample (runtime's sample_buffer).
+    {"a sample of the %zu values: every %zu-th; the indices are the whole buffer's", "这是 %zu 个值的抽样：每 %zu 个取一个；索引是完整缓冲区中的位置"},
+    {"Drawn from every %zu-th element of each side of %s; the whole buffer stays in the worker. A cell is outlined when any element it stands for failed the check, and the hover shows where in the whole each cell was taken.", "按每边每 %zu 个元素取一个绘制，完整大小为 %s；完整缓冲区留在工作进程中。只要一个单元格代表的任何元素没通过检查，它就会被描边；悬停时显示该单元格取自完整缓冲区的哪个位置。"},
 }};
 
 }  // namespace
@@ -262,6 +265,7 @@ WidgetText widget_text_in(const std::string& lang) {
     w.row_column = tr(UiText::WRowColumn, lang);
     w.index = tr(UiText::WIndex, lang);
     w.first_values = tr(UiText::WFirstValues, lang);
+    w.sampled_values = tr(UiText::WSampledValues, lang);
     w.find = tr(UiText::WFind, lang);
     w.no_runs = tr(UiText::WNoRuns, lang);
     w.run = tr(UiText::WRun, lang);

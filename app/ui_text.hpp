@@ -221,6 +221,8 @@ enum class UiText {
     BaselineLineCopy,
     BaselineNotRun,
     BaselineCheckFailed,
+    WSampledValues,
+    ViewSampled,
     Count_,
 };
 

@@ -27,9 +27,11 @@ const ImVec4 kGood(0.35f, 0.80f, 0.40f, 1.0f);
 const ImVec4 kBad(1.0f, 0.40f, 0.40f, 1.0f);
 const ImVec4 kNeutral(0.95f, 0.75f, 0.30f, 1.0f);
 
+// The whole buffer's shape, also for one drawn from a sample.
 std::string shape_text(const HostBuffer& b) {
+    const std::vector<std::size_t>& shape = b.full_shape();
     std::string s = "[";
-    for (std::size_t i = 0; i < b.shape.size(); ++i) s += (i ? ", " : "") + std::to_string(b.shape[i]);
+    for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
     return s + "] " + std::string(dtype_name(b.type));
 }
 

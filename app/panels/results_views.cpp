@@ -65,6 +65,8 @@ struct BuiltView {
     // A printf format of the UI table with the buffer's name; none = Count_.
     UiText note = UiText::Count_;
     std::size_t outline_runs = 0;  // > 0: the check listed only this many stretches of mismatches
+    std::size_t sample_step = 0;   // > 0: drawn from a sample, every this-many-th element per side
+    std::string whole_size_text;   // the whole buffer's shape, for a sample
     std::string size_text;    // "451x300", "4x4", "1000"
     bool has_data = false;    // something to draw
 
@@ -171,22 +173,30 @@ void build_one(BuiltView& v, const RunResult& r, const Step& step) {
     if (both) {
         for (const CompareResult& c : r.comparisons)
             if (c.buffer == name) {
-                mask = mismatch_mask(c, gpu->count());
+                mask = mismatch_mask(c, *gpu);
                 if (c.mismatch_runs_truncated) v.outline_runs = c.mismatch_runs.size();
             }
     }
     const std::vector<uint8_t>* mask_ptr = mask.empty() ? nullptr : &mask;
+    if (main->sample_of) {
+        v.sample_step = *std::max_element(main->sample_of->step.begin(), main->sample_of->step.end());
+        v.whole_size_text = shape_string(main->sample_of->shape);
+    }
     const char* label = v.source == Source::CpuOnly ? "CPU" : v.source == Source::Input ? "input" : "GPU";
 
     switch (v.spec.kind) {
     case ViewKind::Image: {
         const ViewMode mode = image_mode(*main, step.find_buffer(name));
-        v.size_text = dims_text(*main, mode);
+        v.size_text = main->sample_of ? v.whole_size_text : dims_text(*main, mode);
         if (both) {
             v.triplet = true;
             set_picture(v.gpu, *gpu, mode);
             set_picture(v.cpu, *cpu, mode);
             v.max_difference = largest_difference(*gpu, *cpu);
+            // A sample may miss the largest difference; the check saw every element.
+            if (gpu->sample_of)
+                for (const CompareResult& c : r.comparisons)
+                    if (c.buffer == name) v.max_difference = c.max_abs_error;
             double atol = 0;
             for (const CompareSpec& c : step.checks.compare)
                 if (c.buffer == name) atol = c.atol;
@@ -203,14 +213,14 @@ void build_one(BuiltView& v, const RunResult& r, const Step& step) {
     case ViewKind::Matrix: {
         v.matrix.set_label(label);
         v.matrix.set(*main, both ? cpu : nullptr, mask_ptr);
-        v.size_text = dims_text(*main, ViewMode::Heatmap);
+        v.size_text = main->sample_of ? v.whole_size_text : dims_text(*main, ViewMode::Heatmap);
         v.has_data = !v.matrix.heat_map().empty();
         break;
     }
     case ViewKind::Vector: {
         v.vector.set_label(label);
         v.vector.set(*main, both ? cpu : nullptr, mask_ptr);
-        v.size_text = std::to_string(main->count());
+        v.size_text = std::to_string(main->full_count());
         v.has_data = main->count() > 0;
         break;
     }
@@ -238,6 +248,11 @@ void draw_one(BuiltView& v, const std::string& lang, float max_h) {
         ImGui::PopTextWrapPos();
     }
     if (v.outline_runs > 0) ImGui::TextColored(kNote, tr(UiText::MismatchOutlineTruncated, lang), v.outline_runs);
+    if (v.sample_step > 0) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled(tr(UiText::ViewSampled, lang), v.sample_step, v.whole_size_text.c_str());
+        ImGui::PopTextWrapPos();
+    }
     if (v.has_data) {
         switch (v.spec.kind) {
         case ViewKind::Image:
@@ -369,7 +384,8 @@ std::vector<std::string> describe_results_views(AppState& state) {
     if (!state.results_views) return lines;
     for (const auto& v : state.results_views->views)
         lines.push_back(std::string(kind_name(v->spec.kind)) + " " + v->spec.buffer + " " + source_name(v->source) +
-                        (v->size_text.empty() ? std::string() : " " + v->size_text));
+                        (v->size_text.empty() ? std::string() : " " + v->size_text) +
+                        (v->sample_step > 0 ? " sample-every " + std::to_string(v->sample_step) : std::string()));
     return lines;
 }
 

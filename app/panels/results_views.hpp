@@ -26,7 +26,8 @@ void sync_results_views(AppState& state);
 void draw_results_views(AppState& state);
 
 // What was built, one line per view: "image gray cpu 451x300", "matrix C
-// gpu+cpu 4x4", "vector c input 1000", "scalar s missing". For scripts and tests.
+// gpu+cpu 4x4", "vector c input 1000", "scalar s missing"; a view drawn from a
+// sample ends "sample-every K" ("vector c cpu 20000000 sample-every 5"). For scripts and tests.
 std::vector<std::string> describe_results_views(AppState& state);
 
 // Which path coloured the one-channel pictures (heat maps, gray images,

@@ -82,6 +82,27 @@ ImageSize view_size(const HostBuffer& b, ViewMode mode) {
     }
 }
 
+std::array<std::size_t, 2> whole_xy(const HostBuffer& b, ViewMode mode, int x, int y) {
+    const auto ux = static_cast<std::size_t>(std::max(x, 0)), uy = static_cast<std::size_t>(std::max(y, 0));
+    if (!b.sample_of || b.shape.empty()) return {ux, uy};
+    const std::vector<std::size_t>& step = b.sample_of->step;
+    switch (resolve_view_mode(b, mode)) {
+    case ViewMode::ImageHWC: return {ux * step[1], uy * step[0]};
+    case ViewMode::ImageCHW: return {ux * step[2], uy * step[1]};
+    default: {
+        // The last dimension across; every other one down, flattened: the
+        // row's index in each, scaled, flattened again over the whole's.
+        std::size_t rest = uy, row = 0, stride = 1;
+        for (std::size_t d = b.shape.size() - 1; d-- > 0;) {
+            row += (rest % b.shape[d]) * step[d] * stride;
+            rest /= b.shape[d];
+            stride *= b.sample_of->shape[d];
+        }
+        return {ux * step.back(), row};
+    }
+    }
+}
+
 ValueRange finite_range(const HostBuffer& b) {
     ValueRange r{std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
     const std::size_t n = b.count();
@@ -519,7 +540,8 @@ bool draw_image_view(const char* id, BufferView& view, ViewState& state, ImVec2 
     const bool over = image_box(id, view, state, size, true);
     if (over) {
         ImGui::BeginTooltip();
-        ImGui::Text("x %d, y %d", state.hover_x, state.hover_y);
+        const auto xy = whole_xy(view.buffer(), view.mode(), state.hover_x, state.hover_y);
+        ImGui::Text("x %zu, y %zu", xy[0], xy[1]);
         ImGui::TextUnformatted(view.value_text(state.hover_x, state.hover_y).c_str());
         ImGui::EndTooltip();
     }
@@ -553,7 +575,8 @@ void draw_image_triplet(BufferView& gpu, BufferView& cpu, BufferView& diff, View
     }
     if (over) {
         ImGui::BeginTooltip();
-        ImGui::Text("x %d, y %d", shared.hover_x, shared.hover_y);
+        const auto xy = whole_xy(views[0]->buffer(), views[0]->mode(), shared.hover_x, shared.hover_y);
+        ImGui::Text("x %zu, y %zu", xy[0], xy[1]);
         for (int i = 0; i < 3; ++i) {
             const std::string v = views[i]->value_text(shared.hover_x, shared.hover_y);
             const bool bad = diff.mismatch_at(shared.hover_x, shared.hover_y);
@@ -619,7 +642,8 @@ void MatrixView::draw(const char* id, float height) {
     if (over) {
         const int x = state_.hover_x, y = state_.hover_y;
         ImGui::BeginTooltip();
-        ImGui::Text(widget_text().row_column, y, x);
+        const auto xy = whole_xy(heat_.buffer(), ViewMode::Heatmap, x, y);
+        ImGui::Text(widget_text().row_column, xy[1], xy[0]);
         ImGui::Text("%s: %s", label_.c_str(), heat_.value_text(x, y).c_str());
         if (has_cpu_) ImGui::Text("CPU: %s", wb::app::value_text(cpu_, ViewMode::Heatmap, x, y).c_str());
         if (heat_.mismatch_at(x, y)) ImGui::TextColored({1.0f, 0.35f, 0.3f, 1.0f}, "%s", widget_text().mismatch);
@@ -670,10 +694,12 @@ void VectorView::draw(const char* id, int table_rows, float plot_height) {
     ImGui::PushID(id);
     PlotOptions o;
     o.label = label_.c_str();
-    o.x_scale = static_cast<double>(stride_);
+    const std::size_t whole_step = gpu_.sample_of && !gpu_.sample_of->step.empty() ? gpu_.sample_of->step[0] : 1;
+    o.x_scale = static_cast<double>(stride_ * whole_step);
     if (has_cpu_) o.extra.push_back({cpu_series_.data(), static_cast<int>(cpu_series_.size()), 0, "CPU"});
     draw_line_plot("plot", gpu_series_.data(), static_cast<int>(gpu_series_.size()), {0, plot_height}, o);
     if (stride_ > 1) ImGui::TextDisabled("%zu values, drawn 1 in %zu (each bucket's extreme kept)", gpu_.count(), stride_);
+    if (gpu_.sample_of) ImGui::TextDisabled(widget_text().sampled_values, gpu_.full_count(), whole_step);
     const std::size_t rows = std::min<std::size_t>(gpu_.count(), static_cast<std::size_t>(std::max(table_rows, 0)));
     if (rows > 0 && ImGui::BeginTable("values", has_cpu_ ? 4 : 2,
                                       ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
@@ -689,7 +715,7 @@ void VectorView::draw(const char* id, int table_rows, float plot_height) {
             const bool bad = i < mask_.size() && mask_[i];
             const ImVec4 red{1.0f, 0.3f, 0.25f, 1.0f};
             ImGui::TableSetColumnIndex(0);
-            ImGui::Text("%zu", i);
+            ImGui::Text("%zu", gpu_.full_flat(i));
             ImGui::TableSetColumnIndex(1);
             const std::string g = format_value(gpu_.get(i), gpu_.type);
             if (bad) ImGui::TextColored(red, "%s", g.c_str());
@@ -705,7 +731,7 @@ void VectorView::draw(const char* id, int table_rows, float plot_height) {
         }
         ImGui::EndTable();
     }
-    if (gpu_.count() > rows) ImGui::TextDisabled(widget_text().first_values, rows, gpu_.count());
+    if (gpu_.count() > rows) ImGui::TextDisabled(widget_text().first_values, rows, gpu_.full_count());
     ImGui::PopID();
 }
 

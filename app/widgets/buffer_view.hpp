@@ -76,6 +76,10 @@ HostBuffer difference_buffer(const HostBuffer& gpu, const HostBuffer& cpu);
 std::vector<uint8_t> difference_rgba(const HostBuffer& gpu, const HostBuffer& cpu, ViewMode mode, float hi,
                                      const std::vector<uint8_t>* element_mask);
 
+// The whole buffer's column and row of pixel (x, y) in `mode`: (x, y) itself,
+// or for a sample (HostBuffer::sample_of) where in the whole it was taken.
+std::array<std::size_t, 2> whole_xy(const HostBuffer& buffer, ViewMode mode, int x, int y);
+
 // Text for the element(s) at pixel (x, y): "0.5", or "(12, 34, 56)" for rgb.
 std::string value_text(const HostBuffer& buffer, ViewMode mode, int x, int y);
 

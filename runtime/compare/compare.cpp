@@ -190,6 +190,41 @@ std::vector<std::uint8_t> mismatch_mask(const CompareResult& result, std::size_t
     return mask;
 }
 
+std::vector<std::uint8_t> mismatch_mask(const CompareResult& result, const HostBuffer& shown) {
+    if (!shown.sample_of) return mismatch_mask(result, shown.count());
+    const std::size_t count = shown.count();
+    if (!result.note.empty() && result.count == 0 && !result.passed) return std::vector<std::uint8_t>(count, 1);
+    std::vector<std::uint8_t> mask(count, 0);
+    const SampleOf& of = *shown.sample_of;
+    const std::size_t dims = of.shape.size();
+    if (dims == 0 || dims != shown.shape.size()) return mask;
+    const std::size_t row = of.shape.back(), last_step = of.step.back();
+    const std::size_t whole = shown.full_count();
+    // A run, a row of the last dimension at a time: the cells it covers in
+    // that row are consecutive.
+    for (const MismatchRun& run : result.mismatch_runs) {
+        std::size_t at = run.start, left = std::min(run.count, whole > run.start ? whole - run.start : 0);
+        while (left > 0) {
+            std::size_t rest = at, cell = 0, stride = 1;
+            const std::size_t x = rest % row;
+            rest /= row;
+            const std::size_t len = std::min(left, row - x);
+            std::size_t outer = 0;  // the cell's flat index over every dimension but the last
+            for (std::size_t d = dims - 1; d-- > 0;) {
+                const std::size_t i = rest % of.shape[d];
+                rest /= of.shape[d];
+                outer += (i / of.step[d]) * stride;
+                stride *= shown.shape[d];
+            }
+            cell = outer * shown.shape.back();
+            for (std::size_t c = x / last_step; c <= (x + len - 1) / last_step; ++c) mask[cell + c] = 1;
+            at += len;
+            left -= len;
+        }
+    }
+    return mask;
+}
+
 CompareResult compare_buffers(const HostBuffer& got, const HostBuffer* got_b, const HostBuffer& want,
                               const CompareSpec& spec, const CompareOptions& options) {
     CompareResult r;

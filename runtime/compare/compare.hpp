@@ -82,5 +82,9 @@ CompareResult compare_buffers(const HostBuffer& got, const HostBuffer* got_b, co
 // the check. A comparison that could not be made (a shape or size problem,
 // in `note`) marks every element.
 std::vector<std::uint8_t> mismatch_mask(const CompareResult& result, std::size_t count);
+// The same for the buffer a front end shows: whole, as above, or a sample
+// (HostBuffer::sample_of), where a cell is marked when any element of the
+// whole that it stands for failed, so one wrong element in 10^8 still shows.
+std::vector<std::uint8_t> mismatch_mask(const CompareResult& result, const HostBuffer& shown);
 
 }  // namespace wb

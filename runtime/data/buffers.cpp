@@ -15,6 +15,7 @@
 #include "core/error.hpp"
 #include "core/parallel.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -182,6 +183,71 @@ void HostBuffer::set(std::size_t flat, double value) {
     store_value(type, bytes.mutable_data() + flat * size, value);
 }
 
+std::size_t HostBuffer::full_count() const {
+    if (!sample_of) return count();
+    std::size_t n = 1;
+    for (std::size_t d : sample_of->shape) n *= d;
+    return n;
+}
+
+std::size_t HostBuffer::full_flat(std::size_t flat) const {
+    if (!sample_of) return flat;
+    const std::vector<std::size_t> index = unflatten(flat);
+    std::size_t full = 0;
+    for (std::size_t d = 0; d < index.size(); ++d) full = full * sample_of->shape[d] + index[d] * sample_of->step[d];
+    return full;
+}
+
+HostBuffer sample_buffer(const HostBuffer& b, std::size_t max_elements) {
+    const std::size_t n = b.count();
+    if (n <= max_elements || max_elements == 0 || b.shape.empty() || b.sample_of) return b;
+    const std::size_t dims = b.shape.size();
+    // Short dimensions (an image's channels, first or last) are kept whole.
+    auto kept = [&](std::size_t d) { return dims >= 2 && b.shape[d] <= 4; };
+    std::size_t stepped = 0;
+    for (std::size_t d = 0; d < dims; ++d) stepped += kept(d) ? 0 : 1;
+    auto sampled_count = [&](std::size_t k) {
+        std::size_t c = 1;
+        for (std::size_t d = 0; d < dims; ++d) c *= kept(d) ? b.shape[d] : (b.shape[d] + k - 1) / k;
+        return c;
+    };
+    // The smallest k that fits: a guess from the element ratio, then up.
+    std::size_t k = std::max<std::size_t>(
+        1, std::size_t(std::floor(std::pow(double(n) / double(max_elements), 1.0 / double(std::max<std::size_t>(stepped, 1))))));
+    while (k > 1 && sampled_count(k - 1) <= max_elements) --k;
+    while (sampled_count(k) > max_elements && k < n) ++k;
+
+    HostBuffer out;
+    out.name = b.name;
+    out.type = b.type;
+    out.role = b.role;
+    SampleOf of{b.shape, std::vector<std::size_t>(dims, 1)};
+    for (std::size_t d = 0; d < dims; ++d) {
+        if (!kept(d)) of.step[d] = k;
+        out.shape.push_back((b.shape[d] + of.step[d] - 1) / of.step[d]);
+    }
+    out.bytes = Bytes(out.count() * dtype_size(b.type));
+    out.sample_of = std::move(of);
+    const std::size_t size = dtype_size(b.type);
+    const auto* src = static_cast<const std::byte*>(b.data());
+    std::byte* dst = out.bytes.mutable_data();
+    const SampleOf& from = *out.sample_of;
+    parallel_for(out.count(), [&](std::size_t, std::size_t begin, std::size_t end) {
+        if (begin == end) return;
+        std::vector<std::size_t> index = out.unflatten(begin);  // then counted up, last dimension fastest
+        for (std::size_t i = begin; i < end; ++i) {
+            std::size_t full = 0;
+            for (std::size_t d = 0; d < dims; ++d) full = full * from.shape[d] + index[d] * from.step[d];
+            std::memcpy(dst + i * size, src + full * size, size);
+            for (std::size_t d = dims; d-- > 0;) {
+                if (++index[d] < out.shape[d]) break;
+                index[d] = 0;
+            }
+        }
+    });
+    return out;
+}
+
 HostBuffer HostBuffer::zeroed_like(Bytes::Mapping mapping) const {
     HostBuffer out;
     out.name = name;
@@ -189,6 +255,7 @@ HostBuffer HostBuffer::zeroed_like(Bytes::Mapping mapping) const {
     out.role = role;
     out.shape = shape;
     out.bytes = Bytes(size_bytes(), mapping);
+    out.sample_of = sample_of;
     return out;
 }
 

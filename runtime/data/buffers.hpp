@@ -14,10 +14,21 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace wb {
+
+// Where a sampled buffer's elements come from: element (i0, i1, ...) of the
+// sample is element (i0*step[0], i1*step[1], ...) of the whole, whose shape
+// is `shape`. A front end draws a 10^8-element output from a sample that
+// fits a screen, and never receives the whole.
+struct SampleOf {
+    std::vector<std::size_t> shape;  // the whole buffer's
+    std::vector<std::size_t> step;   // per dimension, >= 1
+    bool operator==(const SampleOf&) const = default;
+};
 
 struct HostBuffer {
     std::string name;
@@ -33,10 +44,27 @@ struct HostBuffer {
 
     double get(std::size_t flat) const;          // element as double
     void set(std::size_t flat, double value);    // converted to the element type (saturating for ints)
+    // Set when this is a sample of a larger buffer (sample_buffer()).
+    std::optional<SampleOf> sample_of;
+    // The whole buffer's element count and shape (this one's when it is whole).
+    std::size_t full_count() const;
+    const std::vector<std::size_t>& full_shape() const { return sample_of ? sample_of->shape : shape; }
+    // The whole buffer's flat index of this buffer's element `flat`.
+    std::size_t full_flat(std::size_t flat) const;
+
     // The same name, type, role and shape, over zero bytes of its own.
     HostBuffer zeroed_like(Bytes::Mapping mapping = Bytes::Mapping::Private) const;
     std::vector<std::size_t> unflatten(std::size_t flat) const;  // multi-dimensional index
 };
+
+// Buffers over kSampleOver elements cross to a front end that draws them as
+// a sample of at most that many (RunRequest::sample_over): 2048 x 2048.
+constexpr std::size_t kSampleOver = std::size_t(1) << 22;
+
+// `b` whole when it has at most `max_elements` elements; else every k-th
+// element along each dimension, k the smallest that fits, except that
+// dimensions of 4 or fewer (an image's channels) are kept whole.
+HostBuffer sample_buffer(const HostBuffer& b, std::size_t max_elements);
 
 // "[300,451,3]", for messages.
 std::string shape_string(const std::vector<std::size_t>& shape);

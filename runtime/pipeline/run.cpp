@@ -336,6 +336,9 @@ public:
             r.status = RunStatus::InputError;
             r.message = std::string("internal error: ") + e.what();
         }
+        if (req.sample_over > 0)
+            for (auto* list : {&r.inputs, &r.gpu_outputs, &r.cpu_outputs})
+                for (HostBuffer& b : *list) b = sample_buffer(b, req.sample_over);
         return r;
     }
 

@@ -63,6 +63,10 @@ struct RunRequest {
     bool warm_l2 = false;                    // keep L2 warm between samples (default: flush it when the buffers fit)
     int warmup = -1, repeat = -1;            // -1 = the lesson's checks
     bool keep_buffers = true;                // return inputs and outputs (the GUI draws them)
+    // With keep_buffers: a buffer of more elements than this comes back as a
+    // sample of at most this many (sample_buffer, HostBuffer::sample_of);
+    // 0 = every buffer whole. The GUI asks for kSampleOver.
+    std::size_t sample_over = 0;
     // Also look inside the compiled kernels (inspect/inspect.hpp): resources,
     // PTX and SASS in RunResult::inspection. The GUI asks for it while one of
     // those views is open; it costs a second compile.

@@ -295,6 +295,7 @@ void add_buffers(json& list, std::string& blob, const char* set, const std::vect
     for (const auto& b : bufs) {
         list.push_back({{"set", set}, {"name", b.name}, {"type", int(b.type)}, {"role", int(b.role)},
                         {"shape", b.shape}, {"offset", blob.size()}, {"bytes", b.bytes.size()}});
+        if (b.sample_of) list.back()["sample_of"] = {{"shape", b.sample_of->shape}, {"step", b.sample_of->step}};
         blob.append(reinterpret_cast<const char*>(b.bytes.data()), b.bytes.size());
     }
 }
@@ -362,6 +363,7 @@ Frame encode_request(const RunRequest& r) {
               {"warmup", r.warmup},
               {"repeat", r.repeat},
               {"keep_buffers", r.keep_buffers},
+              {"sample_over", r.sample_over},
               {"timeout_s", r.timeout_s},
               {"sanitizer", int(r.sanitizer)},
               {"reference", r.reference},
@@ -447,6 +449,7 @@ RunRequest decode_request(const Frame& f) {
         r.warmup = j.at("warmup");
         r.repeat = j.at("repeat");
         r.keep_buffers = j.at("keep_buffers");
+        r.sample_over = j.value("sample_over", std::size_t(0));
         r.timeout_s = j.at("timeout_s");
         r.sanitizer = SanitizerTool(get_or<int>(j, "sanitizer", 0));
         r.reference = j.at("reference");
@@ -729,6 +732,16 @@ RunResult decode_result(const Frame& f) {
             b.type = DType(bj.at("type").get<int>());
             b.role = BufferRole(bj.at("role").get<int>());
             b.shape = bj.at("shape").get<std::vector<std::size_t>>();
+            if (bj.contains("sample_of")) {
+                SampleOf of{bj["sample_of"].at("shape").get<std::vector<std::size_t>>(),
+                            bj["sample_of"].at("step").get<std::vector<std::size_t>>()};
+                if (of.shape.size() != b.shape.size() || of.step.size() != b.shape.size())
+                    throw Error(ErrorKind::Internal, "a worker message's sampled buffer has mismatched dimensions");
+                for (std::size_t d = 0; d < of.shape.size(); ++d)
+                    if (of.step[d] == 0 || b.shape[d] != (of.shape[d] + of.step[d] - 1) / of.step[d])
+                        throw Error(ErrorKind::Internal, "a worker message's sampled buffer does not match its whole");
+                b.sample_of = std::move(of);
+            }
             std::size_t off = bj.at("offset"), n = bj.at("bytes");
             if (off > f.blob.size() || n > f.blob.size() - off)
                 throw Error(ErrorKind::Internal, "a worker message's buffer lies outside its data");

@@ -340,5 +340,21 @@ TEST(BufferViewGl, BrokenShaderGivesItsLogNotACrash) {
     EXPECT_NE(log.find("broken.frag: compile failed"), std::string::npos) << log;
 }
 
+// A picture drawn from a sample says where in the whole buffer each pixel was taken.
+TEST(BufferView, APixelOfASampleNamesItsPlaceInTheWholeBuffer) {
+    HostBuffer whole = make(DType::U8, {3000, 4000, 3}, {});
+    HostBuffer s = wb::sample_buffer(whole, 1 << 20);
+    ASSERT_TRUE(s.sample_of);
+    const std::size_t k = s.sample_of->step[0];
+    EXPECT_EQ(whole_xy(s, ViewMode::ImageHWC, 5, 7), (std::array<std::size_t, 2>{5 * k, 7 * k}));
+    EXPECT_EQ(whole_xy(whole, ViewMode::ImageHWC, 5, 7), (std::array<std::size_t, 2>{5, 7}));
+
+    HostBuffer m = make(DType::F32, {2000, 3000}, {});
+    HostBuffer ms = wb::sample_buffer(m, 1 << 18);
+    ASSERT_TRUE(ms.sample_of);
+    const std::size_t j = ms.sample_of->step[0];
+    EXPECT_EQ(whole_xy(ms, ViewMode::Heatmap, 3, 2), (std::array<std::size_t, 2>{3 * j, 2 * j}));
+}
+
 }  // namespace
 }  // namespace wb::app

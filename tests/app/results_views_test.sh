@@ -2,7 +2,7 @@
 # tests/app/results_views_test.sh — after a run, the results panel builds the
 # step's views from the run's buffers and draws them: the gray image (and the
 # input photo, in both its layouts) of rgb_to_gray, the matrix C of matmul, the vector c of
-# vector_add. Without a GPU the run is compile-only and the views show the
+# vector_add, and vector_add at 2*10^7, drawn from a sample. Without a GPU the run is compile-only and the views show the
 # CPU reference alone; with one they show GPU and CPU side by side. The
 # screenshot's results area (where the app says the results panel is, at
 # 1400x900) must hold a picture, not just text on a flat background.
@@ -59,6 +59,12 @@ case ragged
 run-anyway
 wait
 expect-view vector c $source
+set-param N 20000000
+run-anyway
+wait
+expect-view vector c $source
+frames 3
+screenshot $home/vector_add_large.png
 END
 status=0
 # Run from the temporary folder so nothing the app might write lands in the tree.
@@ -79,6 +85,12 @@ for want in "view: image gray $source 451x300" "view: image rgb input 451x300"; 
         exit 1
     fi
 done
+# 2*10^7 elements cross from the worker as a sample of every 5th; the view
+# still names the whole buffer's size.
+if ! grep -q "^script: line [0-9]*: view: vector c $source 20000000 sample-every 5\$" "$home/stdout"; then
+    echo "FAIL: the large vector's view did not name its whole size"
+    exit 1
+fi
 if [ -n "$keep" ]; then cp "$home"/*.png "$keep/"; fi
 
 rect=$(sed -n 's/^script: line [0-9]*: panel results \([0-9 ]*\)$/\1/p' "$home/stdout" | head -1)

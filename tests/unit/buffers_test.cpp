@@ -10,6 +10,7 @@
 // here and the script's disagree. Any change to the generator or its
 // transforms fails here before it silently changes lessons.
 #include "core/error.hpp"
+#include "compare/compare.hpp"
 #include "data/buffers.hpp"
 
 #include <gtest/gtest.h>
@@ -443,3 +444,79 @@ TEST(ImageInit, UndecodableImageSaysWhyAndNamesTheFile) {
 }
 
 }  // namespace
+
+namespace {
+
+HostBuffer ramp(DType type, std::vector<std::size_t> shape) {
+    HostBuffer b;
+    b.name = "b";
+    b.type = type;
+    b.shape = std::move(shape);
+    b.bytes = wb::Bytes(b.count() * wb::dtype_size(type));
+    for (std::size_t i = 0; i < b.count(); ++i) b.set(i, double(i % 1000003));
+    return b;
+}
+
+}  // namespace
+
+TEST(SampleBuffer, ABufferThatFitsComesBackWhole) {
+    HostBuffer b = ramp(DType::F32, {1000});
+    HostBuffer s = wb::sample_buffer(b, 1000);
+    EXPECT_FALSE(s.sample_of);
+    EXPECT_TRUE(s.bytes.shares_block_with(b.bytes));
+    EXPECT_EQ(s.full_flat(7), 7u);
+    EXPECT_EQ(s.full_count(), 1000u);
+}
+
+TEST(SampleBuffer, AVectorIsEveryKthElementWithTheSmallestKThatFits) {
+    HostBuffer b = ramp(DType::F32, {10000001});
+    HostBuffer s = wb::sample_buffer(b, 4000000);
+    ASSERT_TRUE(s.sample_of);
+    EXPECT_EQ(s.sample_of->step, (std::vector<std::size_t>{3}));  // 2 would give 5,000,001 elements
+    EXPECT_EQ(s.shape, (std::vector<std::size_t>{3333334}));
+    EXPECT_EQ(s.full_shape(), b.shape);
+    EXPECT_EQ(s.full_count(), 10000001u);
+    for (std::size_t i : {std::size_t(0), std::size_t(1), std::size_t(12345), s.count() - 1}) {
+        EXPECT_EQ(s.full_flat(i), 3 * i);
+        EXPECT_EQ(s.get(i), b.get(3 * i)) << i;
+    }
+}
+
+TEST(SampleBuffer, AnImageKeepsItsChannelsFirstOrLast) {
+    HostBuffer hwc = ramp(DType::U8, {3000, 4000, 3});
+    HostBuffer s = wb::sample_buffer(hwc, 1 << 20);
+    ASSERT_TRUE(s.sample_of);
+    const std::size_t k = s.sample_of->step[0];
+    EXPECT_EQ(s.sample_of->step, (std::vector<std::size_t>{k, k, 1}));
+    EXPECT_EQ(s.shape[2], 3u);
+    EXPECT_LE(s.count(), std::size_t(1) << 20);
+    // Pixel (x 5, y 7), green: row 7k, column 5k of the whole.
+    const std::size_t flat = (7 * s.shape[1] + 5) * 3 + 1;
+    EXPECT_EQ(s.full_flat(flat), (7 * k * 4000 + 5 * k) * 3 + 1);
+    EXPECT_EQ(s.get(flat), hwc.get(s.full_flat(flat)));
+
+    HostBuffer chw = ramp(DType::F32, {3, 3000, 4000});
+    HostBuffer c = wb::sample_buffer(chw, 1 << 20);
+    ASSERT_TRUE(c.sample_of);
+    EXPECT_EQ(c.sample_of->step[0], 1u);
+    EXPECT_EQ(c.shape[0], 3u);
+}
+
+TEST(SampleBuffer, ACellIsOutlinedWhenAnyElementItStandsForFailed) {
+    HostBuffer whole = ramp(DType::F32, {1000, 1000});
+    HostBuffer s = wb::sample_buffer(whole, 100000);  // every 4th row and column: 250 x 250
+    ASSERT_TRUE(s.sample_of);
+    ASSERT_EQ(s.sample_of->step, (std::vector<std::size_t>{4, 4}));
+    wb::CompareResult r;
+    r.count = whole.count();
+    r.mismatch_runs = {{1001 * 7, 1}, {998 * 1000 + 995, 10}};  // (7, 7) alone; row 998 from 995 into row 999
+    const std::vector<std::uint8_t> mask = wb::mismatch_mask(r, s);
+    ASSERT_EQ(mask.size(), s.count());
+    std::vector<std::size_t> marked;
+    for (std::size_t i = 0; i < mask.size(); ++i)
+        if (mask[i]) marked.push_back(i);
+    // (7, 7) is in cell (1, 1); row 998 columns 995..999 are cells (249, 248) and (249, 249);
+    // row 999 columns 0..4 are cells (249, 0) and (249, 1).
+    EXPECT_EQ(marked, (std::vector<std::size_t>{251, 249 * 250 + 0, 249 * 250 + 1, 249 * 250 + 248, 249 * 250 + 249}));
+    EXPECT_EQ(wb::mismatch_mask(r, whole), wb::mismatch_mask(r, whole.count()));
+}

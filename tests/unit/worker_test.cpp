@@ -1,6 +1,7 @@
 // tests/unit/worker_test.cpp — the worker process: results cross the pipe intact,
 // and a CPU reference that crashes or hangs is reported and changes nothing else.
 // (Kernel faults need a GPU: tests/gpu/fault_gpu_test.cpp.)
+#include "core/error.hpp"
 #include "lesson/loader.hpp"
 #include "pipeline/wire.hpp"
 #include "pipeline/worker.hpp"
@@ -115,6 +116,35 @@ TEST(Wire, ResultsCrossThePipeWithNaNsInfinitiesAndBuffersIntact) {
     EXPECT_EQ(d.compile.diagnostics[0].line, 4);
     ASSERT_TRUE(d.gpu_time);
     EXPECT_EQ(d.gpu_time->samples_ms, t.samples_ms);
+}
+
+// A large buffer crosses as a sample, and says what it is a sample of; a
+// sample that does not fit its whole is refused, not drawn wrongly.
+TEST(Wire, ASampledBufferCrossesWithItsWholeShape) {
+    RunResult r;
+    r.status = RunStatus::Passed;
+    HostBuffer whole;
+    whole.name = "c";
+    whole.type = DType::F32;
+    whole.role = BufferRole::Output;
+    whole.shape = {3000, 2000};
+    whole.bytes = wb::Bytes(whole.count() * 4);
+    for (std::size_t i = 0; i < whole.count(); i += 997) whole.set(i, double(i));
+    r.gpu_outputs.push_back(wb::sample_buffer(whole, 1000000));
+    const HostBuffer& sent = r.gpu_outputs[0];
+    ASSERT_TRUE(sent.sample_of);
+    RunResult d = decode_result(encode_result(r));
+    ASSERT_EQ(d.gpu_outputs.size(), 1u);
+    const HostBuffer& got = d.gpu_outputs[0];
+    ASSERT_TRUE(got.sample_of);
+    EXPECT_EQ(*got.sample_of, *sent.sample_of);
+    EXPECT_EQ(got.shape, sent.shape);
+    EXPECT_EQ(got.full_count(), 6000000u);
+    EXPECT_EQ(got.bytes, sent.bytes);
+
+    Frame f = encode_result(r);
+    f.json["buffers"][0]["sample_of"]["step"] = {2, 2};  // 1500 x 1000 cells, not the sample's shape
+    EXPECT_THROW(decode_result(f), wb::Error);
 }
 
 TEST(Wire, AGarbledFrameIsReportedNotTrusted) {
