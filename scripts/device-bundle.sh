@@ -12,7 +12,7 @@ DEST="$ROOT/devbundle"
 rm -rf "$DEST/bin" "$DEST/lib"   # gui.tar.xz (scripts/gui-device-bundle.sh) is kept
 mkdir -p "$DEST/bin" "$DEST/lib"
 for b in "$BUILD/cli/cuda-workbook-cli" "$BUILD/cli/cuda-workbook-worker" "$BUILD/tests/wb_gpu_tests" "$BUILD/app/cuda-workbook" \
-         "$BUILD/bench/wb_bench_edit_loop"; do
+         "$BUILD/bench/wb_bench_edit_loop" "$BUILD/bench/wb_bench_large"; do
   [[ -x "$b" ]] && strip -o "$DEST/bin/$(basename "$b")" "$b"
 done
 for lib in libmuparser.so.2 libgomp.so.1; do

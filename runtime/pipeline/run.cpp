@@ -294,6 +294,19 @@ std::uint64_t bytes_of(const std::vector<HostBuffer>& buffers) {
     return bytes;
 }
 
+// The memory `buffers` hold of their own: written blocks (zeros never
+// written cost none), less those they share with `besides`.
+std::uint64_t held_bytes(const std::vector<HostBuffer>& buffers, const std::vector<HostBuffer>& besides = {}) {
+    std::uint64_t bytes = 0;
+    for (const auto& h : buffers) {
+        if (h.bytes.known_zero()) continue;
+        bool shared = false;
+        for (const auto& o : besides) shared = shared || h.bytes.shares_block_with(o.bytes);
+        if (!shared) bytes += h.size_bytes();
+    }
+    return bytes;
+}
+
 class LocalBackend final : public RunBackend {
 public:
     explicit LocalBackend(int ordinal) : ordinal_(ordinal) {}
@@ -384,8 +397,8 @@ private:
     RecentCache<std::shared_ptr<GpuModule>> modules_{8};
 
     // The host inputs and the reference outputs of the latest runs (run_impl's
-    // inputs_key and ref_key), none over kKeptBuffersBytes, so a large case
-    // costs its memory once, not twice.
+    // inputs_key and ref_key), none holding over kKeptBuffersBytes of its own
+    // (held_bytes: their blocks are shared with the run's, not copied).
     struct CachedReference {
         std::vector<HostBuffer> outputs;
         ReferenceTiming timing;
@@ -515,7 +528,7 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
             }
             host.push_back(make_buffer(spec, vars));
         }
-        if (bytes_of(host) <= kKeptBuffersBytes) inputs_.remember(inputs_key, host);
+        if (held_bytes(host) <= kKeptBuffersBytes) inputs_.remember(inputs_key, host);
     }
     auto find_host = [](std::vector<HostBuffer>& v, const std::string& name) -> HostBuffer& {
         for (auto& h : v)
@@ -563,7 +576,7 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
             },
             reference_limits(run_timeout(req), buffer_bytes));
         take_timing(t);
-        if (bytes_of(reference_out) <= kKeptBuffersBytes) references_.remember(std::move(ref_key), {reference_out, t});
+        if (held_bytes(reference_out, host) <= kKeptBuffersBytes) references_.remember(std::move(ref_key), {reference_out, t});
     }
 
     // 4. launch sizes and limits; what constants and swaps need of the
