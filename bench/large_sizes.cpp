@@ -8,9 +8,12 @@
 //   cli     as `cuda-workbook-cli run`: checked and timed, no buffers back
 //   gui     as the GUI's Run: checked and timed, buffers back as samples
 //   rerun   the GUI's request again: inputs and reference outputs reused
-// Per run: end-to-end wall time, the time in each phase the worker reports
-// (prepare, compile, reference, gpu, timing), the worker's peak resident
-// memory during that run (VmHWM, reset before it through clear_refs) over the
+// Before them, the step's first case runs once, as when the GUI opens a
+// lesson: the worker has its CUDA context (and, on a GPU, the measured
+// ceilings) before the clock starts. Per run: end-to-end wall time, the time
+// in each phase the worker reports (prepare, compile, reference, gpu,
+// timing), the worker's resident memory before the run and its peak during
+// it (VmHWM, reset before it through clear_refs), the peak's growth over the
 // lesson's buffers, and for the GUI the bytes that crossed the pipe.
 // One figure per line, "large CASE RUN FIGURE VALUE", for scripts to compare.
 #include "core/fs.hpp"
@@ -39,12 +42,13 @@ double now_ms() {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// A process's peak resident memory since its last reset, in bytes (0 when unreadable).
-std::uint64_t peak_resident(int pid) {
+// A process's resident memory now ("VmRSS") or its peak since the last reset
+// ("VmHWM"), in bytes (0 when unreadable).
+std::uint64_t resident(int pid, const std::string& field) {
     std::ifstream in("/proc/" + std::to_string(pid) + "/status");
     std::string line;
     while (std::getline(in, line))
-        if (line.rfind("VmHWM:", 0) == 0) return std::strtoull(line.c_str() + 6, nullptr, 10) << 10;
+        if (line.rfind(field + ":", 0) == 0) return std::strtoull(line.c_str() + field.size() + 1, nullptr, 10) << 10;
     return 0;
 }
 
@@ -117,11 +121,17 @@ int main(int argc, char** argv) {
         wb::RunRequest req;
         req.lesson = lesson;
         req.step = step->id;
-        req.params = c.params;
         req.source = wb::SourceChoice::Solution;
         req.trusted = true;
         const std::string name = c.lesson;
         figure(name, "-", "buffers_mb", double(buffer_bytes) / 1e6);
+        {
+            wb::RunRequest warm = req;
+            warm.keep_buffers = false;
+            const wb::RunResult w = worker.run(warm);
+            figure(name, "warmup", "passed", w.status == wb::RunStatus::Passed || w.status == wb::RunStatus::CompileOnly);
+            req.params = c.params;
+        }
 
         struct Run {
             const char* label;
@@ -132,12 +142,14 @@ int main(int argc, char** argv) {
             req.sample_over = run.gui ? wb::kSampleOver : 0;
             std::vector<std::pair<std::string, double>> marks;
             req.on_phase = [&](const char* phase) { marks.push_back({phase, now_ms()}); };
-            if (worker.worker_pid() > 0) reset_peak(worker.worker_pid());
+            const int before_pid = worker.worker_pid();
+            const std::uint64_t before = before_pid > 0 ? resident(before_pid, "VmRSS") : 0;
+            if (before_pid > 0) reset_peak(before_pid);
             const double t0 = now_ms();
             const wb::RunResult r = worker.run(req);
             const double t1 = now_ms();
             const int pid = worker.worker_pid();
-            const std::uint64_t peak = pid > 0 ? peak_resident(pid) : 0;
+            const std::uint64_t peak = pid > 0 ? resident(pid, "VmHWM") : 0;
             if (r.status != wb::RunStatus::Passed && r.status != wb::RunStatus::CompileOnly) {
                 std::fprintf(stderr, "%s %s: %s: %s\n", c.lesson, run.label, wb::run_status_name(r.status), r.message.c_str());
                 status = 1;
@@ -153,8 +165,10 @@ int main(int argc, char** argv) {
             figure(name, run.label, (phase + "_ms").c_str(), t1 - from);
             if (r.gpu_time) figure(name, run.label, "kernel_ms", r.gpu_time->median_ms);
             figure(name, run.label, "cpu_reference_ms", r.cpu_ms);
+            figure(name, run.label, "worker_before_mb", double(before) / 1e6);
             figure(name, run.label, "worker_peak_mb", double(peak) / 1e6);
-            figure(name, run.label, "peak_over_buffers", buffer_bytes ? double(peak) / double(buffer_bytes) : 0);
+            const double growth = peak > before ? double(peak - before) : 0;
+            figure(name, run.label, "peak_growth_over_buffers", buffer_bytes ? growth / double(buffer_bytes) : 0);
             std::uint64_t sent = 0;
             for (const auto* list : {&r.inputs, &r.gpu_outputs, &r.cpu_outputs})
                 for (const auto& b : *list) sent += b.size_bytes();

@@ -18,18 +18,20 @@ namespace wb {
 constexpr std::size_t kParallelFrom = std::size_t(1) << 18;
 
 // The ranges parallel_for splits [0, n) into: one per thread, in order.
-inline std::size_t parallel_parts(std::size_t n) {
-    if (n < kParallelFrom) return 1;
+// `cost` is each item's work in elements (a row of an image: its width).
+inline std::size_t parallel_parts(std::size_t n, std::size_t cost = 1) {
+    const std::size_t work = n * std::max<std::size_t>(cost, 1);
+    if (work < kParallelFrom) return 1;
     const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
-    return std::min(cores, n / (kParallelFrom / 4));
+    return std::max<std::size_t>(1, std::min({cores, n, work / (kParallelFrom / 4)}));
 }
 
-// Calls body(part, begin, end) for each of parallel_parts(n) ranges, the
+// Calls body(part, begin, end) for each of parallel_parts(n, cost) ranges, the
 // first on this thread. An exception from any part is rethrown here, after
 // every part has finished.
 template <typename Body>
-void parallel_for(std::size_t n, Body&& body) {
-    const std::size_t parts = parallel_parts(n);
+void parallel_for(std::size_t n, Body&& body, std::size_t cost = 1) {
+    const std::size_t parts = parallel_parts(n, cost);
     auto range = [&](std::size_t p, std::size_t& b, std::size_t& e) {
         b = n * p / parts;
         e = n * (p + 1) / parts;

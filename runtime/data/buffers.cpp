@@ -67,7 +67,8 @@ double unit_open_high(uint64_t draw) { return double(draw >> 11) * 0x1.0p-53; }
 // (0, 1]: for the logarithm in Box-Muller, which must not see 0.
 double unit_open_low(uint64_t draw) { return double((draw >> 11) + 1) * 0x1.0p-53; }
 
-// Stores `value` at p as `type` (integers rounded and saturated).
+}  // namespace
+
 void store_value(DType type, std::byte* p, double value) {
     switch (type) {
     case DType::U8: store<uint8_t>(p, uint8_t(to_int_range(value, 0, 255))); break;
@@ -77,6 +78,8 @@ void store_value(DType type, std::byte* p, double value) {
     case DType::F64: store<double>(p, value); break;
     }
 }
+
+namespace {
 
 // Sets every element i to value(i), on every core.
 template <typename Value>

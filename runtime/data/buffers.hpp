@@ -66,6 +66,10 @@ constexpr std::size_t kSampleOver = std::size_t(1) << 22;
 // dimensions of 4 or fewer (an image's channels) are kept whole.
 HostBuffer sample_buffer(const HostBuffer& b, std::size_t max_elements);
 
+// Stores `value` at `p` as `type`, as HostBuffer::set does (integers rounded
+// and saturated), for loops that fill a buffer through one mutable_data().
+void store_value(DType type, std::byte* p, double value);
+
 // "[300,451,3]", for messages.
 std::string shape_string(const std::vector<std::size_t>& shape);
 

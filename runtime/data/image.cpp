@@ -11,6 +11,7 @@
 #include "data/buffers.hpp"
 
 #include "core/error.hpp"
+#include "core/parallel.hpp"
 #include "core/fs.hpp"
 
 #include <algorithm>
@@ -143,27 +144,31 @@ void fill_from_image(HostBuffer& out, const BufferInit& init) {
 
     const std::vector<Tap> xs = make_taps(w, width);
     const std::vector<Tap> ys = make_taps(h, height);
+    std::byte* base = out.bytes.mutable_data();
+    const std::size_t size = dtype_size(out.type);
     for (int c = 0; c < planes; ++c) {
         const double* plane = src.data() + std::size_t(c) * src_pixels;
-        for (std::size_t y = 0; y < height; ++y) {
-            const Tap ty = ys[y];
-            const double* row0 = plane + std::size_t(ty.i0) * w;
-            const double* row1 = plane + std::size_t(ty.i1) * w;
-            for (std::size_t x = 0; x < width; ++x) {
-                const Tap tx = xs[x];
-                const double top = (1 - tx.w1) * row0[tx.i0] + tx.w1 * row0[tx.i1];
-                const double bottom = (1 - tx.w1) * row1[tx.i0] + tx.w1 * row1[tx.i1];
-                const double v = (1 - ty.w1) * top + ty.w1 * bottom;
-                std::size_t flat;
-                if (gray)
-                    flat = y * width + x;  // the optional channel dimension of 1 does not move anything
-                else if (chw)
-                    flat = (std::size_t(c) * height + y) * width + x;
-                else
-                    flat = (y * width + x) * 3 + std::size_t(c);
-                out.set(flat, v);  // u8: rounded; floats: 0..255 as computed
+        parallel_for(height, [&](std::size_t, std::size_t y_begin, std::size_t y_end) {
+            for (std::size_t y = y_begin; y < y_end; ++y) {
+                const Tap ty = ys[y];
+                const double* row0 = plane + std::size_t(ty.i0) * w;
+                const double* row1 = plane + std::size_t(ty.i1) * w;
+                for (std::size_t x = 0; x < width; ++x) {
+                    const Tap tx = xs[x];
+                    const double top = (1 - tx.w1) * row0[tx.i0] + tx.w1 * row0[tx.i1];
+                    const double bottom = (1 - tx.w1) * row1[tx.i0] + tx.w1 * row1[tx.i1];
+                    const double v = (1 - ty.w1) * top + ty.w1 * bottom;
+                    std::size_t flat;
+                    if (gray)
+                        flat = y * width + x;  // the optional channel dimension of 1 does not move anything
+                    else if (chw)
+                        flat = (std::size_t(c) * height + y) * width + x;
+                    else
+                        flat = (y * width + x) * 3 + std::size_t(c);
+                    store_value(out.type, base + flat * size, v);  // u8: rounded; floats: 0..255 as computed
+                }
             }
-        }
+        }, width);
     }
 }
 

@@ -746,9 +746,32 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
         }
     }
 
+    // The inputs as first uploaded, kept on the GPU when it has room for
+    // them four times over: every later run and sample starts from them
+    // again (a kernel may write into its inputs, by mistake or in place) by a
+    // device copy at HBM speed, not another upload from pageable host memory
+    // at PCIe speed (0.8 GB of vector add at 10^8: about 1 ms, not 80).
+    std::vector<DeviceBuffer> pristine(host.size());
+    {
+        std::size_t input_bytes = 0;
+        for (const auto& h : host)
+            if (h.role != BufferRole::Output) input_bytes += h.size_bytes();
+        std::size_t free_bytes = 0, total_bytes = 0;
+        if (input_bytes > 0 && cu.cuMemGetInfo(&free_bytes, &total_bytes) == CUDA_SUCCESS && input_bytes <= free_bytes / 4)
+            for (std::size_t i = 0; i < host.size(); ++i)
+                if (host[i].role != BufferRole::Output && host[i].size_bytes() > 0) {
+                    pristine[i] = DeviceBuffer(d, host[i].size_bytes());
+                    pristine[i].upload(host[i].data());
+                }
+    }
     auto upload_inputs = [&] {
-        for (std::size_t i = 0; i < host.size(); ++i)
-            if (host[i].role != BufferRole::Output) dev[i].upload(host[i].data());
+        for (std::size_t i = 0; i < host.size(); ++i) {
+            if (host[i].role == BufferRole::Output) continue;
+            if (pristine[i].size() > 0)
+                d.check(cu.cuMemcpyDtoD(dev[i].ptr(), pristine[i].ptr(), pristine[i].size()), "restoring an input on the GPU");
+            else
+                dev[i].upload(host[i].data());
+        }
     };
     // Outputs are poisoned, except those the lesson fills (kernels accumulate
     // into them): those get their fill value, from the host copy.

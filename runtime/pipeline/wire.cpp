@@ -291,12 +291,16 @@ std::vector<SanitizerFinding> findings_from(const json& a) {
     return out;
 }
 
-void add_buffers(json& list, std::string& blob, const char* set, const std::vector<HostBuffer>& bufs) {
+// Lists `bufs` in `list` and queues their bytes on the frame's blob tail
+// (shared, not copied), each at the offset the list gives.
+void add_buffers(json& list, Frame& f, const char* set, const std::vector<HostBuffer>& bufs) {
     for (const auto& b : bufs) {
+        std::size_t offset = f.blob.size();
+        for (const Bytes& part : f.blob_tail) offset += part.size();
         list.push_back({{"set", set}, {"name", b.name}, {"type", int(b.type)}, {"role", int(b.role)},
-                        {"shape", b.shape}, {"offset", blob.size()}, {"bytes", b.bytes.size()}});
+                        {"shape", b.shape}, {"offset", offset}, {"bytes", b.bytes.size()}});
         if (b.sample_of) list.back()["sample_of"] = {{"shape", b.sample_of->shape}, {"step", b.sample_of->step}};
-        blob.append(reinterpret_cast<const char*>(b.bytes.data()), b.bytes.size());
+        if (!b.bytes.empty()) f.blob_tail.push_back(b.bytes);
     }
 }
 
@@ -309,11 +313,22 @@ bool write_frame(int fd, const Frame& f) {
     std::memcpy(header, kMagic, 4);
     uint32_t kind = uint32_t(f.kind);
     uint64_t jl = text.size(), bl = f.blob.size();
+    for (const Bytes& part : f.blob_tail) bl += part.size();
     std::memcpy(header + 4, &kind, 4);
     std::memcpy(header + 8, &jl, 8);
     std::memcpy(header + 16, &bl, 8);
-    return write_all(fd, header, sizeof header) && write_all(fd, text.data(), text.size()) &&
-           write_all(fd, f.blob.data(), f.blob.size());
+    if (!(write_all(fd, header, sizeof header) && write_all(fd, text.data(), text.size()) &&
+          write_all(fd, f.blob.data(), f.blob.size())))
+        return false;
+    for (const Bytes& part : f.blob_tail)
+        if (!write_all(fd, reinterpret_cast<const char*>(part.data()), part.size())) return false;
+    return true;
+}
+
+std::string frame_blob(const Frame& f) {
+    std::string blob = f.blob;
+    for (const Bytes& part : f.blob_tail) blob.append(reinterpret_cast<const char*>(part.data()), part.size());
+    return blob;
 }
 
 ReadStatus read_frame(int fd, Frame& out, std::chrono::steady_clock::time_point deadline, const FrameLimits& limits) {
@@ -568,15 +583,23 @@ Frame encode_result(const RunResult& r) {
     j["sanitizer_errors"] = r.sanitizer_errors;
     j["sanitizer_findings"] = findings_json(r.sanitizer_findings);
     json bufs = json::array();
-    add_buffers(bufs, f.blob, "inputs", r.inputs);
-    add_buffers(bufs, f.blob, "gpu", r.gpu_outputs);
-    add_buffers(bufs, f.blob, "cpu", r.cpu_outputs);
+    add_buffers(bufs, f, "inputs", r.inputs);
+    add_buffers(bufs, f, "gpu", r.gpu_outputs);
+    add_buffers(bufs, f, "cpu", r.cpu_outputs);
     j["buffers"] = bufs;
     f.json = std::move(j);
     return f;
 }
 
-RunResult decode_result(const Frame& f) {
+RunResult decode_result(const Frame& frame) {
+    // A frame from encode_result, not through a pipe, still has its tail apart.
+    Frame joined;
+    if (!frame.blob_tail.empty()) {
+        joined.kind = frame.kind;
+        joined.json = frame.json;
+        joined.blob = frame_blob(frame);
+    }
+    const Frame& f = frame.blob_tail.empty() ? frame : joined;
     check_floats(f.json, "", kResultFloats);
     try {
         const json& j = f.json;

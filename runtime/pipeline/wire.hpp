@@ -12,9 +12,12 @@
 
 #include <chrono>
 #include <cstdint>
+#include "data/bytes.hpp"
+
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace wb {
 
@@ -24,7 +27,14 @@ struct Frame {
     FrameKind kind = FrameKind::Request;
     nlohmann::json json;
     std::string blob;
+    // Written after `blob`, in order, as if appended to it: a result's
+    // buffers, shared with the result rather than copied into the frame. A
+    // frame read from a pipe has everything in `blob`.
+    std::vector<Bytes> blob_tail;
 };
+
+// The blob as it crosses the pipe: `blob` followed by `blob_tail`.
+std::string frame_blob(const Frame& f);
 
 // Writes a whole frame; false when the other end is gone. Never raises
 // SIGPIPE: a reader that died makes it return false, whatever the process's

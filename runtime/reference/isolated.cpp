@@ -122,11 +122,13 @@ struct Written {
     try {
         // Warm calls start from what the first call saw: zeros are written
         // again, other contents (an in-out buffer, a filled output) restored
-        // from a copy, made only when it is cheap.
-        std::size_t to_keep = 0;
-        for (const auto& w : written)
-            if (!w.zero) to_keep += w.size;
-        const bool can_repeat = to_keep <= (std::size_t(1) << 30);
+        // from a copy. Only while that is cheap: past kWarmRestoreBytes the
+        // restores would cost more than the calls, and a reference that
+        // streams that much memory runs no faster warm (its pages were
+        // touched above).
+        std::size_t to_restore = 0;
+        for (const auto& w : written) to_restore += w.size;
+        const bool can_repeat = to_restore <= kWarmRestoreBytes;
         std::vector<std::vector<std::byte>> before(written.size());
         if (can_repeat)
             for (std::size_t i = 0; i < written.size(); ++i)

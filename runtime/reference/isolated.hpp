@@ -37,10 +37,11 @@ ReferenceLimits reference_limits(double timeout_s, std::uint64_t buffer_bytes);
 // Builds the reference's argument array, given where each named buffer lives.
 using ReferenceArgs = std::function<void**(const std::function<void*(const std::string& name)>& address_of)>;
 
-// How long the reference took. The first call is cold (caches, page faults,
-// OpenMP's threads starting). When it took under kWarmRunsUnder, it runs
-// again on the same inputs (restored each time) up to kWarmRuns times within
-// kWarmBudget, and `seconds` is the median of those warm calls.
+// How long the reference took. The first call is cold (caches, OpenMP's
+// threads starting; the buffers' pages are mapped before it). When it took
+// under kWarmRunsUnder and writes at most kWarmRestoreBytes, it runs again on
+// the same inputs (what it writes restored each time) up to kWarmRuns times
+// within kWarmBudget, and `seconds` is the median of those warm calls.
 struct ReferenceTiming {
     double seconds = 0;        // the warm median, or the one cold call
     double cold_seconds = 0;
@@ -50,6 +51,7 @@ struct ReferenceTiming {
 constexpr double kWarmRunsUnder = 0.25;  // seconds
 constexpr int kWarmRuns = 5;
 constexpr double kWarmBudget = 1.0;      // seconds for all the warm calls
+constexpr std::size_t kWarmRestoreBytes = std::size_t(64) << 20;
 
 // Runs `reference` in a child process under `limits` on `buffers` (inputs as
 // given; outputs and inouts get blocks of their own, holding what the

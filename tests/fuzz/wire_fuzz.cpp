@@ -82,11 +82,12 @@ std::string header(wb::FrameKind kind, std::uint64_t json_len, std::uint64_t blo
 // The bytes write_frame would send for `f`.
 std::string raw_frame(const wb::Frame& f) {
     const std::string text = f.json.dump();
-    return header(f.kind, text.size(), f.blob.size()) + text + f.blob;
+    const std::string blob = wb::frame_blob(f);
+    return header(f.kind, text.size(), blob.size()) + text + blob;
 }
 
 // The "JSON \0 blob" form of `f`.
-std::string json_and_blob(const wb::Frame& f) { return f.json.dump() + std::string(1, '\0') + f.blob; }
+std::string json_and_blob(const wb::Frame& f) { return f.json.dump() + std::string(1, '\0') + wb::frame_blob(f); }
 
 wb::RunResult sample_result() {
     wb::RunResult r;
