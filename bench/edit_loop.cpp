@@ -11,7 +11,9 @@
 //   edit          the source with a new comment each time: a compile-cache miss, then the run
 //   rerun         the same source again: a cache hit and the run
 //   nvrtc         NVRTC alone on the same edited sources, in this process, no cache
-// p50 and p90 of N edits (default 30), and the ratios edit/nvrtc. With --cupy
+// p50 and p90 of N edits (default 30), the edit split at the end of the
+// compile (edit_to_compiled: the request's trip and the compile; after: the
+// run), and the ratios edit/nvrtc. With --cupy
 // (python3 and cupy importable), bench/cupy_edit_loop.py times RawKernel on
 // the same edited source and the ratio edit/cupy is printed too.
 // One figure per line, "edit_loop LESSON FIGURE VALUE", for scripts to compare.
@@ -107,14 +109,28 @@ int main(int argc, char** argv) {
             continue;
         }
         std::vector<double> edit_ms, rerun_ms, nvrtc_ms;
+        // Where an edit's time goes, by the phases the worker reports: the
+        // request's trip and the compile (to "reference"), the rest of the run after it.
+        std::vector<double> edit_compile_ms, edit_after_ms;
+        double compile_began = 0, compile_ended = 0;
+        req.on_phase = [&](const char* phase) {
+            const std::string p = phase;
+            if (p == "compile") compile_began = now_ms();
+            else if (p == "reference" && compile_ended == 0) compile_ended = now_ms();
+        };
         wb::CompileOptions nv = wb::step_compile_options(step, first.compile.arch);
         nv.use_cache = false;
         for (int i = 0; i < edits; ++i) {
             // A new comment: a different text (a cache miss), the same kernel.
             req.custom_source = step.solution.text + "\n// edit " + std::to_string(i) + " at " + std::to_string(now_ms()) + "\n";
             t0 = now_ms();
+            compile_began = compile_ended = 0;
             const wb::RunResult r = worker.run(req);
             edit_ms.push_back(now_ms() - t0);
+            if (compile_ended > 0) {
+                edit_compile_ms.push_back(compile_ended - t0);
+                edit_after_ms.push_back(t0 + edit_ms.back() - compile_ended);
+            }
             if (r.status != first.status) {
                 std::fprintf(stderr, "%s: edit %d: %s\n", lesson->id.c_str(), i, r.message.c_str());
                 status = 1;
@@ -132,6 +148,8 @@ int main(int argc, char** argv) {
         figure(id, "first_run_ms", first_ms);
         figure(id, "edit_p50_ms", pct(edit_ms, 0.5));
         figure(id, "edit_p90_ms", pct(edit_ms, 0.9));
+        figure(id, "edit_to_compiled_p50_ms", pct(edit_compile_ms, 0.5));
+        figure(id, "edit_after_compile_p50_ms", pct(edit_after_ms, 0.5));
         figure(id, "rerun_p50_ms", pct(rerun_ms, 0.5));
         figure(id, "rerun_p90_ms", pct(rerun_ms, 0.9));
         figure(id, "nvrtc_p50_ms", pct(nvrtc_ms, 0.5));
