@@ -21,6 +21,7 @@ const char* baseline_kind_name(BaselineKind k) {
     case BaselineKind::CublasSgemm: return "cublas_sgemm";
     case BaselineKind::Memcpy: return "memcpy";
     case BaselineKind::CubReduceSum: return "cub_reduce_sum";
+    case BaselineKind::CubScanSum: return "cub_scan_sum";
     }
     return "?";
 }

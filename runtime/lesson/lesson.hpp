@@ -170,7 +170,7 @@ struct Metrics {
 //                   cub::BlockReduce and one atomicAdd per block
 // cublas_sgemm and cub_reduce_sum write the step's output buffer and are
 // checked by the step's own compare rules; memcpy is right when `to` holds `from`.
-enum class BaselineKind { CublasSgemm, Memcpy, CubReduceSum };
+enum class BaselineKind { CublasSgemm, Memcpy, CubReduceSum, CubScanSum };
 const char* baseline_kind_name(BaselineKind k);  // "cublas_sgemm", "memcpy", "cub_reduce_sum"
 
 struct BaselineSpec {

@@ -1461,8 +1461,13 @@ void Loader::parse_baseline(const Section& s, Step& step) {
         b.kind = BaselineKind::CubReduceSum;
         buffers = {"in", "out"};
         sizes = {"n"};
+    } else if (*kind == "cub_scan_sum") {
+        b.kind = BaselineKind::CubScanSum;
+        buffers = {"in", "out"};
+        sizes = {"n"};
     } else {
-        issue(s.path + ".kind", "unknown baseline kind '" + *kind + "'; expected one of cublas_sgemm, memcpy, cub_reduce_sum");
+        issue(s.path + ".kind",
+              "unknown baseline kind '" + *kind + "'; expected one of cublas_sgemm, memcpy, cub_reduce_sum, cub_scan_sum");
         return;
     }
     std::vector<std::string> keys = {"kind"};
@@ -1480,7 +1485,11 @@ void Loader::parse_baseline(const Section& s, Step& step) {
         if (!buf) {
             issue(s.path + "." + role, "unknown buffer '" + *name + "'");
             ok = false;
-        } else if (b.kind != BaselineKind::Memcpy && buf->type != DType::F32) {
+        } else if (b.kind == BaselineKind::CubScanSum && buf->type != DType::F32 && buf->type != DType::I32) {
+            issue(s.path + "." + role, "buffer '" + *name + "' is " + std::string(dtype_name(buf->type)) + "; " + *kind +
+                                           " works on f32 or i32 buffers");
+            ok = false;
+        } else if (b.kind != BaselineKind::Memcpy && b.kind != BaselineKind::CubScanSum && buf->type != DType::F32) {
             issue(s.path + "." + role, "buffer '" + *name + "' is " + std::string(dtype_name(buf->type)) + "; " + *kind +
                                            " works on f32 buffers");
             ok = false;
@@ -1490,6 +1499,15 @@ void Loader::parse_baseline(const Section& s, Step& step) {
             ok = false;
         }
         b.buffers[role] = *name;
+    }
+    if (ok && b.kind == BaselineKind::CubScanSum) {
+        const Buffer* in = step.find_buffer(b.buffers["in"]);
+        const Buffer* out = step.find_buffer(b.buffers["out"]);
+        if (in && out && in->type != out->type) {
+            issue(s.path + ".out", "buffer '" + out->name + "' is " + std::string(dtype_name(out->type)) + " but '" + in->name +
+                                       "' is " + std::string(dtype_name(in->type)) + "; cub_scan_sum writes the type it reads");
+            ok = false;
+        }
     }
     for (const std::string& role : sizes) {
         const Json* v = field(*s.value, role);

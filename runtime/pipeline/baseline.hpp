@@ -1,6 +1,6 @@
 // runtime/pipeline/baseline.hpp — a vendor kernel timed beside the student's
-// (the lesson's "baseline": cuBLAS SGEMM, a device-to-device memcpy, or a CUB
-// block-reduce sum). It runs after the student's kernel has passed, on the
+// (the lesson's "baseline": cuBLAS SGEMM, a device-to-device memcpy, a CUB
+// block-reduce sum, or a CUB device-wide inclusive scan). It runs after the student's kernel has passed, on the
 // same inputs, is checked by the step's own compare rule for its output (a
 // memcpy: the copy equals its source), and is timed by the same method.
 #pragma once
@@ -37,5 +37,21 @@ std::string baseline_label(const BaselineSpec& spec);
 // with 256 threads a block, compiled for `arch` by NVRTC (no GPU needed; cached).
 constexpr int kCubReduceThreads = 256;
 CompileResult compile_cub_reduce(const std::string& arch);
+
+// The CUB device-wide inclusive scan, in three launches per element type T
+// (f32, i32: the entries end in the type's name):
+//   cub_scan_tiles_T(const T* in, T* out, T* totals, int n)
+//       kCubScanThreads threads a block, kCubScanItems elements each: every
+//       tile of kCubScanTile elements scanned with cub::BlockScan, its total
+//       to totals[tile];
+//   cub_scan_totals_T(T* totals, int tiles)
+//       one block of kCubScanThreads: the totals scanned in place, exclusive;
+//   cub_scan_add_T(T* out, const T* totals, int n)
+//       each tile's offset added to its elements.
+// Compiled for `arch` by NVRTC (no GPU needed; cached).
+constexpr int kCubScanThreads = 256;
+constexpr int kCubScanItems = 8;
+constexpr int kCubScanTile = kCubScanThreads * kCubScanItems;
+CompileResult compile_cub_scan(const std::string& arch);
 
 }  // namespace wb

@@ -1101,6 +1101,7 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
             std::function<void(CUstream)> launch;  // on `stream`, so a graph can capture it
             std::optional<CublasHandle> handle;
             std::optional<GpuModule> cub;
+            std::optional<DeviceBuffer> scratch;
             const CublasApi* api = nullptr;
             std::size_t copy_bytes = 0;
             bool ready = false;
@@ -1162,6 +1163,45 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
                     void* args[] = {&pin, &pout, &count};
                     d.check(cu.cuLaunchKernel(f, blocks, 1, 1, kCubReduceThreads, 1, 1, 0, stream, args, nullptr),
                             "launching the CUB baseline");
+                };
+                ready = true;
+                break;
+            }
+            case BaselineKind::CubScanSum: {
+                const long long n = size("n");
+                if (!fits("in", n) || !fits("out", n)) break;
+                if (n < 1 || n > INT32_MAX) {
+                    b.note = "the size n must be between 1 and 2^31 - 1";
+                    break;
+                }
+                const DType type = host[index("in")].type;  // f32 or i32, the same as out's (the loader checks)
+                const CompileResult compiled = compile_cub_scan(r.compile.arch);
+                if (!compiled.ok) {
+                    b.note = "the CUB kernels did not compile: " +
+                             (compiled.diagnostics.empty() ? compiled.log : compiled.diagnostics[0].message);
+                    break;
+                }
+                cub.emplace(d, compiled.image);
+                const std::string suffix = type == DType::F32 ? "_f32" : "_i32";
+                const CUfunction tiles_f = cub->function("cub_scan_tiles" + suffix, "cub_scan_tiles" + suffix);
+                const CUfunction totals_f = cub->function("cub_scan_totals" + suffix, "cub_scan_totals" + suffix);
+                const CUfunction add_f = cub->function("cub_scan_add" + suffix, "cub_scan_add" + suffix);
+                const unsigned tiles = unsigned((n + kCubScanTile - 1) / kCubScanTile);
+                scratch.emplace(d, std::size_t(tiles) * 4);
+                const CUdeviceptr in = dev[index("in")].ptr(), out = dev[index("out")].ptr(), totals = scratch->ptr();
+                launch = [&, tiles_f, totals_f, add_f, tiles, in, out, totals, n](CUstream stream) {
+                    int count = int(n), tile_count = int(tiles);
+                    CUdeviceptr pin = in, pout = out, ptot = totals;
+                    void* tile_args[] = {&pin, &pout, &ptot, &count};
+                    d.check(cu.cuLaunchKernel(tiles_f, tiles, 1, 1, kCubScanThreads, 1, 1, 0, stream, tile_args, nullptr),
+                            "launching the CUB scan baseline (tiles)");
+                    void* total_args[] = {&ptot, &tile_count};
+                    d.check(cu.cuLaunchKernel(totals_f, 1, 1, 1, kCubScanThreads, 1, 1, 0, stream, total_args, nullptr),
+                            "launching the CUB scan baseline (totals)");
+                    void* add_args[] = {&pout, &ptot, &count};
+                    const unsigned blocks = unsigned((n + 255) / 256);
+                    d.check(cu.cuLaunchKernel(add_f, blocks, 1, 1, 256, 1, 1, 0, stream, add_args, nullptr),
+                            "launching the CUB scan baseline (offsets)");
                 };
                 ready = true;
                 break;

@@ -1,6 +1,7 @@
 // tests/gpu/baseline_gpu_test.cpp — the shipped lessons' baselines on a real
 // GPU: cuBLAS SGEMM beside the tiled matmul, a device memcpy beside the vector
-// add, a CUB block reduce beside the warp-shuffle reduction. Each runs on the
+// add, a CUB block reduce beside the warp-shuffle reduction, a CUB scan
+// beside a test lesson's multi-pass scan (i32). Each runs on the
 // step's inputs, is checked (cuBLAS and CUB by the step's own compare rule),
 // is timed, and the kernel's share of its speed is known.
 #include "gpu_test_support.hpp"
@@ -53,4 +54,23 @@ TEST(Baseline, CubBesideTheWarpShuffleReduction) {
     expect_baseline("reduction 16M", r);
     ASSERT_TRUE(r.baseline->check);
     EXPECT_EQ(r.baseline->check->buffer, "sum");
+}
+
+// tests/data/lessons_good/multipass_scan.json names the scan baseline; a
+// ragged size checks the last tile's partial load and store, a large one the
+// scan of 512 tile totals.
+TEST(Baseline, CubScanBesideTheMultiPassScan) {
+    WB_REQUIRE_GPU();
+    static auto backend = wb::make_local_backend();
+    for (const char* test_case : {"ragged", "large"}) {
+        wb::RunRequest req = solution_request("", "", test_case);
+        auto loaded = wb::load_lesson(source_dir() + "/tests/data/lessons_good/multipass_scan.json");
+        ASSERT_TRUE(loaded.ok());
+        req.lesson = std::make_shared<const wb::Lesson>(std::move(*loaded.lesson));
+        const wb::RunResult r = backend->run(req);
+        expect_baseline(test_case, r);
+        ASSERT_TRUE(r.baseline->check);
+        EXPECT_EQ(r.baseline->check->buffer, "y");
+        EXPECT_EQ(r.baseline->check->mismatches, 0u);
+    }
 }

@@ -50,7 +50,7 @@ TEST(Baseline, ShippedLessonsNameTheirs) {
 
 TEST(Baseline, MistakesAreNamedWithTheirPath) {
     auto r = with_baseline({{"kind", "cudnn"}});
-    EXPECT_NE(issues(r).find("baseline.kind: unknown baseline kind 'cudnn'; expected one of cublas_sgemm, memcpy, cub_reduce_sum"),
+    EXPECT_NE(issues(r).find("baseline.kind: unknown baseline kind 'cudnn'; expected one of cublas_sgemm, memcpy, cub_reduce_sum, cub_scan_sum"),
               std::string::npos) << issues(r);
     r = with_baseline({{"kind", "memcpy"}, {"from", "a"}, {"to", "d"}});
     EXPECT_NE(issues(r).find("baseline.to: unknown buffer 'd'"), std::string::npos) << issues(r);
@@ -70,6 +70,27 @@ TEST(Baseline, TheCubKernelCompilesWithoutAGpu) {
     const wb::CompileResult c = wb::compile_cub_reduce("sm_90");
     EXPECT_TRUE(c.ok) << c.log;
     EXPECT_FALSE(c.image.empty());
+}
+
+// The scan baseline: the format takes it, and its six kernels (three passes,
+// f32 and i32) compile through NVRTC with CUB's block primitives.
+TEST(Baseline, TheCubScanParsesAndItsKernelsCompileWithoutAGpu) {
+    auto r = with_baseline({{"kind", "cub_scan_sum"}, {"in", "a"}, {"out", "c"}, {"n", "N"}});
+    ASSERT_TRUE(r.ok()) << issues(r);
+    ASSERT_TRUE(r.lesson->steps[0].baseline);
+    EXPECT_EQ(r.lesson->steps[0].baseline->kind, wb::BaselineKind::CubScanSum);
+    EXPECT_EQ(wb::baseline_label(*r.lesson->steps[0].baseline), "CUB BlockScan inclusive sum");
+    EXPECT_EQ(wb::baseline_kind_name(wb::BaselineKind::CubScanSum), std::string("cub_scan_sum"));
+    r = with_baseline({{"kind", "cub_scan_sum"}, {"in", "a"}, {"out", "c"}});
+    EXPECT_NE(issues(r).find("baseline: missing \"n\""), std::string::npos) << issues(r);
+    r = with_baseline({{"kind", "cub_scan_sum"}, {"in", "x"}, {"out", "y"}, {"n", "N"}}, "04_reduction.json");
+    EXPECT_FALSE(r.ok()) << "the reduction has no x and y";
+
+    const wb::CompileResult c = wb::compile_cub_scan("sm_90");
+    ASSERT_TRUE(c.ok) << c.log;
+    EXPECT_EQ(c.lowered_names.size(), 6u);
+    for (const char* entry : {"cub_scan_tiles_f32", "cub_scan_totals_i32", "cub_scan_add_f32"})
+        EXPECT_TRUE(c.lowered_names.count(entry)) << entry;
 }
 
 TEST(Baseline, CrossesThePipeAndSaysTheShareOfItsSpeed) {
