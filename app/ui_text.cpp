@@ -246,8 +246,8 @@ constexpr std::array<Entry, static_cast<std::size_t>(UiText::Count_)> kTable{{
     {"Baseline %s did not run: %s", "基准 %s 没有运行：%s"},
     {"Baseline %s gave a wrong result: %s", "基准 %s 的结果不对：%s"},
     // A buffer too large to send whole, drawn from a sample (runtime's sample_buffer).
-    {"a sample of the %zu values: every %zu-th; the indices are the whole buffer's", "这是 %zu 个值的抽样：每 %zu 个取一个；索引是完整缓冲区中的位置"},
-    {"Drawn from every %zu-th element of each side of %s; the whole buffer stays in the worker. A cell is outlined when any element it stands for failed the check, and the hover shows where in the whole each cell was taken.", "按每边每 %zu 个元素取一个绘制，完整大小为 %s；完整缓冲区留在工作进程中。只要一个单元格代表的任何元素没通过检查，它就会被描边；悬停时显示该单元格取自完整缓冲区的哪个位置。"},
+    {"a sample of the %zu values, one in %zu; the indices are the whole buffer's", "这是 %zu 个值的抽样：每 %zu 个取一个；索引是完整缓冲区中的位置"},
+    {"Drawn from one element in %zu along each side of %s; the whole buffer stays in the worker. A cell is outlined when any element it stands for failed the check, and the hover shows where in the whole each cell was taken.", "按每边每 %zu 个元素取一个绘制，完整大小为 %s；完整缓冲区留在工作进程中。只要一个单元格代表的任何元素没通过检查，它就会被描边；悬停时显示该单元格取自完整缓冲区的哪个位置。"},
 }};
 
 }  // namespace

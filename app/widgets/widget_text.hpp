@@ -15,7 +15,7 @@ struct WidgetText {
     const char* row_column = "row %zu, column %zu";  // the heat map's tooltip
     const char* index = "index";
     const char* first_values = "first %zu of %zu values";
-    const char* sampled_values = "a sample of the %zu values: every %zu-th; the indices are the whole buffer's";
+    const char* sampled_values = "a sample of the %zu values, one in %zu; the indices are the whole buffer's";
     const char* find = "Find";
     const char* no_runs = "No runs yet.";
     const char* run = "run";                        // the history plot's x axis

@@ -748,18 +748,22 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
         }
     }
 
-    // The inputs as first uploaded, kept on the GPU when it has room for
-    // them four times over: every later run and sample starts from them
-    // again (a kernel may write into its inputs, by mistake or in place) by a
-    // device copy at HBM speed, not another upload from pageable host memory
-    // at PCIe speed (0.8 GB of vector add at 10^8: about 1 ms, not 80).
+    // The inputs as first uploaded, kept on the GPU when they are large
+    // (kPristineFrom) and it has room for them four times over: every later
+    // run and sample starts from them again (a kernel may write into its
+    // inputs, by mistake or in place) by a device copy at HBM speed, not
+    // another upload from pageable host memory at PCIe speed (0.8 GB of
+    // vector add at 10^8: about 1 ms, not 80). Small inputs upload as fast as
+    // they copy, and the edit loop would pay for the extra allocations.
+    constexpr std::size_t kPristineFrom = std::size_t(8) << 20;
     std::vector<DeviceBuffer> pristine(host.size());
     {
         std::size_t input_bytes = 0;
         for (const auto& h : host)
             if (h.role != BufferRole::Output) input_bytes += h.size_bytes();
         std::size_t free_bytes = 0, total_bytes = 0;
-        if (input_bytes > 0 && cu.cuMemGetInfo(&free_bytes, &total_bytes) == CUDA_SUCCESS && input_bytes <= free_bytes / 4)
+        if (input_bytes >= kPristineFrom && cu.cuMemGetInfo(&free_bytes, &total_bytes) == CUDA_SUCCESS &&
+            input_bytes <= free_bytes / 4)
             for (std::size_t i = 0; i < host.size(); ++i)
                 if (host[i].role != BufferRole::Output && host[i].size_bytes() > 0) {
                     pristine[i] = DeviceBuffer(d, host[i].size_bytes());
