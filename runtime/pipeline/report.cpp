@@ -133,7 +133,7 @@ json to_json(const RunResult& r) {
         j["gpu_time"] = {{"median_ms", t.median_ms}, {"min_ms", t.min_ms}, {"max_ms", t.max_ms},
                          {"warmup", t.warmup}, {"samples_ms", t.samples_ms}, {"near_resolution", t.near_resolution},
                          {"noise", t.noise}, {"stopped_by", t.stopped_by}, {"l2_flushed", t.l2_flushed},
-                         {"batch", t.batch}, {"not_batched", t.not_batched},
+                         {"batch", t.batch}, {"not_batched", t.not_batched}, {"flush_subtracted", t.flush_subtracted},
                          {"sm_clock_mhz", t.sm_clock_mhz}, {"max_sm_clock_mhz", t.max_sm_clock_mhz}, {"throttled", t.throttled},
                          {"method", render(timing_method(t), "en")}};
     }

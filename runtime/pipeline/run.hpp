@@ -124,12 +124,16 @@ std::string run_status_label(RunStatus s, std::string_view lang);
 //     the replay's time over `batch` (an event pair and a lone launch's
 //     latency cost a few microseconds). Steps whose inputs must be restored
 //     between launches (in-out buffers, filled outputs) are not batched; a
-//     short one says so.
+//     short one says so;
+//   - a cold kernel (L2 flushed) under kFlushedBatchUnderMs is timed as a
+//     replay of `batch` (flush, launch) pairs less a replay of the `batch`
+//     flushes alone, over `batch`: cold, and without a lone launch's latency.
 constexpr double kTimingNoiseTarget = 0.005;
 constexpr double kTimingBudgetS = 1.0;
 constexpr int kTimingMaxSamples = 1000;
 constexpr double kBatchUnderMs = 0.010;
 constexpr double kBatchStreamingUnderMs = 0.5;
+constexpr double kFlushedBatchUnderMs = 0.05;
 
 struct Timing {
     int warmup = 0;
@@ -140,6 +144,9 @@ struct Timing {
     std::string stopped_by;        // "noise", "budget", "samples"
     bool l2_flushed = false;       // each sample began with a cold L2
     int batch = 1;                 // > 1: each sample is a graph replay of `batch` launches, divided by it
+    // With batch > 1 and l2_flushed: each launch in the replay followed an
+    // L2 flush, and a replay of the flushes alone was taken off each sample.
+    bool flush_subtracted = false;
     std::string not_batched;       // why a short kernel was not batched
     // The SM clock as the samples ended (NVML; 0 when NVML is not there), and
     // what slowed it, when something did: GpuClocks::throttle_ids(), e.g. "power_cap".

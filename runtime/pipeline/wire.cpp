@@ -576,6 +576,7 @@ Frame encode_result(const RunResult& r) {
                          {"near_resolution", r.gpu_time->near_resolution}, {"noise", num(r.gpu_time->noise)},
                          {"stopped_by", r.gpu_time->stopped_by}, {"l2_flushed", r.gpu_time->l2_flushed},
                          {"batch", r.gpu_time->batch}, {"not_batched", r.gpu_time->not_batched},
+                         {"flush_subtracted", r.gpu_time->flush_subtracted},
                          {"sm_clock_mhz", r.gpu_time->sm_clock_mhz}, {"max_sm_clock_mhz", r.gpu_time->max_sm_clock_mhz},
                          {"throttled", r.gpu_time->throttled}};
     }
@@ -740,6 +741,7 @@ RunResult decode_result(const Frame& frame) {
             tm.stopped_by = get_or<std::string>(t, "stopped_by", "");
             tm.l2_flushed = get_or<bool>(t, "l2_flushed", false);
             tm.batch = get_or<int>(t, "batch", 1);
+            tm.flush_subtracted = get_or<bool>(t, "flush_subtracted", false);
             tm.not_batched = get_or<std::string>(t, "not_batched", "");
             tm.sm_clock_mhz = get_or<unsigned>(t, "sm_clock_mhz", 0);
             tm.max_sm_clock_mhz = get_or<unsigned>(t, "max_sm_clock_mhz", 0);

@@ -155,6 +155,26 @@ TEST(TimingMethod, IsSaidInWordsAndCrossesThePipe) {
     EXPECT_EQ(back.gpu_time->not_batched, t.not_batched);
 }
 
+// A cold kernel of tens of microseconds: replays of (flush, launch) pairs less the flushes alone.
+TEST(TimingMethod, AFlushSubtractedBatchIsSaidAndCrossesThePipe) {
+    wb::Timing t;
+    t.samples_ms = {0.024, 0.0241, 0.024};
+    t.stopped_by = "noise";
+    t.l2_flushed = true;
+    t.batch = 41;
+    t.flush_subtracted = true;
+    EXPECT_EQ(wb::render(wb::timing_method(t), "en"),
+              "3 samples, spread 0.00% (stopped at the median known to 0.5%), each a CUDA Graph replay of 41 launches "
+              "with L2 flushed before each, less a replay of the 41 flushes alone, divided by 41");
+    EXPECT_NE(wb::render(wb::timing_method(t), "zh").find("减去只重放这 41 次清空的时间"), std::string::npos);
+    wb::RunResult r;
+    r.gpu_time = t;
+    const wb::RunResult back = wb::decode_result(wb::encode_result(r));
+    ASSERT_TRUE(back.gpu_time);
+    EXPECT_TRUE(back.gpu_time->flush_subtracted);
+    EXPECT_EQ(back.gpu_time->batch, 41);
+}
+
 // The clock the samples ran at, and a slowdown, are said with the time.
 TEST(TimingMethod, SaysTheClockAndASlowdown) {
     wb::Timing t;
