@@ -19,7 +19,7 @@ export LD_LIBRARY_PATH="$BIN/lib:${CUDA_HOME:-/usr/local/cuda}/lib64${LD_LIBRARY
 export XDG_CACHE_HOME="${XDG_CACHE_HOME:-$(mktemp -d)}"
 CS="${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer"
 D=tests/data/sanitizer
-VA=lessons/01_vector_add.json; MM=lessons/03_matmul.json
+VA=lessons/01_vector_add.json; MM=lessons/06_matmul.json
 t() { local name=$1; shift; local s=$(date +%s%N); "$@" >"$OUTD/$name.txt" 2>&1; local rc=$?
       echo "$name rc=$rc $(( ($(date +%s%N) - s) / 1000000 )) ms" | tee -a "$OUTD/summary.txt"; }
 "$CS" --version > "$OUTD/version.txt" 2>&1

@@ -23,9 +23,9 @@ cd "$ROOT"
 export XDG_CACHE_HOME="${XDG_CACHE_HOME:-$(mktemp -d)}"
 cases=(
   "lessons/01_vector_add.json 1 large vector_add"
-  "lessons/02_rgb_to_gray.json 1 large rgb_to_gray"
-  "lessons/03_matmul.json 2 large matmul_tiled"
-  "lessons/03_matmul.json 1 large matmul$"
+  "lessons/03_rgb_to_gray.json 1 large rgb_to_gray"
+  "lessons/06_matmul.json 2 large matmul_tiled"
+  "lessons/06_matmul.json 1 large matmul$"
 )
 for c in "${cases[@]}"; do
   read -r lesson step tc kernel <<<"$c"

@@ -2,7 +2,7 @@
 //
 // The loader never throws for a bad lesson and never crashes: every problem
 // becomes a LessonIssue naming the file, the JSON path and what was expected,
-// e.g. `lessons/03_matmul.json: steps[1].buffers[2].shape[0]: unknown parameter 'K'`.
+// e.g. `lessons/06_matmul.json: steps[1].buffers[2].shape[0]: unknown parameter 'K'`.
 // It collects as many issues as it can (up to a cap) so an instructor fixes
 // them in one pass.
 #pragma once

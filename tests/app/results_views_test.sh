@@ -21,7 +21,7 @@ if [ -e /dev/nvidiactl ]; then source=gpu+cpu; fi
 
 cat >"$home/script.txt" <<END
 open rgb_to_gray flat_chw
-set-source $lessons/02_rgb_to_gray/solution_step1.cu
+set-source $lessons/03_rgb_to_gray/solution_step1.cu
 case photo
 run-anyway
 wait
@@ -35,14 +35,14 @@ frames 5
 screenshot $home/rgb_to_gray_expanded.png
 expand-results off
 open rgb_to_gray grid_2d_hwc
-set-source $lessons/02_rgb_to_gray/solution_step2.cu
+set-source $lessons/03_rgb_to_gray/solution_step2.cu
 case photo
 run-anyway
 wait
 expect-view image gray $source
 expect-view image rgb input
 open matmul naive
-set-source $lessons/03_matmul/solution_step1.cu
+set-source $lessons/06_matmul/solution_step1.cu
 case small
 run-anyway
 wait

@@ -16,7 +16,7 @@ unset WB_SHADERS_DIR
 matmul_run() {
     cat <<END
 open matmul naive
-set-source $lessons/03_matmul/solution_step1.cu
+set-source $lessons/06_matmul/solution_step1.cu
 case small
 run-anyway
 wait

@@ -35,7 +35,7 @@ results-tab roofline
 frames 3
 expect-drawn-text Intensity 0.0833 FLOP/byte. The roofs are measured on a GPU
 open matmul naive
-set-source $2/03_matmul/solution_step1.cu
+set-source $2/06_matmul/solution_step1.cu
 run-anyway
 wait
 results-tab roofline

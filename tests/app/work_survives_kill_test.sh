@@ -10,7 +10,7 @@ set -eu
 . "$(dirname "$0")/script_lib.sh"
 make_home
 app=$1 lessons=$2
-before=$(cat "$lessons"/03_matmul/*.cu "$lessons"/03_matmul.json | cksum)
+before=$(cat "$lessons"/06_matmul/*.cu "$lessons"/06_matmul.json | cksum)
 cat >"$home/script.txt" <<'END'
 open matmul shared_memory_tiles
 edit-line 1 // killed edit 67890
@@ -54,7 +54,7 @@ run_script "$app" "$lessons" <<'END'
 expect-source-contains // killed edit 67890
 END
 expect_ok "after kill -9 and a restart the edit is in the editor"
-if [ "$(cat "$lessons"/03_matmul/*.cu "$lessons"/03_matmul.json | cksum)" != "$before" ]; then
+if [ "$(cat "$lessons"/06_matmul/*.cu "$lessons"/06_matmul.json | cksum)" != "$before" ]; then
     echo "FAIL: a lesson file changed"
     exit 1
 fi

@@ -8,7 +8,7 @@ set -eu
 . "$(dirname "$0")/script_lib.sh"
 make_home
 lessons=$2
-before=$(cat "$lessons"/03_matmul/*.cu "$lessons"/03_matmul.json | cksum)
+before=$(cat "$lessons"/06_matmul/*.cu "$lessons"/06_matmul.json | cksum)
 run_script "$1" "$lessons" <<'END'
 open matmul shared_memory_tiles
 edit-line 1 // my edit 12345
@@ -30,7 +30,7 @@ if ! grep -q "opened lesson matmul step shared_memory_tiles" "$home/stdout"; the
     echo "FAIL: the restart did not reopen matmul / shared_memory_tiles"
     exit 1
 fi
-if [ "$(cat "$lessons"/03_matmul/*.cu "$lessons"/03_matmul.json | cksum)" != "$before" ]; then
+if [ "$(cat "$lessons"/06_matmul/*.cu "$lessons"/06_matmul.json | cksum)" != "$before" ]; then
     echo "FAIL: a lesson file changed"
     exit 1
 fi

@@ -34,7 +34,7 @@ void expect_baseline(const char* what, const wb::RunResult& r) {
 
 TEST(Baseline, CublasBesideTheTiledMatmul) {
     WB_REQUIRE_GPU();
-    const wb::RunResult r = run("03_matmul.json", "2", "large");
+    const wb::RunResult r = run("06_matmul.json", "2", "large");
     expect_baseline("tiled matmul 1024", r);
     ASSERT_TRUE(r.baseline->check);
     EXPECT_EQ(r.baseline->check->buffer, "C");
@@ -50,7 +50,7 @@ TEST(Baseline, MemcpyBesideTheVectorAdd) {
 
 TEST(Baseline, CubBesideTheWarpShuffleReduction) {
     WB_REQUIRE_GPU();
-    const wb::RunResult r = run("04_reduction.json", "3", "n16777216");
+    const wb::RunResult r = run("07_reduction.json", "3", "n16777216");
     expect_baseline("reduction 16M", r);
     ASSERT_TRUE(r.baseline->check);
     EXPECT_EQ(r.baseline->check->buffer, "sum");

@@ -121,7 +121,7 @@ TEST(Sanitizer, TiledMatmulWithoutTheSecondSyncthreadsIsCaughtByRacecheck) {
     WB_REQUIRE_SANITIZER();
     wb::WorkerBackend worker;
     auto t0 = std::chrono::steady_clock::now();
-    wb::RunResult r = worker.run(request("03_matmul.json", "shared_memory_tiles", "ragged", data("racy_matmul.cu"), wb::SanitizerTool::Racecheck));
+    wb::RunResult r = worker.run(request("06_matmul.json", "shared_memory_tiles", "ragged", data("racy_matmul.cu"), wb::SanitizerTool::Racecheck));
     double s = seconds_since(t0);
     ASSERT_EQ(r.status, wb::RunStatus::SanitizerErrors) << r.message << "\n" << r.output;
     ASSERT_FALSE(r.sanitizer_findings.empty()) << r.output;
@@ -143,7 +143,7 @@ TEST(Sanitizer, LessonSolutionsAreCleanUnderMemcheckAndRacecheck) {
     EXPECT_EQ(m.status, wb::RunStatus::Passed) << m.message << "\n" << m.output;
     EXPECT_EQ(m.sanitizer_errors, 0) << m.output;
     EXPECT_TRUE(m.sanitizer_findings.empty());
-    wb::RunResult rc = worker.run(request("03_matmul.json", "shared_memory_tiles", "ragged", "", wb::SanitizerTool::Racecheck));
+    wb::RunResult rc = worker.run(request("06_matmul.json", "shared_memory_tiles", "ragged", "", wb::SanitizerTool::Racecheck));
     EXPECT_EQ(rc.status, wb::RunStatus::Passed) << rc.message << "\n" << rc.output;
     EXPECT_EQ(rc.sanitizer_errors, 0) << rc.output;
     t0 = std::chrono::steady_clock::now();

@@ -78,7 +78,7 @@ cd "$tmp/elsewhere"
 "$prefix/bin/cuda-workbook-cli" validate "$data"/lessons/*_*.json || fail "the installed CLI rejects the installed lessons"
 # rgb_to_gray's input is assets/chelsea.png: this loads it from the installed assets.
 status=0
-"$prefix/bin/cuda-workbook-cli" check --compile-only "$data/lessons/02_rgb_to_gray.json" >"$tmp/check.out" 2>&1 || status=$?
+"$prefix/bin/cuda-workbook-cli" check --compile-only "$data/lessons/03_rgb_to_gray.json" >"$tmp/check.out" 2>&1 || status=$?
 cat "$tmp/check.out"
 # 0: passed; 4: passed as far as possible without a GPU.
 [ "$status" -eq 0 ] || [ "$status" -eq 4 ] || fail "the installed CLI's check --compile-only exited with $status"

@@ -36,14 +36,14 @@ TEST(Baseline, ShippedLessonsNameTheirs) {
     ASSERT_TRUE(vec.lesson->steps[0].baseline);
     EXPECT_EQ(vec.lesson->steps[0].baseline->kind, wb::BaselineKind::Memcpy);
     EXPECT_EQ(wb::baseline_label(*vec.lesson->steps[0].baseline), "device memcpy a -> c");
-    auto mm = wb::load_lesson(kDir + "03_matmul.json");
+    auto mm = wb::load_lesson(kDir + "06_matmul.json");
     ASSERT_TRUE(mm.ok());
     for (const auto& step : mm.lesson->steps) {
         ASSERT_TRUE(step.baseline);
         EXPECT_EQ(step.baseline->kind, wb::BaselineKind::CublasSgemm);
         EXPECT_EQ(step.baseline->sizes.at("k"), "K");
     }
-    auto red = wb::load_lesson(kDir + "04_reduction.json");
+    auto red = wb::load_lesson(kDir + "07_reduction.json");
     ASSERT_TRUE(red.ok());
     EXPECT_EQ(red.lesson->steps[2].baseline->buffers.at("out"), "sum");
 }
@@ -83,7 +83,7 @@ TEST(Baseline, TheCubScanParsesAndItsKernelsCompileWithoutAGpu) {
     EXPECT_EQ(wb::baseline_kind_name(wb::BaselineKind::CubScanSum), std::string("cub_scan_sum"));
     r = with_baseline({{"kind", "cub_scan_sum"}, {"in", "a"}, {"out", "c"}});
     EXPECT_NE(issues(r).find("baseline: missing \"n\""), std::string::npos) << issues(r);
-    r = with_baseline({{"kind", "cub_scan_sum"}, {"in", "x"}, {"out", "y"}, {"n", "N"}}, "04_reduction.json");
+    r = with_baseline({{"kind", "cub_scan_sum"}, {"in", "x"}, {"out", "y"}, {"n", "N"}}, "07_reduction.json");
     EXPECT_FALSE(r.ok()) << "the reduction has no x and y";
 
     const wb::CompileResult c = wb::compile_cub_scan("sm_90");

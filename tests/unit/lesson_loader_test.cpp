@@ -333,12 +333,12 @@ TEST(LessonLoader, EveryFileInTheCatalogueHasAnExpectation) {
 
 TEST(LessonLoader, IssueReadsFilePathAndMessageAsTheUserNamedTheFile) {
     const std::string text = slurp(kBad / "unknown_param_in_step_shape.json");
-    LoadResult r = load_lesson_text(text, "lessons/03_matmul.json");
+    LoadResult r = load_lesson_text(text, "lessons/06_matmul.json");
     ASSERT_FALSE(r.ok());
     std::vector<std::string> lines;
     for (const auto& i : r.issues) lines.push_back(i.to_string());
     EXPECT_NE(std::find(lines.begin(), lines.end(),
-                        "lessons/03_matmul.json: steps[1].buffers[2].shape[0]: unknown parameter 'K'"),
+                        "lessons/06_matmul.json: steps[1].buffers[2].shape[0]: unknown parameter 'K'"),
               lines.end())
         << all_issues(r);
 }

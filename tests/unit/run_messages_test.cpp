@@ -32,7 +32,7 @@ std::shared_ptr<const Lesson> load(const std::string& rel) {
 }  // namespace
 
 TEST_F(RunMessages, ASharedMemoryRefusalSaysToUseLessSharedMemory) {
-    auto lesson = load("lessons/03_matmul.json");
+    auto lesson = load("lessons/06_matmul.json");
     ASSERT_TRUE(lesson);
     RunRequest q;
     q.lesson = lesson;

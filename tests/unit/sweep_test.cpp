@@ -72,7 +72,7 @@ TEST(SweepPlan, A1DBlockTriesWarpMultiplesThatFit) {
 }
 
 TEST(SweepPlan, A2DBlockKeepsItsShape) {
-    const wb::Step& step = *lesson("02_rgb_to_gray.json").find_step("grid_2d_hwc");
+    const wb::Step& step = *lesson("03_rgb_to_gray.json").find_step("grid_2d_hwc");
     auto plan = wb::plan_sweep(step, {}, 1024);
     ASSERT_FALSE(plan.points.empty());
     for (const auto& p : plan.points) {

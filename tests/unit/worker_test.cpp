@@ -179,7 +179,7 @@ TEST_F(Worker, ARunThroughTheWorkerMatchesTheInProcessRun) {
 // once more with ptxas's report; what comes back over the pipe is what the
 // process made.
 TEST_F(Worker, AnInspectionComesBackThroughTheWorker) {
-    auto lesson = load("lessons/03_matmul.json");
+    auto lesson = load("lessons/06_matmul.json");
     ASSERT_TRUE(lesson);
     WorkerBackend worker;
     RunRequest q = request(lesson);
