@@ -10,11 +10,14 @@
 //   first_run     a fresh worker and empty caches: NVRTC, g++ for the CPU reference, the run
 //   edit          the source with a new comment each time: a compile-cache miss, then the run
 //   rerun         the same source again: a cache hit and the run
-//   nvrtc         NVRTC alone on the same edited sources, in this process, no cache
-//   nvrtc_cache_miss  the same through the compile cache: key, NVRTC, store
+//   nvrtc         NVRTC alone on the same edited sources, in this process, no cache:
+//                 the step's options as a student would pass them by hand
+//   nvrtc_as_worker  the same with the worker's own options (-minimal where the
+//                 source allows it, compile/nvrtc.hpp), no cache
+//   nvrtc_cache_miss  the worker's options through the compile cache: key, NVRTC, store
 // p50 and p90 of N edits (default 30), the edit split at the end of the
 // compile (edit_to_compiled: the request's trip and the compile; after: the
-// run), and the ratios edit/nvrtc. With --cupy
+// run), and the ratios edit/nvrtc and edit/nvrtc_as_worker. With --cupy
 // (python3 and cupy importable), bench/cupy_edit_loop.py times RawKernel on
 // the same edited source and the ratio edit/cupy is printed too.
 // One figure per line, "edit_loop LESSON FIGURE VALUE", for scripts to compare.
@@ -122,7 +125,11 @@ int main(int argc, char** argv) {
         wb::CompileOptions nv = wb::step_compile_options(step, first.compile.arch);
         const wb::CompileOptions cached_nv = nv;
         nv.use_cache = false;
-        std::vector<double> nvrtc_cached_ms;
+        // "NVRTC alone" is the plain compile a student would run by hand: the
+        // step's options, without the -minimal the worker adds where it can.
+        wb::CompileOptions nv_minimal = nv;
+        nv.minimal = false;
+        std::vector<double> nvrtc_cached_ms, nvrtc_minimal_ms;
         // Each figure's order alternates from edit to edit (the edit and its
         // re-run first, then NVRTC alone and through the cache; then the other
         // way round), so what one leaves warm in the CPU's caches (the same
@@ -152,6 +159,11 @@ int main(int argc, char** argv) {
                 const wb::CompileResult c = wb::compile_cuda(wb::SourceText{req.custom_source, "kernel.cu", ""}, nv);
                 nvrtc_ms.push_back(now_ms() - t0);
                 if (!c.ok) status = 1;
+                t0 = now_ms();
+                const wb::CompileResult cm = wb::compile_cuda(
+                    wb::SourceText{req.custom_source + "// minimal " + std::to_string(i) + "\n", "kernel.cu", ""}, nv_minimal);
+                nvrtc_minimal_ms.push_back(now_ms() - t0);
+                if (!cm.ok) status = 1;
                 // The same through the compile cache (a miss, then the store), in this process.
                 t0 = now_ms();
                 const wb::CompileResult cc = wb::compile_cuda(
@@ -178,6 +190,8 @@ int main(int argc, char** argv) {
         figure(id, "rerun_p90_ms", pct(rerun_ms, 0.9));
         figure(id, "nvrtc_p50_ms", pct(nvrtc_ms, 0.5));
         figure(id, "nvrtc_cache_miss_p50_ms", pct(nvrtc_cached_ms, 0.5));
+        figure(id, "nvrtc_as_worker_p50_ms", pct(nvrtc_minimal_ms, 0.5));
+        figure(id, "edit_over_nvrtc_as_worker_p50", pct(edit_ms, 0.5) / pct(nvrtc_minimal_ms, 0.5));
         figure(id, "edit_over_nvrtc_p50", pct(edit_ms, 0.5) / pct(nvrtc_ms, 0.5));
         figure(id, "edit_over_nvrtc_p90", pct(edit_ms, 0.9) / pct(nvrtc_ms, 0.5));
         figure(id, "first_over_nvrtc", first_ms / pct(nvrtc_ms, 0.5));

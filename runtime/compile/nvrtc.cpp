@@ -19,9 +19,11 @@
 #include <nvrtc.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <set>
+#include <string_view>
 #include <system_error>
 
 namespace fs = std::filesystem;
@@ -197,6 +199,47 @@ std::vector<std::string> build_options(const CompileOptions& options) {
     return opts;
 }
 
+// Whether `text` can need nothing that -minimal leaves out: no identifier
+// that starts with cuda, tex or surf, no launch from device code, and no
+// include but the built-in standard headers. A false "no" costs only time.
+bool minimal_suffices(const std::string& text, const std::vector<std::string>& opts) {
+    for (const auto& o : opts)
+        if (o == "-minimal" || o == "--minimal") return false;  // the lesson asked for it itself
+    if (text.find("<<<") != std::string::npos) return false;
+    auto ident_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (!ident_char(text[i]) || (i > 0 && ident_char(text[i - 1]))) continue;
+        const std::string_view rest(text.data() + i, text.size() - i);
+        if (rest.rfind("cuda", 0) == 0 || rest.rfind("tex", 0) == 0 || rest.rfind("surf", 0) == 0) return false;
+    }
+    const auto& builtin = nvrtc_builtin_headers();
+    for (std::size_t at = text.find("#include"); at != std::string::npos; at = text.find("#include", at + 1)) {
+        std::size_t open = text.find_first_of("<\"\n", at + 8);
+        if (open == std::string::npos || text[open] == '\n') return false;
+        std::size_t close = text.find_first_of(">\"\n", open + 1);
+        if (close == std::string::npos || text[close] == '\n') return false;
+        const std::string name = text.substr(open + 1, close - open - 1);
+        if (std::none_of(builtin.begin(), builtin.end(), [&](const NvrtcHeader& h) { return name == h.name; }))
+            return false;
+    }
+    return true;
+}
+
+// Whether a failed -minimal compile may have failed for what -minimal left
+// out: an error inside a toolkit header, or one that names a cuda*, tex* or
+// surf* identifier. Otherwise the errors are the student's own.
+bool minimal_was_the_cause(const CompileResult& r, const SourceText& source) {
+    const std::string origin = source.origin.empty() ? "<inline>" : source.origin;
+    if (r.diagnostics.empty()) return true;
+    for (const auto& d : r.diagnostics) {
+        if (d.severity != Severity::Error) continue;
+        if (!d.file.empty() && d.file != origin) return true;
+        for (const char* p : {"\"cuda", "\"tex", "\"surf", "'cuda", "'tex", "'surf"})
+            if (d.message.find(p) != std::string::npos) return true;
+    }
+    return false;
+}
+
 CompileResult run_nvrtc(const SourceText& source, const CompileOptions& options, std::vector<std::string> opts,
                         const ParsedArch& arch) {
     using Clock = std::chrono::steady_clock;
@@ -300,19 +343,29 @@ CompileResult compile_cuda(const SourceText& source, const CompileOptions& optio
                     {}, "pick one of the listed sm_XX (cubin) or compute_XX (PTX) targets");
     }
 
-    std::vector<std::string> opts = build_options(options);
-    std::string key = compile_cache_key(source, options.arch, opts, options.entries);
-    if (options.use_cache) {
-        if (auto hit = cache.find(key)) {
-            hit->image_bytes = hit->image.size();
-            return *hit;
+    auto compile = [&](std::vector<std::string> opts) {
+        std::string key = compile_cache_key(source, options.arch, opts, options.entries);
+        if (options.use_cache) {
+            if (auto hit = cache.find(key)) {
+                hit->image_bytes = hit->image.size();
+                return *hit;
+            }
         }
+        CompileResult result = run_nvrtc(source, options, std::move(opts), *arch);
+        result.cache_key = key;
+        result.image_bytes = result.image.size();
+        if (options.use_cache && result.ok) cache.store(key, result);
+        return result;
+    };
+
+    std::vector<std::string> opts = build_options(options);
+    if (options.minimal && minimal_suffices(source.text, opts)) {
+        std::vector<std::string> small = opts;
+        small.push_back("-minimal");
+        CompileResult result = compile(std::move(small));
+        if (result.ok || !minimal_was_the_cause(result, source)) return result;
     }
-    CompileResult result = run_nvrtc(source, options, std::move(opts), *arch);
-    result.cache_key = key;
-    result.image_bytes = result.image.size();
-    if (options.use_cache && result.ok) cache.store(key, result);
-    return result;
+    return compile(std::move(opts));
 }
 
 CompileResult compile_cuda(const SourceText& source, const CompileOptions& options) {

@@ -290,6 +290,78 @@ TEST_F(CompileTest, FailedCompilesAreNotCached) {
     EXPECT_FALSE(fs::exists(cache.entry_path(r1.cache_key)));
 }
 
+bool has_option(const CompileResult& r, const char* o) {
+    return std::find(r.options.begin(), r.options.end(), o) != r.options.end();
+}
+
+TEST_F(CompileTest, PlainKernelCompilesWithMinimalToTheSameCode) {
+    CompileCache cache;
+    auto fast = compile_cuda(source(kVectorAdd), options_for({"vector_add"}), cache);
+    ASSERT_TRUE(fast.ok) << fast.log;
+    EXPECT_TRUE(has_option(fast, "-minimal"));
+    auto o = options_for({"vector_add"});
+    o.minimal = false;
+    auto full = compile_cuda(source(kVectorAdd), o, cache);
+    ASSERT_TRUE(full.ok) << full.log;
+    EXPECT_FALSE(has_option(full, "-minimal"));
+    EXPECT_NE(fast.cache_key, full.cache_key);
+    // The same machine code: -minimal only leaves declarations out. (The cubins
+    // differ in their recorded options, so compare the PTX.)
+    auto po = options_for({"vector_add"}, "compute_90");
+    auto p_fast = compile_cuda(source(kVectorAdd), po, cache);
+    po.minimal = false;
+    auto p_full = compile_cuda(source(kVectorAdd), po, cache);
+    ASSERT_TRUE(p_fast.ok && p_full.ok);
+    auto body = [](const std::string& ptx) { return ptx.substr(ptx.find(".visible .entry")); };
+    EXPECT_EQ(body(p_fast.image), body(p_full.image));
+}
+
+TEST_F(CompileTest, SourcesThatMayNeedWhatMinimalOmitsCompileInFull) {
+    CompileCache cache;
+    const char* texture = R"(extern "C" __global__ void k(cudaTextureObject_t t, float* y) { y[0] = tex1Dfetch<float>(t, 0); }
+)";
+    auto r = compile_cuda(source(texture), options_for({"k"}), cache);
+    ASSERT_TRUE(r.ok) << r.log;
+    EXPECT_FALSE(has_option(r, "-minimal"));
+    const char* half = R"(#include <cuda_fp16.h>
+extern "C" __global__ void k(const __half* x, float* y) { y[0] = __half2float(x[0]); }
+)";
+    r = compile_cuda(source(half), options_for({"k"}), cache);
+    ASSERT_TRUE(r.ok) << r.log;
+    EXPECT_FALSE(has_option(r, "-minimal"));
+    // The built-in standard headers keep -minimal.
+    const char* cmath = R"(#include <cmath>
+extern "C" __global__ void k(float* y) { y[0] = expf(y[0]); }
+)";
+    r = compile_cuda(source(cmath), options_for({"k"}), cache);
+    ASSERT_TRUE(r.ok) << r.log;
+    EXPECT_TRUE(has_option(r, "-minimal"));
+}
+
+TEST_F(CompileTest, AHiddenRuntimeNameFallsBackToTheFullCompile) {
+    CompileCache cache;
+    // The scan cannot see cudaTextureObject_t through the token paste, so
+    // -minimal is tried, fails on that name, and the full compile stands.
+    const char* hidden = R"(#define RUNTIME(name) cuda##name
+extern "C" __global__ void k(RUNTIME(TextureObject_t) t, float* y) { y[0] = 1.0f; }
+)";
+    auto r = compile_cuda(source(hidden), options_for({"k"}), cache);
+    ASSERT_TRUE(r.ok) << r.log;
+    EXPECT_FALSE(has_option(r, "-minimal"));
+}
+
+TEST_F(CompileTest, AStudentsOwnErrorIsReportedFromTheMinimalCompile) {
+    CompileCache cache;
+    auto r = compile_cuda(source("extern \"C\" __global__ void k(float* y)\n{\n    y[0] = undeclared_thing;\n}\n"),
+                          options_for({"k"}), cache);
+    EXPECT_FALSE(r.ok);
+    EXPECT_TRUE(has_option(r, "-minimal"));  // not compiled a second time
+    const Diagnostic* e = first_of(r, Severity::Error);
+    ASSERT_NE(e, nullptr);
+    EXPECT_EQ(e->line, 3);
+    EXPECT_NE(e->message.find("undeclared_thing"), std::string::npos);
+}
+
 TEST_F(CompileTest, UseCacheFalseAlwaysCompiles) {
     CompileCache cache;
     auto o = options_for({"vector_add"});
