@@ -1,7 +1,8 @@
 // cli/commands/check.cpp — `cuda-workbook-cli check <lesson or folder...>`, the instructor's check.
 //
 // For every lesson: it loads; every step's starter compiles (a student never
-// opens a broken exercise); every step's solution passes every case on the GPU.
+// opens a broken exercise) and, on a GPU, fails at least one case (no step is
+// solved before the student starts); every step's solution passes every case.
 // Without a GPU, or with --compile-only, everything up to the launch is checked.
 // Each check is one line of text, one JSON object (--json), and one JUnit
 // testcase (--junit FILE, junit.hpp).
@@ -55,8 +56,9 @@ int cmd_check(int argc, char** argv) {
     if (a.flag("--help")) {
         std::cout << "Usage: cuda-workbook-cli check <lesson.json or folder...> [--compile-only] [--trust] [--json]\n"
                      "                             [--junit FILE] [--arch A]\n\n"
-                     "The instructor's check: every lesson validates, every starter compiles, and every\n"
-                     "solution passes every test case on the GPU. Without a GPU (or with --compile-only)\n"
+                     "The instructor's check: every lesson validates, every starter compiles (and on the\n"
+                     "GPU fails at least one case, so no step is solved before the student starts), and\n"
+                     "every solution passes every test case on the GPU. Without a GPU (or with --compile-only)\n"
                      "it checks everything up to the launch: solutions compile, references build and run,\n"
                      "and launches fit the target's limits. Asked for with --compile-only, that passing\n"
                      "exits 0; without a GPU, it exits 4 (nothing ran). A folder stands for every lesson\n"
@@ -161,6 +163,46 @@ int cmd_check(int argc, char** argv) {
                     std::cout << (ok ? "ok   " : "FAIL ") << lesson->id << " / " << step.id << " / starter compiles";
                     if (!ok) std::cout << ": " << r.message;
                     std::cout << "\n";
+                }
+            }
+            // On a GPU the starter must also fail a case as shipped, so no
+            // step is solved before the student starts. Cases run in order
+            // until one fails; none is timed.
+            if (!compile_only) {
+                auto t0 = std::chrono::steady_clock::now();
+                std::string failed_case, why;
+                for (const auto& tc : step.checks.cases) {
+                    RunRequest req;
+                    req.lesson = lesson;
+                    req.step = step.id;
+                    req.test_case = tc.name;
+                    req.source = SourceChoice::Starter;
+                    req.arch = a.value("--arch").value_or("");
+                    req.keep_buffers = false;
+                    req.trusted = true;
+                    RunResult r = backend->run(req);
+                    if (r.status != RunStatus::Passed) {
+                        failed_case = tc.name;
+                        why = std::string(run_status_name(r.status));
+                        break;
+                    }
+                }
+                const bool ok = !failed_case.empty();
+                ok ? ++passed : ++failed;
+                JunitCase jc{classname, "starter fails a case", seconds_since(t0)};
+                const std::string message = ok ? "starter fails case " + failed_case + " (" + why + ")"
+                                               : "the starter passes every case: the step is solved before the student starts";
+                if (!ok) {
+                    jc.outcome = JunitCase::Outcome::Failed;
+                    jc.type = "starter-passes";
+                    jc.message = message;
+                }
+                suite.cases.push_back(std::move(jc));
+                if (as_json) {
+                    out.push_back({{"check", "starter-fails"}, {"lesson", lesson->id}, {"step", step.id}, {"ok", ok},
+                                   {"message", message}});
+                } else {
+                    std::cout << (ok ? "ok   " : "FAIL ") << lesson->id << " / " << step.id << " / " << message << "\n";
                 }
             }
             for (const auto& tc : step.checks.cases) {

@@ -8,6 +8,7 @@
 // the poison patterns are NaN for floats and NaN never equals itself.
 #include "compare/compare.hpp"
 
+#include "core/half.hpp"
 #include "core/parallel.hpp"
 
 #include <algorithm>
@@ -26,6 +27,17 @@ T load(const std::byte* p) {
     std::memcpy(&v, p, sizeof(T));
     return v;
 }
+
+// An element's value; f16 elements are widened from their bits.
+template <typename T>
+double value_at(const std::byte* p) {
+    if constexpr (std::is_same_v<T, Half>) return half_to_float(load<uint16_t>(p));
+    else return double(load<T>(p));
+}
+
+// Floats, and Half: compared by tolerance, with NaN and infinity rules.
+template <typename T>
+constexpr bool kFloatLike = std::is_floating_point_v<T> || std::is_same_v<T, Half>;
 
 template <typename Bits>
 Bits pattern(uint8_t byte) {
@@ -52,7 +64,7 @@ std::string layout_problem(const HostBuffer& got, const HostBuffer& want, const 
 template <typename T>
 bool element_ok(double g, double w, bool exact, double atol, double rtol, MismatchReason& reason) {
     reason = MismatchReason::Tolerance;
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (kFloatLike<T>) {
         if (std::isnan(w)) {
             // The reference meant NaN; only NaN matches it.
             if (!std::isnan(g)) return reason = MismatchReason::NotANumber, false;
@@ -80,7 +92,7 @@ template <typename T, typename Bits>
 void compare_typed(const HostBuffer& got, const HostBuffer* got_b, const HostBuffer& want, double atol, double rtol,
                    bool deterministic, std::size_t max_listed, std::size_t begin, std::size_t end, CompareResult& r) {
     static_assert(sizeof(T) == sizeof(Bits));
-    const bool exact = !std::is_floating_point_v<T> && !(atol > 0);
+    const bool exact = !kFloatLike<T> && !(atol > 0);
     const Bits poison_a = pattern<Bits>(kPoisonA);
     const Bits poison_b = pattern<Bits>(kPoisonB);
     const std::byte* pa = got.bytes.data();
@@ -88,8 +100,8 @@ void compare_typed(const HostBuffer& got, const HostBuffer* got_b, const HostBuf
     const std::byte* pw = want.bytes.data();
     for (std::size_t i = begin; i < end; ++i) {
         const std::size_t off = i * sizeof(T);
-        const double w = double(load<T>(pw + off));
-        double g = double(load<T>(pa + off));
+        const double w = value_at<T>(pw + off);
+        double g = value_at<T>(pa + off);
         bool bad = false;
         MismatchReason reason = MismatchReason::Tolerance;
         bool written = true;
@@ -111,7 +123,7 @@ void compare_typed(const HostBuffer& got, const HostBuffer* got_b, const HostBuf
         if (written) {
             bad = !element_ok<T>(g, w, exact, atol, rtol, reason);
             if (!bad && changed) {
-                const double gb = double(load<T>(pb + off));
+                const double gb = value_at<T>(pb + off);
                 if (!element_ok<T>(gb, w, exact, atol, rtol, reason)) bad = true, g = gb;  // run B failed on its own
             }
             if (changed && bad) ++r.changed_and_failed;
@@ -248,6 +260,7 @@ CompareResult compare_buffers(const HostBuffer& got, const HostBuffer* got_b, co
     case DType::U8: compare_all<uint8_t, uint8_t>(got, got_b, want, atol, rtol, det, listed, r); break;
     case DType::I32: compare_all<int32_t, uint32_t>(got, got_b, want, atol, rtol, det, listed, r); break;
     case DType::U32: compare_all<uint32_t, uint32_t>(got, got_b, want, atol, rtol, det, listed, r); break;
+    case DType::F16: compare_all<Half, uint16_t>(got, got_b, want, atol, rtol, det, listed, r); break;
     case DType::F32: compare_all<float, uint32_t>(got, got_b, want, atol, rtol, det, listed, r); break;
     case DType::F64: compare_all<double, uint64_t>(got, got_b, want, atol, rtol, det, listed, r); break;
     }

@@ -13,6 +13,7 @@
 #include "data/buffers.hpp"
 
 #include "core/error.hpp"
+#include "core/half.hpp"
 #include "core/parallel.hpp"
 
 #include <algorithm>
@@ -74,6 +75,7 @@ void store_value(DType type, std::byte* p, double value) {
     case DType::U8: store<uint8_t>(p, uint8_t(to_int_range(value, 0, 255))); break;
     case DType::I32: store<int32_t>(p, int32_t(to_int_range(value, -2147483648.0, 2147483647.0))); break;
     case DType::U32: store<uint32_t>(p, uint32_t(to_int_range(value, 0, 4294967295.0))); break;
+    case DType::F16: store<uint16_t>(p, float_to_half(float(value))); break;
     case DType::F32: store<float>(p, float(value)); break;
     case DType::F64: store<double>(p, value); break;
     }
@@ -171,6 +173,7 @@ double HostBuffer::get(std::size_t flat) const {
     case DType::U8: return load<uint8_t>(p);
     case DType::I32: return load<int32_t>(p);
     case DType::U32: return load<uint32_t>(p);
+    case DType::F16: return half_to_float(load<uint16_t>(p));
     case DType::F32: return load<float>(p);
     case DType::F64: return load<double>(p);
     }

@@ -250,6 +250,7 @@ std::pair<double, double> dtype_range(DType t) {
     case DType::U8: return {0, 255};
     case DType::I32: return {-2147483648.0, 2147483647.0};
     case DType::U32: return {0, 4294967295.0};
+    case DType::F16: return {-65504.0, 65504.0};
     case DType::F32: return {-3.4028234663852886e38, 3.4028234663852886e38};
     case DType::F64: return {-1.7976931348623157e308, 1.7976931348623157e308};
     }
@@ -1281,6 +1282,7 @@ void Loader::parse_checks(const Section& s, Step& step) {
         return *v;
     };
     auto defaults_for = [](DType t) -> std::pair<double, double> {
+        if (t == DType::F16) return {1e-3, 1e-3};  // half keeps 11 significant bits: 4.9e-4 is its rounding
         if (t == DType::F32) return {1e-5, 1e-5};
         if (t == DType::F64) return {1e-12, 1e-12};
         return {0, 0};

@@ -19,6 +19,7 @@
 #include "pipeline/baseline.hpp"
 
 #include "core/error.hpp"
+#include "core/half.hpp"
 #include "driver/cuda_driver.hpp"
 #include "driver/gpu.hpp"
 #include "lesson/expr.hpp"
@@ -147,6 +148,7 @@ struct ArgPack {
         case DType::U8: { uint8_t v = uint8_t(x); add_raw(&v, 1); break; }
         case DType::I32: { int32_t v = int32_t(x); add_raw(&v, 4); break; }
         case DType::U32: { uint32_t v = uint32_t(x); add_raw(&v, 4); break; }
+        case DType::F16: { uint16_t v = float_to_half(float(x)); add_raw(&v, 2); break; }
         case DType::F32: { float v = float(x); add_raw(&v, 4); break; }
         case DType::F64: { double v = x; add_raw(&v, 8); break; }
         }
