@@ -218,6 +218,12 @@ std::string first_error(const std::vector<Diagnostic>& diags) {
 // the two validation runs (a write of exactly one pattern is still seen).
 constexpr std::size_t kGuardBytes = 64 * 1024;
 constexpr unsigned char kGuardA = 0xA5, kGuardB = 0x5A;
+// Each buffer's guard has a pattern of its own, so a kernel that copies an
+// input's guard bytes into an output's guard (a grayscale kernel without its
+// bounds test averages three equal bytes into that same byte) still changes it.
+unsigned char guard_pattern(unsigned char run_pattern, std::size_t buffer) {
+    return static_cast<unsigned char>(run_pattern + 29 * buffer);
+}
 
 std::vector<CompareSpec> resolve_compare(const Step& step, const std::map<std::string, double>& params) {
     std::vector<CompareSpec> out = step.checks.compare;
@@ -856,7 +862,7 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
     Sentence out_of_bounds;
     auto check_guards = [&](unsigned char pattern) {
         for (std::size_t i = 0; i < host.size() && out_of_bounds.empty(); ++i) {
-            const auto at = dev[i].first_guard_write(pattern);
+            const auto at = dev[i].first_guard_write(guard_pattern(pattern, i));
             if (!at) continue;
             const long long esize = static_cast<long long>(dtype_size(host[i].type));
             const long long n = static_cast<long long>(host[i].count());
@@ -866,7 +872,7 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
         }
     };
     auto fill_guards = [&](unsigned char pattern) {
-        for (auto& b : dev) b.fill_guards(pattern);
+        for (std::size_t i = 0; i < dev.size(); ++i) dev[i].fill_guards(guard_pattern(pattern, i));
     };
 
     // 6. two validation runs with different poison (and guard patterns)

@@ -48,11 +48,12 @@ constexpr const char* kTrampolineFile = "<generated trampoline>";
 constexpr std::size_t kMaxOutputBytes = std::size_t(4) << 20;
 
 // -O3 -march=native: the reference runs on the machine that builds it, and a
-// GPU's speed-up should be over good CPU code. ISO C++ (-std=c++17, not
-// gnu++17) keeps GCC from contracting a*b+c into FMAs, so the reference's
-// floating-point results stay those of the source. -fopenmp lets a reference
-// use the cores with "#pragma omp parallel for".
-const std::vector<std::string> kFlags = {"-std=c++17", "-O3", "-march=native", "-fopenmp", "-shared", "-fPIC",
+// GPU's speed-up should be over good CPU code. -ffp-contract=off keeps GCC
+// from contracting a*b+c into FMAs (its default for C++, -std=c++17 too), so
+// the reference's floating-point results stay those of the source, the same
+// on every machine. -fopenmp lets a reference use the cores with
+// "#pragma omp parallel for".
+const std::vector<std::string> kFlags = {"-std=c++17", "-O3", "-march=native", "-ffp-contract=off", "-fopenmp", "-shared", "-fPIC",
                                          "-fdiagnostics-color=never",
                                          // Report a missing function at build time, with the compiler's
                                          // words, instead of as a dlopen failure later.

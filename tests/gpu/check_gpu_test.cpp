@@ -19,3 +19,14 @@ TEST(CheckOnGpu, AnEmptyStarterFailsACaseAndTheCheckPasses) {
     EXPECT_EQ(status, 0) << out;
     EXPECT_NE(out.find("ok   minimal / twice / starter fails case default"), std::string::npos) << out;
 }
+
+// Each buffer's guard zone has its own pattern: a grayscale kernel without its
+// bounds test copies rgb's guard bytes (three equal bytes average to the same
+// byte) past the end of gray, and that write is still seen.
+TEST(GuardZones, AnOutputsGuardDiffersFromTheInputsSoACopiedGuardIsSeen) {
+    WB_REQUIRE_GPU();
+    auto [status, out] = run_cli("run --trust '" + source_dir() + "/lessons/03_rgb_to_gray.json' --step 2 --case ragged --source '" +
+                                 source_dir() + "/tests/data/sanitizer/gray_no_bounds.cu'");
+    EXPECT_EQ(status, 1) << out;
+    EXPECT_NE(out.find("the kernel wrote outside buffer 'gray'"), std::string::npos) << out;
+}

@@ -93,6 +93,24 @@ TEST_F(ReferenceTest, KernelLikeSignatureBuildsLoadsAndComputes) {
     EXPECT_EQ(c, (std::vector<float>{11, 22, 33, 44, -1}));
 }
 
+// a * b + c is rounded twice, as written: a fused multiply-add would round
+// once and give another float, and a lesson's exact comparison (a Mandelbrot's
+// iteration counts) would then depend on what the compiler chose.
+TEST_F(ReferenceTest, MultiplyAddIsNotContractedIntoAnFma) {
+    auto build = build_reference(spec("void mad(const float* a, float* y, int n) { for (int i = 0; i < n; ++i) y[i] = a[i] * a[i] - 1.0f; }",
+                                      "mad", {buffer("a", DType::F32), buffer("y", DType::F32), param("n", DType::I32)}));
+    ASSERT_TRUE(build.ok) << build.log << all_messages(build);
+    LoadedReference ref(build);
+    // (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24: rounded to float it is 1 + 2^-11 (a tie, to even).
+    std::vector<float> a(16, 1.0f + 0x1.0p-12f), y(16, 0.0f);
+    float* pa = a.data();
+    float* py = y.data();
+    int32_t n = 16;
+    void* args[] = {&pa, &py, &n};
+    ref.run(args);
+    for (float v : y) EXPECT_EQ(v, 0x1.0p-11f) << "an FMA would give 2^-11 + 2^-24";
+}
+
 TEST_F(ReferenceTest, ScalarsOfEveryTypePassThrough) {
     const char* src = R"(
 void scalars(double* out, int32_t i, uint32_t u, float f, double d, uint8_t b) {
