@@ -24,7 +24,7 @@ export XDG_CACHE_HOME="${XDG_CACHE_HOME:-$(mktemp -d)}"
 cases=(
   "lessons/01_vector_add.json 1 large vector_add"
   "lessons/03_rgb_to_gray.json 1 large rgb_to_gray"
-  "lessons/06_matmul.json 2 large matmul_tiled"
+  "lessons/06_matmul.json 3 large matmul_tiled"
   "lessons/06_matmul.json 1 large matmul$"
 )
 for c in "${cases[@]}"; do

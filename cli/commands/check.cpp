@@ -271,6 +271,11 @@ int cmd_check(int argc, char** argv) {
                                   << (r.bandwidth_fraction() > 0 ? fmt(" (%.0f%% of copy)", 100 * r.bandwidth_fraction()) : "")
                                   << (r.flops > 0 ? fmt(", %.1f GFLOP/s", r.gflops()) : "")
                                   << (r.compute_fraction() > 0 ? fmt(" (%.1f%% of FP32 peak)", 100 * r.compute_fraction()) : "");
+                    if (r.status == RunStatus::Passed && r.baseline && r.baseline->ran && r.baseline_fraction() > 0)
+                        std::cout << "; " << r.baseline->label << fmt(" %.4f ms", r.baseline->median_ms)
+                                  << (r.baseline->passed ? "" : " (its output FAILED the check)") << ", yours "
+                                  << fmt("%.0f%%", 100 * r.baseline_fraction())
+                                  << (r.baseline->kind == "memcpy" ? " of its GB/s" : " of its speed");
                     if (!ok) std::cout << ": " << r.message;
                     else if (!memcheck_note.empty()) std::cout << "; " << memcheck_note;
                     std::cout << "\n";

@@ -5,12 +5,12 @@ extern "C" __global__ void vector_add(const float* a, const float* b, float* c, 
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
 
-    // TODO 1: the total number of threads in the grid (the "stride"):
-    //         threads per block times blocks in the grid.
+    // TODO 1: the total number of threads in the grid (the "stride").
     int stride = 1;
 
-    // TODO 2: turn this single step into a loop: start at i, keep going while
-    //         i < n, and advance by stride each time.
+    // TODO 2: this handles only the thread's first element. Make it handle
+    //         every element that lies a whole number of strides further on,
+    //         up to the end of the arrays.
     if (i < n) {
         c[i] = a[i] + b[i];
     }

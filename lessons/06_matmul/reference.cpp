@@ -1,4 +1,4 @@
-// CPU reference for lesson 03_matmul: C[M,N] = A[M,K] * B[K,N], row-major.
+// CPU reference for lesson 06_matmul: C[M,N] = A[M,K] * B[K,N], row-major.
 // Sums are accumulated in double, so the reference is far more accurate
 // than any float kernel; the lesson's tolerance covers the kernel's float
 // rounding. The loops run i-k-j: the inner loop walks a row of B and a row

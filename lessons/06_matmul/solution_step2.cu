@@ -1,38 +1,21 @@
-// Step 2 solution: tiled matrix multiply with shared memory.
-// C[M,N] = A[M,K] * B[K,N], row-major. The launch MUST use 16x16 blocks:
-// each block computes one TILE x TILE tile of C, and each thread loads one
-// element of each shared tile.
-#define TILE 16
-
-extern "C" __global__ void matmul_tiled(const float* A, const float* B, float* C, int M, int N, int K)
+// Step 2 solution: the same kernel with the column on x, so that the 32
+// threads of a warp work on 32 neighbouring elements of one row of C.
+// The launch uses blocks of 32 x 8 threads and a grid of
+// ceil_div(N, 32) x ceil_div(M, 8): x covers the N columns, y the M rows.
+extern "C" __global__ void matmul(const float* A, const float* B, float* C, int M, int N, int K)
 {
-    __shared__ float As[TILE][TILE];
-    __shared__ float Bs[TILE][TILE];
+    // A warp is 32 consecutive threadIdx.x with the same threadIdx.y: here,
+    // one row and 32 consecutive columns. At each k the warp reads one
+    // A[row][k] (the same address for all 32) and 32 consecutive floats of
+    // row k of B (128 bytes, one memory transaction), and at the end it
+    // stores 32 consecutive floats of C.
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    if (row >= M || col >= N) return;
 
-    int tx = threadIdx.x;
-    int ty = threadIdx.y;
-    int row = blockIdx.y * TILE + ty;
-    int col = blockIdx.x * TILE + tx;
-
-    // No early return: threads outside C still load tiles and must reach
-    // every __syncthreads().
     float sum = 0.0f;
-    for (int t = 0; t < K; t += TILE) {
-        // Each thread loads one element of each tile; out-of-range elements
-        // become 0 so the ragged last tile adds nothing extra.
-        int a_col = t + tx;
-        int b_row = t + ty;
-        As[ty][tx] = (row < M && a_col < K) ? A[row * K + a_col] : 0.0f;
-        Bs[ty][tx] = (b_row < K && col < N) ? B[b_row * N + col] : 0.0f;
-        __syncthreads();  // tiles complete before anyone reads them
-
-        for (int k = 0; k < TILE; ++k) {
-            sum += As[ty][k] * Bs[k][tx];
-        }
-        __syncthreads();  // everyone done reading before the next load
+    for (int k = 0; k < K; ++k) {
+        sum += A[row * K + k] * B[k * N + col];
     }
-
-    if (row < M && col < N) {
-        C[row * N + col] = sum;
-    }
+    C[row * N + col] = sum;
 }

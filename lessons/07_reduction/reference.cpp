@@ -1,4 +1,4 @@
-// CPU reference for lesson 04_reduction: the sum of x[0..n).
+// CPU reference for lesson 07_reduction: the sum of x[0..n).
 // The sum is accumulated in double and rounded to float once, so for the
 // lesson's purposes it is exact; the tolerance covers the float rounding of
 // the kernels. `sum` starts from the lesson's fill (0), like the kernel's

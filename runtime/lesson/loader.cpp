@@ -594,7 +594,7 @@ std::optional<DType> Loader::dtype(const Json& obj, const std::string& path, boo
     auto s = get_string(obj, "type", path, required);
     if (!s) return std::nullopt;
     if (auto t = parse_dtype(*s)) return t;
-    issue(key_path(path, "type"), "unknown type '" + *s + "'; expected one of u8, i32, u32, f32, f64");
+    issue(key_path(path, "type"), "unknown type '" + *s + "'; expected one of u8, i32, u32, f16, f32, f64");
     return std::nullopt;
 }
 

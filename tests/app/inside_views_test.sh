@@ -18,7 +18,7 @@ app=$1 lessons=$2 keep=${3:-}
 make_home
 
 # The solution's line with "sum +=" (the dot product over the tile).
-line=$(grep -n "sum +=" "$lessons/06_matmul/solution_step2.cu" | head -n 1 | cut -d: -f1)
+line=$(grep -n "sum +=" "$lessons/06_matmul/solution_step3.cu" | head -n 1 | cut -d: -f1)
 [ -n "$line" ] || { echo "FAIL: no 'sum +=' line in the tiled matmul solution"; exit 1; }
 
 # With nvdisasm the SASS tab lists instructions; without, it says which package has it.
@@ -30,7 +30,7 @@ fi
 
 run_script "$app" "$lessons" <<END
 open matmul shared_memory_tiles
-set-source $lessons/06_matmul/solution_step2.cu
+set-source $lessons/06_matmul/solution_step3.cu
 wait
 results-tab resources
 frames 3

@@ -34,7 +34,7 @@ void expect_baseline(const char* what, const wb::RunResult& r) {
 
 TEST(Baseline, CublasBesideTheTiledMatmul) {
     WB_REQUIRE_GPU();
-    const wb::RunResult r = run("06_matmul.json", "2", "large");
+    const wb::RunResult r = run("06_matmul.json", "3", "large");
     expect_baseline("tiled matmul 1024", r);
     ASSERT_TRUE(r.baseline->check);
     EXPECT_EQ(r.baseline->check->buffer, "C");

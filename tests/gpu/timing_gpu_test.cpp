@@ -37,7 +37,7 @@ TEST(Timing, AShortKernelIsBatchedAndSettles) {
 
 TEST(Timing, BuffersThatFitInL2AreTimedColdAndLargerOnesAreNotFlushed) {
     WB_REQUIRE_GPU();
-    const wb::RunResult small = run("06_matmul.json", "2", "large");  // 1024^2 floats x 3: 12 MiB, under the H100's 50 MiB
+    const wb::RunResult small = run("06_matmul.json", "3", "large");  // 1024^2 floats x 3: 12 MiB, under the H100's 50 MiB
     ASSERT_EQ(small.status, wb::RunStatus::Passed) << small.message;
     print("tiled matmul 1024", small);
     EXPECT_TRUE(small.gpu_time->l2_flushed);

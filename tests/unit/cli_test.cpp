@@ -135,20 +135,20 @@ TEST(Cli, CheckWithoutAGpuExits4AndSaysNothingRan) {
 // Looking inside without a GPU: the architecture's published limits and
 // ptxas's report, the same figures in text and JSON.
 TEST(Cli, InspectResourcesAndOccupancyWorkWithoutAGpu) {
-    auto r = cli("inspect lessons/06_matmul.json --step 2 --solution --resources --arch sm_90");
+    auto r = cli("inspect lessons/06_matmul.json --step 3 --solution --resources --arch sm_90");
     ASSERT_EQ(r.code, 0) << r.out;
     EXPECT_TRUE(contains(r.out, "matmul_tiled: ")) << r.out;
     EXPECT_TRUE(contains(r.out, "registers/thread")) << r.out;
     EXPECT_TRUE(contains(r.out, "2048 bytes static shared")) << r.out;  // two 16x16 float tiles
 
-    r = cli("inspect lessons/06_matmul.json --step 2 --solution --occupancy --arch sm_90");
+    r = cli("inspect lessons/06_matmul.json --step 3 --solution --occupancy --arch sm_90");
     ASSERT_EQ(r.code, 0) << r.out;
     EXPECT_TRUE(contains(r.out, "sm_90's published limits (no GPU of it here)")) << r.out;
     EXPECT_TRUE(contains(r.out, "256 threads/block")) << r.out;  // the lesson's 16x16 block
     EXPECT_TRUE(contains(r.out, "occupancy, limited by")) << r.out;
     EXPECT_TRUE(contains(r.out, "256:")) << r.out;
 
-    r = cli("inspect lessons/06_matmul.json --step 2 --solution --occupancy --arch sm_90 --block 1024 --json");
+    r = cli("inspect lessons/06_matmul.json --step 3 --solution --occupancy --arch sm_90 --block 1024 --json");
     ASSERT_EQ(r.code, 0) << r.out;
     const auto j = nlohmann::json::parse(r.out);
     ASSERT_EQ(j["kernels"].size(), 1u);

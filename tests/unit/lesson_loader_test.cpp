@@ -284,12 +284,13 @@ TEST(LessonLoader, GoodLessonsAreListedSortedWithoutTheSchema) {
     EXPECT_TRUE(list_lessons(dir.path() / "missing").empty());
 
     auto good = list_lessons(kGood);
-    ASSERT_EQ(good.size(), 5u);
+    ASSERT_EQ(good.size(), 6u);
     EXPECT_EQ(good[0].filename(), "constant_mask.json");
     EXPECT_EQ(good[1].filename(), "format2.json");
     EXPECT_EQ(good[2].filename(), "full.json");
-    EXPECT_EQ(good[3].filename(), "minimal.json");
-    EXPECT_EQ(good[4].filename(), "multipass_scan.json");
+    EXPECT_EQ(good[3].filename(), "half_scale.json");
+    EXPECT_EQ(good[4].filename(), "minimal.json");
+    EXPECT_EQ(good[5].filename(), "multipass_scan.json");
 }
 
 // ---------------------------------------------------------------------------

@@ -183,7 +183,7 @@ TEST_F(Worker, AnInspectionComesBackThroughTheWorker) {
     ASSERT_TRUE(lesson);
     WorkerBackend worker;
     RunRequest q = request(lesson);
-    q.step = "2";
+    q.step = "3";
     q.source = SourceChoice::Solution;
     q.compile_only = true;
     q.reference = false;
@@ -193,7 +193,7 @@ TEST_F(Worker, AnInspectionComesBackThroughTheWorker) {
     const RunResult w = worker.run(q);
     ASSERT_TRUE(w.compile.ok) << w.message;
     ASSERT_TRUE(w.inspection.has_value());
-    const InspectionReport local = inspect_report(lesson->steps[1].solution, lesson->steps[1], "sm_90");
+    const InspectionReport local = inspect_report(lesson->steps[2].solution, lesson->steps[2], "sm_90");
     EXPECT_EQ(w.inspection->arch, "sm_90");
     ASSERT_EQ(w.inspection->kernels.size(), local.kernels.size());
     EXPECT_EQ(w.inspection->kernels[0].entry, "matmul_tiled");
