@@ -210,6 +210,7 @@ RunRequest make_request(const AppState& state, bool compile_only) {
     r.custom_source = state.editor.text;
     r.custom_origin = state.editor.origin;
     r.compile_only = compile_only;
+    r.executor = state.use_emulator ? Executor::Cpu : Executor::Gpu;
     // The front end's trust decision goes with the request; the worker
     // refuses an outside lesson without it (core/trust.hpp).
     r.trusted = state.trust.trusted;

@@ -165,6 +165,8 @@ struct DrawnFrame {
 struct AppState {
     // The splitters as the student drags them, and as last released (what
     // the session file keeps: a drag is not written out frame by frame).
+    // Runs go to the CPU emulator (the device panel's switch), GPU or not.
+    bool use_emulator = false;
     LayoutSettings layout;
     LayoutSettings layout_committed;
 

@@ -305,6 +305,13 @@ Tick check_with_sanitizer(Call& c, SanitizerTool tool) {
 Tick check_memory(Call& c) { return check_with_sanitizer(c, SanitizerTool::Memcheck); }
 Tick check_races(Call& c) { return check_with_sanitizer(c, SanitizerTool::Racecheck); }
 
+// As the device panel's "Run on the CPU emulator" switch.
+Tick emulator(Call& c) {
+    if (c.rest != "on" && c.rest != "off") return c.fail("emulator wants on or off");
+    c.state.use_emulator = c.rest == "on";
+    return Tick::Continue;
+}
+
 Tick expand_results(Call& c) {
     if (c.rest != "on" && c.rest != "off") return c.fail("expand-results wants on or off");
     c.state.results_expanded = c.rest == "on";
@@ -815,6 +822,7 @@ constexpr Command kCommands[] = {
     {"check-memory", check_memory},
     {"check-races", check_races},
     {"expand-results", expand_results},
+    {"emulator", emulator},
     {"collapse-lessons", collapse_lessons},
     {"results-tab", results_tab},
     {"sweep", sweep},

@@ -248,6 +248,10 @@ constexpr std::array<Entry, static_cast<std::size_t>(UiText::Count_)> kTable{{
     // A buffer too large to send whole, drawn from a sample (runtime's sample_buffer).
     {"a sample of the %zu values, one in %zu; the indices are the whole buffer's", "这是 %zu 个值的抽样：每 %zu 个取一个；索引是完整缓冲区中的位置"},
     {"Drawn from one element in %zu along each side of %s; the whole buffer stays in the worker. A cell is outlined when any element it stands for failed the check, and the hover shows where in the whole each cell was taken.", "按每边每 %zu 个元素取一个绘制，完整大小为 %s；完整缓冲区留在工作进程中。只要一个单元格代表的任何元素没通过检查，它就会被描边；悬停时显示该单元格取自完整缓冲区的哪个位置。"},
+    // The CPU emulator (runtime/emulate/).
+    {"Run on the CPU emulator", "在 CPU 模拟器上运行"},
+    {"Runs the kernel's threads on this computer's CPU: every check works (poisoned outputs, two runs, the reference, out-of-bounds accesses), but the times are CPU times and say nothing about a GPU's. Inline PTX, textures, tensor cores and grid-wide sync need a GPU.", "在这台计算机的 CPU 上运行核函数的各个线程：所有检查照常进行（输出预先填充毒值、运行两次、与参考实现比对、越界访问），但时间是 CPU 时间，与 GPU 的速度无关。内联 PTX、纹理、张量核心和网格级同步需要 GPU。"},
+    {"CPU emulator: %.1f ms for the launches (not a GPU time)", "CPU 模拟器：启动共 %.1f ms（不是 GPU 时间）"},
 }};
 
 }  // namespace

@@ -223,6 +223,9 @@ enum class UiText {
     BaselineCheckFailed,
     WSampledValues,
     ViewSampled,
+    RunOnEmulator,
+    RunOnEmulatorTip,
+    ResEmulated,
     Count_,
 };
 

@@ -212,6 +212,14 @@ void print_diagnostics(const std::vector<Diagnostic>& diags, std::size_t omitted
     if (omitted) std::cout << "  ... and " << omitted << " more (only the first " << diags.size() << " are listed)\n";
 }
 
+Executor executor_from_args(const Args& a) {
+    const auto v = a.value("--backend");
+    if (!v) return Executor::Gpu;
+    const auto e = parse_executor(*v);
+    if (!e) throw UsageError("--backend takes gpu, cpu or auto, not '" + *v + "'");
+    return *e;
+}
+
 RunRequest run_request_from_args(const Args& a, std::shared_ptr<const Lesson> lesson) {
     RunRequest req;
     req.lesson = lesson;
@@ -220,6 +228,7 @@ RunRequest run_request_from_args(const Args& a, std::shared_ptr<const Lesson> le
     req.test_case = a.value("--case").value_or("");
     req.arch = a.value("--arch").value_or("");
     req.compile_only = a.flag("--compile-only");
+    req.executor = executor_from_args(a);
     req.timing = !a.flag("--no-timing");
     req.warm_l2 = a.flag("--warm-l2");
     req.keep_buffers = false;

@@ -26,6 +26,7 @@ struct Diagnostic;
 struct RunResult;
 struct RunRequest;
 class RunBackend;
+enum class Executor;
 }  // namespace wb
 
 namespace wb::cli {
@@ -90,6 +91,9 @@ bool is_schema_file(const std::string& path);
 // GPU work runs in a worker process (a faulting kernel cannot take the CLI
 // down, and a hung one is killed at its deadline); --in-process is for debugging.
 std::unique_ptr<RunBackend> make_backend(const Args& a);
+
+// --backend gpu|cpu|auto (default gpu: the GPU, or compile-only without one).
+Executor executor_from_args(const Args& a);
 
 // The request that run's and sweep's shared options describe: --step, --case,
 // --block, --grid, --shared, --param, --solution, --source, --arch, --warmup,

@@ -23,6 +23,7 @@ PACKAGES=(
   googletest libgtest-dev python3-jsonschema
   xvfb xauth x11-utils desktop-file-utils librsvg2-bin
   clang libclang-rt-14-dev
+  libboost-context-dev
   fonts-wqy-microhei fonts-jetbrains-mono fonts-dejavu-core
 )
 

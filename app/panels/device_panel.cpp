@@ -1,5 +1,6 @@
 // app/panels/device_panel.cpp — the GPU the runs use, with its limits; or,
-// without a driver, the plain sentence "compile only: <reason>".
+// without a driver, the plain sentence "compile only: <reason>"; and the
+// switch that sends runs to the CPU emulator instead.
 #include "panels/panels.hpp"
 
 #include "app_state.hpp"
@@ -34,6 +35,11 @@ void draw_device_panel(AppState& state, const PanelRect& rect) {
                     l.max_block[2]);
         ImGui::Text(tr(UiText::DevShared, lang), l.shared_per_block / 1024, l.shared_per_block_optin / 1024,
                     l.regs_per_block);
+    }
+    if (state.backend_known) {
+        ImGui::Checkbox(tr(UiText::RunOnEmulator, state.lang), &state.use_emulator);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(UiText::RunOnEmulatorTip, state.lang));
+        record_drawn_text(state.drawn.texts, tr(UiText::RunOnEmulator, state.lang));
     }
     ImGui::PopTextWrapPos();
 }

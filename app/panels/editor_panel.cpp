@@ -204,7 +204,7 @@ std::string run_blocked_reason(const AppState& state) {
     if (!state.lesson || selected_step(state) == nullptr) return tr(UiText::NoStepOpen, lang);
     if (std::string why = untrusted_reason(state); !why.empty()) return why;
     if (!state.backend_known) return tr(UiText::DeviceCheckPending, lang);
-    if (!state.device) return std::string(tr(UiText::CompileOnly, lang)) + ": " + no_gpu_text(state);
+    if (!state.device && !state.use_emulator) return std::string(tr(UiText::CompileOnly, lang)) + ": " + no_gpu_text(state);
     if (!state.launch_refusal.empty()) return state.launch_refusal;
     if (!state.job_text.empty() && state.job_text != "compiling") return tr(UiText::RunInProgress, lang);
     return {};
@@ -228,7 +228,7 @@ void draw_editor_panel(AppState& state, const Fonts& fonts, const PanelRect& rec
     // compute-sanitizer: memcheck catches the access one past the end that a normal
     // run lets through; racecheck, for kernels that share memory, the missing barrier.
     next_button(tr(UiText::CheckMemory, lang));
-    ImGui::BeginDisabled(!blocked.empty());
+    ImGui::BeginDisabled(!blocked.empty() || state.use_emulator);  // compute-sanitizer needs the GPU
     if (ImGui::Button(tr(UiText::CheckMemory, lang))) state.requests.sanitize = SanitizerTool::Memcheck;
     if (uses_shared_memory(state)) {
         next_button(tr(UiText::CheckRaces, lang));

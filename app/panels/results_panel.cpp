@@ -97,6 +97,8 @@ void draw_timings(const RunResult& r, const std::string& lang) {
         ImGui::PushTextWrapPos(0.0f);
         ImGui::TextDisabled("%s", render(timing_method(t), lang).c_str());
         ImGui::PopTextWrapPos();
+    } else if (r.emulated && r.emulated_ms >= 0) {
+        ImGui::TextColored(kNeutral, tr(UiText::ResEmulated, lang), r.emulated_ms);
     } else if (r.status == RunStatus::CompileOnly) {
         ImGui::TextColored(kNeutral, "%s", tr(UiText::ResGpuNotRunCompileOnly, lang));
     }
@@ -147,6 +149,8 @@ std::string summary_line(const RunResult& r, const std::string& lang) {
                               100 * r.baseline_fraction());
             s += buf;
         }
+    } else if (r.emulated && r.emulated_ms >= 0) {
+        s = (std::snprintf(buf, sizeof buf, tr(UiText::ResEmulated, lang), r.emulated_ms), buf);
     } else if (r.status == RunStatus::CompileOnly) {
         s = tr(UiText::ResGpuNotRun, lang);
     }

@@ -74,6 +74,7 @@ struct BuiltView {
     BufferView gpu, cpu, diff, single;
     ViewState zoom_pan;
     bool triplet = false;
+    const char* ran_on = "GPU";  // "CPU emulator" when the run was emulated
     double max_difference = 0;
 
     MatrixView matrix;
@@ -182,7 +183,11 @@ void build_one(BuiltView& v, const RunResult& r, const Step& step) {
         v.sample_step = *std::max_element(main->sample_of->step.begin(), main->sample_of->step.end());
         v.whole_size_text = shape_string(main->sample_of->shape);
     }
-    const char* label = v.source == Source::CpuOnly ? "CPU" : v.source == Source::Input ? "input" : "GPU";
+    const char* label = v.source == Source::CpuOnly ? "CPU"
+                        : v.source == Source::Input ? "input"
+                        : r.emulated                ? "CPU emulator"
+                                                    : "GPU";
+    v.ran_on = r.emulated ? "CPU emulator" : "GPU";
 
     switch (v.spec.kind) {
     case ViewKind::Image: {
@@ -263,7 +268,7 @@ void draw_one(BuiltView& v, const std::string& lang, float max_h) {
                 const float h = s.width > 0 ? std::clamp(w * static_cast<float>(s.height) / static_cast<float>(s.width),
                                                          60.0f, max_h)
                                             : 160.0f;
-                draw_image_triplet(v.gpu, v.cpu, v.diff, v.zoom_pan, h);
+                draw_image_triplet(v.gpu, v.cpu, v.diff, v.zoom_pan, h, v.ran_on);
                 ImGui::TextDisabled(tr(UiText::ViewLargestDifference, lang), v.max_difference);
             } else {
                 const ImageSize s = v.single.size();

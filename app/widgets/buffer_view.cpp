@@ -548,7 +548,8 @@ bool draw_image_view(const char* id, BufferView& view, ViewState& state, ImVec2 
     return over;
 }
 
-void draw_image_triplet(BufferView& gpu, BufferView& cpu, BufferView& diff, ViewState& shared, float height) {
+void draw_image_triplet(BufferView& gpu, BufferView& cpu, BufferView& diff, ViewState& shared, float height,
+                        const char* ran_on) {
     ImGui::PushID("image_triplet");
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const float w = std::max((ImGui::GetContentRegionAvail().x - 2 * spacing) / 3.0f, 40.0f);
@@ -556,7 +557,8 @@ void draw_image_triplet(BufferView& gpu, BufferView& cpu, BufferView& diff, View
     float h = height;
     if (h <= 0) h = img.width > 0 ? std::clamp(w * img.height / static_cast<float>(img.width), 80.0f, 480.0f) : 160.0f;
     // Titles above each box.
-    const char* titles[3] = {"GPU", "CPU", "|GPU - CPU|"};
+    const std::string difference = std::string("|") + ran_on + " - CPU|";
+    const char* titles[3] = {ran_on, "CPU", difference.c_str()};
     const float x0 = ImGui::GetCursorPosX();
     for (int i = 0; i < 3; ++i) {
         if (i) ImGui::SameLine(x0 + static_cast<float>(i) * (w + spacing));

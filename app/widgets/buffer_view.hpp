@@ -166,8 +166,10 @@ void zoom_about(ViewState& state, ImageSize image, ImVec2 box_min, ImVec2 box_si
 
 // GPU | CPU | difference side by side with one zoom/pan (wheel zooms, drag
 // pans, double-click resets); hovering any shows pixel coordinates and all
-// three values. `height` 0 = a square-ish default.
-void draw_image_triplet(BufferView& gpu, BufferView& cpu, BufferView& diff, ViewState& shared, float height = 0.0f);
+// three values. `height` 0 = a square-ish default. `ran_on` names the first
+// ("GPU", or "CPU emulator" when the kernel was emulated).
+void draw_image_triplet(BufferView& gpu, BufferView& cpu, BufferView& diff, ViewState& shared, float height = 0.0f,
+                        const char* ran_on = "GPU");
 
 // One view in a box with zoom/pan, hover and mismatch outlines; returns true while hovered.
 bool draw_image_view(const char* id, BufferView& view, ViewState& state, ImVec2 size);

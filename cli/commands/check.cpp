@@ -51,7 +51,7 @@ std::string failure_details(const RunResult& r) {
 }  // namespace
 
 int cmd_check(int argc, char** argv) {
-    Args a = parse_args(argc, argv, 2, {"--arch", "--junit"}, {"--compile-only", "--json", "--help", "--in-process", "--trust"},
+    Args a = parse_args(argc, argv, 2, {"--arch", "--junit", "--backend"}, {"--compile-only", "--json", "--help", "--in-process", "--trust"},
                         "check");
     if (a.flag("--help")) {
         std::cout << "Usage: cuda-workbook-cli check <lesson.json or folder...> [--compile-only] [--trust] [--json]\n"
@@ -66,6 +66,9 @@ int cmd_check(int argc, char** argv) {
                      "need --trust: their CPU references are compiled and run on this computer.\n"
                      "A case (or a step's checks) with \"memcheck\": true also runs under compute-sanitizer\n"
                      "memcheck on the GPU, and any error it finds fails the case.\n\n"
+                     "  --backend B    gpu (default; compile-only without a GPU), cpu (the CPU emulator:\n"
+                     "                 every check but the GPU's times; cases marked \"emulate\": false are\n"
+                     "                 left out and counted as skipped), or auto (the GPU, else the emulator)\n"
                      "  --junit FILE   also write JUnit XML: one testcase per check line, classname\n"
                      "                 lesson_id/step_id; compile-only cases are <skipped>\n\n"
                   << kExitCodes;
@@ -91,14 +94,17 @@ int cmd_check(int argc, char** argv) {
 
     auto backend = make_backend(a);
     BackendInfo bi = backend->info();
+    const Executor executor = executor_from_args(a);
+    const bool emulated = executor == Executor::Cpu || (executor == Executor::Auto && !bi.has_gpu);
     const bool asked = a.flag("--compile-only");
-    const bool compile_only = asked || !bi.has_gpu;
+    const bool compile_only = asked || (!bi.has_gpu && !emulated);
     const std::string compile_only_reason = asked ? "asked for with --compile-only" : bi.no_gpu_reason;
     if (!as_json) {
-        if (!compile_only) std::cout << "device: " << bi.devices[0].name << " (" << bi.devices[0].arch() << ")\n";
+        if (!compile_only && emulated) std::cout << "device: the CPU emulator (times are CPU times, not a GPU's)\n";
+        else if (!compile_only) std::cout << "device: " << bi.devices[0].name << " (" << bi.devices[0].arch() << ")\n";
         else std::cout << "compile-only: " << compile_only_reason << "\n";
     }
-    int passed = 0, failed = 0, invalid = 0;
+    int passed = 0, failed = 0, invalid = 0, skipped = 0;
     json out = json::array();
     std::vector<JunitSuite> suites;
     for (const auto& file : files) {
@@ -172,11 +178,13 @@ int cmd_check(int argc, char** argv) {
                 auto t0 = std::chrono::steady_clock::now();
                 std::string failed_case, why;
                 for (const auto& tc : step.checks.cases) {
+                    if (emulated && !tc.emulate) continue;
                     RunRequest req;
                     req.lesson = lesson;
                     req.step = step.id;
                     req.test_case = tc.name;
                     req.source = SourceChoice::Starter;
+                    req.executor = executor;
                     req.arch = a.value("--arch").value_or("");
                     req.keep_buffers = false;
                     req.trusted = true;
@@ -206,12 +214,28 @@ int cmd_check(int argc, char** argv) {
                 }
             }
             for (const auto& tc : step.checks.cases) {
+                if (emulated && !tc.emulate) {
+                    JunitCase jc{classname, tc.name, 0};
+                    jc.outcome = JunitCase::Outcome::Skipped;
+                    jc.type = "not-emulated";
+                    ++skipped;
+                    jc.message = "left out on the CPU emulator: the lesson marks this case \"emulate\": false";
+                    suite.cases.push_back(std::move(jc));
+                    if (as_json)
+                        out.push_back({{"check", "solution-passes"}, {"lesson", lesson->id}, {"step", step.id},
+                                       {"case", tc.name}, {"skipped", "not emulated"}});
+                    else
+                        std::cout << "skip " << lesson->id << " / " << step.id << " / " << tc.name
+                                  << ": left out on the CPU emulator (the lesson marks it \"emulate\": false)\n";
+                    continue;
+                }
                 RunRequest req;
                 req.lesson = lesson;
                 req.step = step.id;
                 req.test_case = tc.name;
                 req.source = SourceChoice::Solution;
                 req.compile_only = compile_only;
+                req.executor = executor;
                 req.arch = a.value("--arch").value_or("");
                 req.keep_buffers = false;
                 req.timing = tc.timing;
@@ -224,7 +248,10 @@ int cmd_check(int argc, char** argv) {
                 // first run's only when it found something.
                 std::string memcheck_note;
                 if (r.status == RunStatus::Passed && step.checks.requires_memcheck(tc)) {
-                    if (a.flag("--in-process")) {
+                    if (r.emulated) {
+                        memcheck_note = "memcheck required by the lesson: the CPU emulator's guard pages checked "
+                                        "every access past a buffer's end instead";
+                    } else if (a.flag("--in-process")) {
                         memcheck_note = "memcheck required by the lesson: not run (--in-process has no worker to wrap)";
                     } else if (find_compute_sanitizer(cuda_home()).empty()) {
                         memcheck_note = "memcheck required by the lesson: not run (compute-sanitizer not found)";
@@ -265,6 +292,8 @@ int cmd_check(int argc, char** argv) {
                 } else {
                     std::cout << (ok ? "ok   " : "FAIL ") << lesson->id << " / " << step.id << " / " << tc.name << " ("
                               << params_str(r.params) << "): " << run_status_name(r.status);
+                    if (r.status == RunStatus::Passed && r.emulated && r.emulated_ms >= 0)
+                        std::cout << fmt(", CPU emulation %.1f ms", r.emulated_ms) << fmt(", reference %.3f ms", r.cpu_ms);
                     if (r.status == RunStatus::Passed && r.gpu_time)
                         std::cout << fmt(", GPU %.4f ms", r.gpu_time->median_ms) << fmt(", CPU %.3f ms", r.cpu_ms)
                                   << (r.bytes > 0 ? fmt(", %.1f GB/s", r.gbs()) : "")
@@ -290,7 +319,10 @@ int cmd_check(int argc, char** argv) {
         suites.push_back(std::move(suite));
     }
     if (as_json) std::cout << out.dump(2) << "\n";
-    else std::cout << "check: " << passed << " passed, " << failed << " failed" << (compile_only ? " (compile-only: no kernel ran)" : "") << "\n";
+    else
+        std::cout << "check: " << passed << " passed, " << failed << " failed"
+                  << (skipped ? ", " + std::to_string(skipped) + " skipped" : std::string())
+                  << (compile_only ? " (compile-only: no kernel ran)" : "") << "\n";
     if (junit_path) {
         junit_out << junit_xml(suites);
         junit_out.close();

@@ -147,7 +147,7 @@ void print_run_text(const RunResult& r) {
 
 int cmd_run(int argc, char** argv) {
     Args a = parse_args(argc, argv, 2, {"--step", "--case", "--block", "--grid", "--shared", "--param", "--source", "--arch",
-                                        "--repeat", "--warmup", "--timeout"},
+                                        "--repeat", "--warmup", "--timeout", "--backend"},
                         {"--solution", "--compile-only", "--no-timing", "--warm-l2", "--json", "--help", "--in-process", "--trust",
                          "--memcheck", "--racecheck"},
                         "run");
@@ -175,6 +175,9 @@ int cmd_run(int argc, char** argv) {
                      "  --timeout S       stop the run after S seconds (default: the lesson's, else 30)\n"
                      "  --in-process      run in this process, not a worker (debugging; a fault ends the CLI)\n"
                      "  --compile-only    stop before the GPU: compile, reference, limits (exit 0 if they pass)\n"
+                     "  --backend B       where the kernel runs: gpu (default; compile-only without a GPU),\n"
+                     "                    cpu (the CPU emulator: every check works, times are CPU times),\n"
+                     "                    or auto (the GPU when there is one, else the CPU emulator)\n"
                      "  --memcheck        run under compute-sanitizer memcheck: every out-of-bounds or\n"
                      "                    misaligned access is reported with its line, thread and block\n"
                      "                    (slow: not timed; the deadline is 10x the lesson's, at least 120 s)\n"

@@ -201,13 +201,20 @@ CacheFolder cache_folder(CacheKind kind, fs::path dir) {
         f.entry_suffixes = {".so"};
         default_bytes = 128 * kMiB;
         break;
+    case CacheKind::Emulated:  // kernels built for the CPU emulator
+        f.name = "emulated";
+        f.entry_suffixes = {".so"};
+        default_bytes = 128 * kMiB;
+        break;
     }
     f.dir = dir.empty() ? cache_dir() / f.name : std::move(dir);
     f.max_bytes = cap_bytes(default_bytes, f.cap_source);
     return f;
 }
 
-std::vector<CacheFolder> cache_folders() { return {cache_folder(CacheKind::Nvrtc), cache_folder(CacheKind::Reference)}; }
+std::vector<CacheFolder> cache_folders() {
+    return {cache_folder(CacheKind::Nvrtc), cache_folder(CacheKind::Reference), cache_folder(CacheKind::Emulated)};
+}
 
 CacheStats cache_stats(const CacheFolder& folder) {
     CacheStats stats;

@@ -42,6 +42,8 @@ constexpr Entry kCatalogue[] = {
     {"hint.context_lost", "restart the program, or run through the worker process, which is replaced after a fault",
      "重新启动程序，或者通过工作进程运行：出错后它会被自动替换"},
     {"hint.deadline", "the deadline is {0}", "时限来自 {0}"},
+    {"hint.emulator_refused", "run this step on a computer with an NVIDIA GPU",
+     "请在装有 NVIDIA GPU 的计算机上运行这一步"},
     {"hint.endless",
      "the kernel did not finish: look for a loop whose condition never becomes false, or a __syncthreads() that "
      "not every thread reaches",
@@ -55,6 +57,10 @@ constexpr Entry kCatalogue[] = {
      "a thread wrote where no element is: a missing or wrong bounds test (if (i < n)), or index arithmetic that "
      "overshoots; Check memory shows the line",
      "有线程写到了没有元素的地方：缺少边界判断或判断写错了（if (i < n)），或者下标计算越界；“检查内存”会指出是哪一行"},
+    {"hint.out_of_bounds_access",
+     "a thread touched memory where no element is: a missing or wrong bounds test (if (i < n)), or index arithmetic "
+     "that overshoots; the line is named above",
+     "有线程访问了没有元素的地方：缺少边界判断或判断写错了（if (i < n)），或者下标计算越界；上面已指出是哪一行"},
     {"hint.racecheck",
      "threads of a block read and write the same shared memory without a __syncthreads() between them",
      "同一个线程块的线程读写同一块共享内存，中间却没有 __syncthreads()"},
@@ -101,6 +107,13 @@ constexpr Entry kCatalogue[] = {
     {"run.context_lost",
      "the GPU context was lost after an earlier kernel fault, so nothing more can run in this process",
      "之前的核函数故障使 GPU 上下文失效，这个进程里不能再运行任何东西"},
+    {"run.emulated",
+     "; ran on the CPU emulator, whose time ({0} ms for the launches) says nothing about a GPU's",
+     "；在 CPU 模拟器上运行，其用时（启动共 {0} ms）与 GPU 的速度无关"},
+    {"run.emulator_compile_error", "the host compiler could not build the kernel for the CPU emulator: {0}",
+     "主机编译器无法为 CPU 模拟器构建这个核函数：{0}"},
+    {"run.emulator_fault", "on the CPU emulator, {0}", "在 CPU 模拟器上，{0}"},
+    {"run.emulator_refused", "the CPU emulator cannot run this step: {0}", "CPU 模拟器无法运行这一步：{0}"},
     {"run.mismatch", "output '{0}': {1} of {2} elements differ from the CPU reference",
      "输出 '{0}'：{2} 个元素中有 {1} 个和 CPU 参考实现的结果不同"},
     {"run.mismatch.must_be_same",

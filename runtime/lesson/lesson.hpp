@@ -141,6 +141,9 @@ struct TestCase {
     bool timing = false;                   // the large case used for timing
     double timeout_s = 0;                  // > 0: this case's run deadline, over Checks::timeout_s
     std::optional<bool> memcheck;          // over Checks::memcheck
+    // false: too large for the CPU emulator in reasonable time; the CPU
+    // backend's check leaves it out and says so (it still runs when asked for).
+    bool emulate = true;
     std::string json_path;
 };
 

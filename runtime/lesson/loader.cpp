@@ -1352,7 +1352,7 @@ void Loader::parse_checks(const Section& s, Step& step) {
             const Json& tj = (*cases)[i];
             const std::string p = index_path(cpath, i);
             if (!want_object(tj, p, "a case object ({\"name\": ..., \"params\": {...}})")) continue;
-            check_keys(tj, p, {"name", "params", "inputs", "timing", "timeout_s", "memcheck"});
+            check_keys(tj, p, {"name", "params", "inputs", "timing", "timeout_s", "memcheck", "emulate"});
             TestCase tc;
             tc.json_path = p;
             if (auto name = get_string(tj, "name", p, true)) {
@@ -1374,6 +1374,10 @@ void Loader::parse_checks(const Section& s, Step& step) {
             if (const Json* m = field(tj, "memcheck")) {
                 if (!m->is_boolean()) issue(p + ".memcheck", "expected true or false, got " + type_name(*m));
                 else tc.memcheck = m->get<bool>();
+            }
+            if (const Json* e = field(tj, "emulate")) {
+                if (!e->is_boolean()) issue(p + ".emulate", "expected true or false, got " + type_name(*e));
+                else tc.emulate = e->get<bool>();
             }
             if (const Json* pj = field(tj, "params")) {
                 if (want_object(*pj, p + ".params", "an object of param values ({\"N\": 8})")) {

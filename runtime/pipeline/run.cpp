@@ -22,6 +22,7 @@
 #include "core/half.hpp"
 #include "driver/cuda_driver.hpp"
 #include "driver/gpu.hpp"
+#include "emulate/emulator.hpp"
 #include "lesson/expr.hpp"
 #include "reference/isolated.hpp"
 
@@ -36,6 +37,22 @@
 #include <optional>
 
 namespace wb {
+
+const char* executor_name(Executor e) {
+    switch (e) {
+    case Executor::Gpu: return "gpu";
+    case Executor::Cpu: return "cpu";
+    case Executor::Auto: return "auto";
+    }
+    return "gpu";
+}
+
+std::optional<Executor> parse_executor(std::string_view s) {
+    if (s == "gpu") return Executor::Gpu;
+    if (s == "cpu") return Executor::Cpu;
+    if (s == "auto") return Executor::Auto;
+    return std::nullopt;
+}
 
 const char* run_status_name(RunStatus s) {
     switch (s) {
@@ -225,6 +242,61 @@ unsigned char guard_pattern(unsigned char run_pattern, std::size_t buffer) {
     return static_cast<unsigned char>(run_pattern + 29 * buffer);
 }
 
+const HostBuffer* find_in(const std::vector<HostBuffer>& v, const std::string& name) {
+    for (const auto& h : v)
+        if (h.name == name) return &h;
+    return nullptr;
+}
+
+// 7. The verdict of two validation runs against the reference, the same for
+// every backend: each compared output, then an out-of-bounds write (which
+// fails the run even when every compared cell is right), said once.
+bool judge_outputs(RunResult& r, const std::vector<CompareSpec>& compare, const std::vector<HostBuffer>& run_a,
+                   const std::vector<HostBuffer>& run_b, const std::vector<HostBuffer>& reference_out,
+                   const Sentence& out_of_bounds) {
+    bool all_passed = true;
+    Sentence first_failure;
+    for (const auto& spec : compare) {
+        const HostBuffer* got = find_in(run_a, spec.buffer);
+        const HostBuffer* got_b = find_in(run_b, spec.buffer);
+        const HostBuffer* want = find_in(reference_out, spec.buffer);
+        if (!got || !want) throw Error(ErrorKind::Internal, "compared buffer '" + spec.buffer + "' missing");
+        CompareResult c = compare_buffers(*got, got_b, *want, spec);
+        if (!c.passed && first_failure.empty()) {
+            first_failure = {{"run.mismatch", {c.buffer, std::to_string(c.mismatches), std::to_string(c.count)}}};
+            if (c.unwritten) first_failure.push_back({"run.mismatch.unwritten", {std::to_string(c.unwritten)}});
+            if (c.deterministic && c.nondeterministic)
+                first_failure.push_back({"run.mismatch.must_be_same", {std::to_string(c.nondeterministic)}});
+            else if (c.changed_and_failed)
+                first_failure.push_back({"run.mismatch.race_likely", {std::to_string(c.changed_and_failed)}});
+            if (!c.note.empty()) first_failure.push_back({"paren", {c.note}});
+        }
+        all_passed = all_passed && c.passed;
+        r.comparisons.push_back(std::move(c));
+    }
+    if (!out_of_bounds.empty()) {
+        all_passed = false;
+        r.status = RunStatus::Mismatch;
+        Sentence said = out_of_bounds;
+        if (!first_failure.empty()) {
+            said.push_back({"run.and", {}});
+            said.insert(said.end(), first_failure.begin(), first_failure.end());
+        }
+        r.say(std::move(said));
+        r.say_hint({{"hint.out_of_bounds", {}}});
+    } else if (all_passed) {
+        r.status = RunStatus::Passed;
+        r.say({r.comparisons.size() == 1 ? Phrase{"run.passed_one", {}}
+                                         : Phrase{"run.passed", {std::to_string(r.comparisons.size())}}});
+    } else {
+        r.status = RunStatus::Mismatch;
+        r.say(first_failure);
+        r.say_hint({{"hint.mismatch", {}}});
+    }
+
+    return all_passed;
+}
+
 std::vector<CompareSpec> resolve_compare(const Step& step, const std::map<std::string, double>& params) {
     std::vector<CompareSpec> out = step.checks.compare;
     const ExprVars vars(params.begin(), params.end());
@@ -390,6 +462,11 @@ private:
     void run_on_gpu(const RunRequest& req, const Step& step, const std::vector<CompareSpec>& compare,
                     const std::vector<std::vector<unsigned char>>& constants, RunResult& r,
                     std::vector<HostBuffer>& host, const std::vector<HostBuffer>& reference_out);
+    // The same run on the CPU emulator: the same poison, guards, two
+    // validation runs and verdict; a wall time instead of GPU timing.
+    void run_on_cpu(const RunRequest& req, const Step& step, const SourceText& source,
+                    const std::vector<CompareSpec>& compare, const std::vector<std::vector<unsigned char>>& constants,
+                    RunResult& r, std::vector<HostBuffer>& host, const std::vector<HostBuffer>& reference_out);
 
     // The loaded module of a compiled image, reused while the same image runs
     // again (an unchanged re-run, a sweep, a compile-cache hit), unless the
@@ -452,8 +529,9 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
     r.params = resolve_params(*step, tc, req.params);
 
     // The device decides the architecture; without one, the request or the default does.
-    GpuContext* ctx = (req.compile_only || context_lost_) ? nullptr : context(r);
-    if (context_lost_) {
+    GpuContext* ctx = (req.compile_only || context_lost_ || req.executor == Executor::Cpu) ? nullptr : context(r);
+    const bool on_cpu = !req.compile_only && (req.executor == Executor::Cpu || (req.executor == Executor::Auto && !ctx));
+    if (context_lost_ && !on_cpu) {
         r.status = RunStatus::CudaError;
         r.say({{"run.context_lost", {}}});
         r.say_hint({{"hint.context_lost", {}}});
@@ -609,6 +687,12 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
     if (req.keep_buffers)
         for (const auto& h : host)
             if (h.role != BufferRole::Output) r.inputs.push_back(h);
+
+    if (on_cpu) {
+        phase("emulate");
+        run_on_cpu(req, *step, source, compare, constants, r, host, reference_out);
+        return;
+    }
 
     // 5. compile-only
     if (!ctx) {
@@ -892,50 +976,7 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
     std::vector<HostBuffer> run_b = download_second(run_a);
 
     // 7. compare
-    auto find_in = [](const std::vector<HostBuffer>& v, const std::string& name) -> const HostBuffer* {
-        for (const auto& h : v)
-            if (h.name == name) return &h;
-        return nullptr;
-    };
-    bool all_passed = true;
-    Sentence first_failure;
-    for (const auto& spec : compare) {
-        const HostBuffer* got = find_in(run_a, spec.buffer);
-        const HostBuffer* got_b = find_in(run_b, spec.buffer);
-        const HostBuffer* want = find_in(reference_out, spec.buffer);
-        if (!got || !want) throw Error(ErrorKind::Internal, "compared buffer '" + spec.buffer + "' missing");
-        CompareResult c = compare_buffers(*got, got_b, *want, spec);
-        if (!c.passed && first_failure.empty()) {
-            first_failure = {{"run.mismatch", {c.buffer, std::to_string(c.mismatches), std::to_string(c.count)}}};
-            if (c.unwritten) first_failure.push_back({"run.mismatch.unwritten", {std::to_string(c.unwritten)}});
-            if (c.deterministic && c.nondeterministic)
-                first_failure.push_back({"run.mismatch.must_be_same", {std::to_string(c.nondeterministic)}});
-            else if (c.changed_and_failed)
-                first_failure.push_back({"run.mismatch.race_likely", {std::to_string(c.changed_and_failed)}});
-            if (!c.note.empty()) first_failure.push_back({"paren", {c.note}});
-        }
-        all_passed = all_passed && c.passed;
-        r.comparisons.push_back(std::move(c));
-    }
-    if (!out_of_bounds.empty()) {
-        all_passed = false;
-        r.status = RunStatus::Mismatch;
-        Sentence said = out_of_bounds;
-        if (!first_failure.empty()) {
-            said.push_back({"run.and", {}});
-            said.insert(said.end(), first_failure.begin(), first_failure.end());
-        }
-        r.say(std::move(said));
-        r.say_hint({{"hint.out_of_bounds", {}}});
-    } else if (all_passed) {
-        r.status = RunStatus::Passed;
-        r.say({r.comparisons.size() == 1 ? Phrase{"run.passed_one", {}}
-                                         : Phrase{"run.passed", {std::to_string(r.comparisons.size())}}});
-    } else {
-        r.status = RunStatus::Mismatch;
-        r.say(first_failure);
-        r.say_hint({{"hint.mismatch", {}}});
-    }
+    const bool all_passed = judge_outputs(r, compare, run_a, run_b, reference_out, out_of_bounds);
 
     // 8. timing, only for a kernel that is right
     // Under compute-sanitizer a kernel runs 10-100x slower: a time would mislead.
@@ -1312,6 +1353,152 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
 
     if (req.keep_buffers) {
         r.gpu_outputs = std::move(run_a);
+        for (const auto& h : reference_out)
+            if (h.role != BufferRole::Input) r.cpu_outputs.push_back(h);
+    }
+}
+
+void LocalBackend::run_on_cpu(const RunRequest& req, const Step& step, const SourceText& source,
+                              const std::vector<CompareSpec>& compare,
+                              const std::vector<std::vector<unsigned char>>& constants, RunResult& r,
+                              std::vector<HostBuffer>& host, const std::vector<HostBuffer>& reference_out) {
+    r.emulated = true;
+    std::vector<std::string> entries;
+    for (const auto& lr : r.launches)
+        if (std::find(entries.begin(), entries.end(), lr.entry) == entries.end()) entries.push_back(lr.entry);
+    const EmuBuild build = build_emulated(source, entries);
+    if (build.refusal) {
+        r.status = RunStatus::Refused;
+        r.say({{"run.emulator_refused", {build.refusal->to_string()}}});
+        r.say_hint({{"hint.emulator_refused", {}}});
+        return;
+    }
+    if (!build.ok) {
+        r.status = RunStatus::CompileError;
+        std::string first;
+        for (const auto& d : build.diagnostics)
+            if (d.severity == Severity::Error) {
+                first = d.to_string();
+                break;
+            }
+        r.say({{"run.emulator_compile_error", {first.empty() ? build.log : first}}});
+        return;
+    }
+    EmuModule module(build);
+    std::vector<std::size_t> entry_of;  // per launch, its index in `entries`
+    for (std::size_t li = 0; li < r.launches.size(); ++li) {
+        LaunchReport& lr = r.launches[li];
+        const std::size_t e = std::size_t(std::find(entries.begin(), entries.end(), lr.entry) - entries.begin());
+        entry_of.push_back(e);
+        const LaunchSpec& spec = step.launches[li];
+        if (module.arity(e) != int(spec.args.size())) {
+            std::string names;
+            for (const auto& a : spec.args) names += (names.empty() ? "" : ", ") + a.name;
+            lr.refusal = LaunchRefusal{"args", "kernel '" + lr.entry + "' takes " + std::to_string(module.arity(e)) +
+                                                   " parameters, but the lesson passes " + std::to_string(spec.args.size()) +
+                                                   " (" + names + ")"};
+            set_refused(r, lr);
+            return;
+        }
+    }
+    for (std::size_t k = 0; k < step.constants.size(); ++k) {
+        const ConstantSpec& c = step.constants[k];
+        void* global = module.symbol(c.name);
+        if (!global) {
+            LaunchReport& lr = r.launches.front();
+            lr.refusal = LaunchRefusal{"constants", "the kernel declares no __constant__ '" + c.name +
+                                                        "', which the lesson fills from " +
+                                                        (c.buffer.empty() ? std::string("its values") : "buffer '" + c.buffer + "'")};
+            set_refused(r, lr);
+            return;
+        }
+        std::memcpy(global, constants[k].data(), constants[k].size());
+    }
+
+    EmuArena arena;
+    for (const auto& h : host) arena.add(h.name, h.size_bytes(), dtype_size(h.type));
+    auto index_of = [&](const std::string& name) -> std::size_t {
+        for (std::size_t i = 0; i < host.size(); ++i)
+            if (host[i].name == name) return i;
+        throw Error(ErrorKind::Internal, "no buffer '" + name + "'");
+    };
+    auto is_filled = [&](std::size_t i) {
+        const Buffer* b = step.find_buffer(host[i].name);
+        return b && b->fill.has_value();
+    };
+
+    Sentence out_of_bounds;
+    std::optional<EmuFault> fault;
+    auto one_run = [&](unsigned char poison, unsigned char guard) {
+        for (std::size_t i = 0; i < host.size(); ++i) {
+            if (host[i].role != BufferRole::Output || is_filled(i))
+                std::memcpy(arena.data(i), host[i].data(), host[i].size_bytes());
+            else
+                std::memset(arena.data(i), poison, host[i].size_bytes());
+        }
+        arena.fill_guards(guard);
+        std::vector<std::size_t> binding(host.size());
+        for (std::size_t i = 0; i < binding.size(); ++i) binding[i] = i;
+        for (std::size_t li = 0; li < step.launches.size() && !fault; ++li) {
+            const LaunchSpec& spec = step.launches[li];
+            const LaunchOverride* ov = li < req.launches.size() ? &req.launches[li] : nullptr;
+            std::map<std::string, double> values = r.params;
+            for (long long p = 0; p < r.launches[li].passes && !fault; ++p) {
+                if (spec.multi_pass()) values["pass"] = double(p);
+                ArgPack pack = pack_args(spec.args, values, [&](const std::string& name) {
+                    return reinterpret_cast<CUdeviceptr>(arena.data(binding[index_of(name)]));
+                });
+                const LaunchDims dims = p == 0 ? r.launches[li].dims : resolve_launch(spec, r.params, ov, p);
+                fault = module.launch(entry_of[li], dims, pack.pointers.data(), &arena);
+                if (fault) fault->message = "in kernel '" + r.launches[li].entry + "', " + fault->message;
+                if (p + 1 < r.launches[li].passes)
+                    for (const auto& [a, b] : spec.swap) std::swap(binding[index_of(a)], binding[index_of(b)]);
+            }
+        }
+        if (!fault && out_of_bounds.empty())
+            if (const auto at = arena.first_guard_write(guard)) {
+                const HostBuffer& h = host[at->first];
+                const long long esize = static_cast<long long>(dtype_size(h.type));
+                const long long element = at->second >= 0 ? at->second / esize : -((-at->second + esize - 1) / esize);
+                out_of_bounds = {{at->second >= 0 ? "run.out_of_bounds_after" : "run.out_of_bounds_before",
+                                  {h.name, std::to_string(h.count()), std::to_string(element)}}};
+            }
+        std::vector<HostBuffer> out;
+        for (std::size_t i = 0; i < host.size(); ++i)
+            if (host[i].role != BufferRole::Input) {
+                HostBuffer b = host[i].zeroed_like();
+                std::memcpy(b.mutable_data(), arena.data(binding[i]), b.size_bytes());
+                out.push_back(std::move(b));
+            }
+        return out;
+    };
+
+    // 6. two validation runs with different poison and guard patterns
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<HostBuffer> run_a = one_run(kPoisonA, kGuardA);
+    r.emulated_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    std::vector<HostBuffer> run_b = fault ? run_a : one_run(kPoisonB, kGuardB);
+    if (fault) {
+        // The launch stopped at a bad access or a trap: that is the verdict.
+        r.status = RunStatus::CudaError;
+        r.say({{"run.emulator_fault", {fault->message}}});
+        r.say_hint({{fault->kind == EmuFault::Kind::OutOfBounds || fault->kind == EmuFault::Kind::BadAddress
+                         ? "hint.out_of_bounds_access"
+                         : "hint.mismatch",
+                     {}}});
+        r.emulated_ms = -1;
+        return;
+    }
+
+    // 7. compare
+    const bool all_passed = judge_outputs(r, compare, run_a, run_b, reference_out, out_of_bounds);
+    if (all_passed) {
+        char ms[32];
+        std::snprintf(ms, sizeof ms, "%.1f", r.emulated_ms);
+        r.say_more({"run.emulated", {ms}});
+    }
+    if (req.keep_buffers) {
+        for (auto& h : run_a) r.gpu_outputs.push_back(std::move(h));
         for (const auto& h : reference_out)
             if (h.role != BufferRole::Input) r.cpu_outputs.push_back(h);
     }

@@ -42,6 +42,13 @@ struct LaunchOverride {
     std::optional<long long> shared_bytes;
 };
 
+// Where a step's kernels run. Gpu: on the GPU, or compile-only without one.
+// Cpu: on the CPU emulator (emulate/emulator.hpp), GPU or not. Auto: the GPU
+// when there is one, else the CPU emulator.
+enum class Executor { Gpu, Cpu, Auto };
+const char* executor_name(Executor e);                 // "gpu", "cpu", "auto"
+std::optional<Executor> parse_executor(std::string_view s);
+
 struct RunRequest {
     std::shared_ptr<const Lesson> lesson;
     std::string step;                        // id, or number from 1 (the GUI's); "" = first step
@@ -53,6 +60,7 @@ struct RunRequest {
     std::vector<LaunchOverride> launches;    // by launch index (see Step::tuned_launch for the student's)
     std::string arch;                        // "" = the device's own, or default_arch()
     bool compile_only = false;               // stop after compile + reference + limits
+    Executor executor = Executor::Gpu;       // where the kernels run
     // Build and run the CPU reference. Compile-as-you-type turns it off: it
     // wants diagnostics, and the reference is built and run when the student runs.
     bool reference = true;
@@ -215,6 +223,10 @@ struct RunResult {
     std::vector<CompareResult> comparisons;
 
     std::optional<Timing> gpu_time;
+    // Ran on the CPU emulator: no GPU time, no GB/s against the GPU's
+    // ceilings; emulated_ms is the launches' wall time on the CPU (-1: none).
+    bool emulated = false;
+    double emulated_ms = -1;
     double cpu_ms = -1;                    // the reference's run time, -1 when it did not run:
     double cpu_cold_ms = -1;               //   the median of cpu_warm_runs warm calls after the
     int cpu_warm_runs = 0;                 //   cold first one, or that one call (warm runs 0);

@@ -128,7 +128,7 @@ void check_floats(const json& j, const std::string& path, const std::set<std::st
 }
 
 const std::set<std::string> kResultFloats = {
-    "cpu_ms", "cpu_cold_ms", "bytes", "flops", "params.*", "compile.seconds", "reference.seconds",
+    "cpu_ms", "cpu_cold_ms", "emulated_ms", "bytes", "flops", "params.*", "compile.seconds", "reference.seconds",
     "comparisons[].max_abs_error", "comparisons[].max_rel_error", "comparisons[].atol", "comparisons[].rtol",
     "comparisons[].first[].got", "comparisons[].first[].want", "gpu_time.samples_ms[]", "gpu_time.median_ms",
     "gpu_time.min_ms", "gpu_time.max_ms", "gpu_time.noise", "ceilings.copy_gbs", "ceilings.fp32_gflops", "ceilings.fp16_gflops",
@@ -373,6 +373,7 @@ Frame encode_request(const RunRequest& r) {
               {"launches", launches},
               {"arch", r.arch},
               {"compile_only", r.compile_only},
+              {"executor", int(r.executor)},
               {"timing", r.timing},
               {"warm_l2", r.warm_l2},
               {"warmup", r.warmup},
@@ -459,6 +460,11 @@ RunRequest decode_request(const Frame& f) {
         }
         r.arch = j.at("arch");
         r.compile_only = j.at("compile_only");
+        {
+            const int e = get_or<int>(j, "executor", 0);
+            if (e < 0 || e > int(Executor::Auto)) throw Error(ErrorKind::Internal, "malformed worker message: executor out of range");
+            r.executor = Executor(e);
+        }
         r.timing = j.at("timing");
         r.warm_l2 = get_or<bool>(j, "warm_l2", false);
         r.warmup = j.at("warmup");
@@ -512,6 +518,7 @@ Frame encode_result(const RunResult& r) {
               {"step_id", r.step_id}, {"case_name", r.case_name}, {"arch", r.arch}, {"device_note", r.device_note},
               {"cpu_ms", num(r.cpu_ms)}, {"cpu_cold_ms", num(r.cpu_cold_ms)}, {"cpu_warm_runs", r.cpu_warm_runs},
               {"cpu_threads", r.cpu_threads}, {"cpu_from_cache", r.cpu_from_cache}, {"bytes", num(r.bytes)}, {"flops", num(r.flops)},
+              {"emulated", r.emulated}, {"emulated_ms", num(r.emulated_ms)},
               {"message_said", encode_sentence(r.message_said)}, {"hint_said", encode_sentence(r.hint_said)},
               {"device_note_said", encode_sentence(r.device_note_said)}};
     json params = json::object();
@@ -624,6 +631,8 @@ RunResult decode_result(const Frame& frame) {
         r.cpu_warm_runs = get_or<int>(j, "cpu_warm_runs", 0);
         r.cpu_threads = get_or<int>(j, "cpu_threads", 1);
         r.cpu_from_cache = get_or<bool>(j, "cpu_from_cache", false);
+        r.emulated = get_or<bool>(j, "emulated", false);
+        if (j.contains("emulated_ms")) r.emulated_ms = get_num(j.at("emulated_ms"));
         r.bytes = get_num(j.at("bytes"));
         r.flops = get_num(j.at("flops"));
         for (const auto& [k, v] : j.at("params").items()) r.params[k] = get_num(v);

@@ -330,9 +330,6 @@ ReferenceBuild build_reference(const ReferenceSpec& spec) {
         return build;
     }
 
-    std::vector<std::string> compiler = find_compiler();
-    std::string version = compiler_version(compiler);
-
     // The symbol depends only on the entry and the argument types, so the
     // same reference keeps its name across edits of its body.
     Sha256 sig;
@@ -348,73 +345,100 @@ ReferenceBuild build_reference(const ReferenceSpec& spec) {
     tu += "#line 1 \"" + std::string(kTrampolineFile) + "\"\n";
     tu += build.wrapper_source;
 
+    HostLibrary lib = build_host_library(tu, kFlags, CacheKind::Reference, "wb-reference-cache-1");
+    build.command = lib.command;
+    build.from_cache = lib.from_cache;
+    if (lib.from_cache) {
+        build.ok = true;
+        build.library = lib.library;
+        return build;
+    }
+    build.log = lib.log;
+    build.diagnostics = map_diagnostics(parse_gcc_log(lib.log), spec, origin);
+    add_linker_errors(build.diagnostics, lib.log, origin);
+    if (lib.ok) {
+        build.ok = true;
+        build.library = lib.library;
+    } else {
+        bool has_error = false;
+        for (const auto& d : build.diagnostics) has_error |= d.severity == Severity::Error;
+        if (!has_error) {
+            Diagnostic d;
+            d.file = origin;
+            d.message = "the host compiler failed" + std::string(lib.exit_code < 0 ? " (killed by a signal)" : "") + ": " +
+                        lib.log;
+            build.diagnostics.push_back(std::move(d));
+        }
+    }
+    build.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return build;
+}
+
+HostLibrary build_host_library(const std::string& tu, const std::vector<std::string>& flags, CacheKind kind,
+                               const std::string& cache_tag) {
+    using Clock = std::chrono::steady_clock;
+    auto start = Clock::now();
+    HostLibrary lib;
+    std::vector<std::string> compiler = find_compiler();
+    std::string version = compiler_version(compiler);
+
     Sha256 key_hash;
-    key_hash.update_field("wb-reference-cache-1");
+    key_hash.update_field(cache_tag);
     key_hash.update_field(std::to_string(compiler.size()));
     for (const auto& w : compiler) key_hash.update_field(w);
     key_hash.update_field(version);
-    key_hash.update_field(std::to_string(kFlags.size()));
-    for (const auto& f : kFlags) key_hash.update_field(f);
+    key_hash.update_field(std::to_string(flags.size()));
+    for (const auto& f : flags) key_hash.update_field(f);
     key_hash.update_field(tu);
     std::string key = key_hash.finish_hex();
 
-    fs::path dir = cache_dir() / "reference";
+    const CacheFolder folder = cache_folder(kind);
+    const fs::path dir = folder.dir;
     fs::path library = dir / (key + ".so");
     std::string suffix = random_suffix();
     fs::path tu_path = dir / (key + ".tmp-" + suffix + ".cpp");
     fs::path tmp_library = dir / (key + ".tmp-" + suffix + ".so");
 
-    build.command = compiler;
-    build.command.insert(build.command.end(), kFlags.begin(), kFlags.end());
-    build.command.insert(build.command.end(), {"-o", tmp_library.string(), tu_path.string()});
+    lib.command = compiler;
+    lib.command.insert(lib.command.end(), flags.begin(), flags.end());
+    lib.command.insert(lib.command.end(), {"-o", tmp_library.string(), tu_path.string()});
 
     std::error_code ec;
     if (fs::is_regular_file(library, ec)) {
         touch_cache_entry(library);
-        build.ok = true;
-        build.library = library;
-        build.from_cache = true;
-        return build;
+        lib.ok = true;
+        lib.library = library;
+        lib.from_cache = true;
+        return lib;
     }
 
     fs::create_directories(dir, ec);
     write_file_atomic(tu_path, tu);
     ProcessResult r;
     try {
-        r = run_process(build.command);
+        r = run_process(lib.command);
     } catch (...) {
         fs::remove(tu_path, ec);
         throw;
     }
     fs::remove(tu_path, ec);
-
-    build.log = r.output;
-    build.diagnostics = map_diagnostics(parse_gcc_log(r.output), spec, origin);
-    add_linker_errors(build.diagnostics, r.output, origin);
+    lib.log = r.output;
+    lib.exit_code = r.exit_code;
     if (r.exit_code == 0 && fs::is_regular_file(tmp_library, ec)) {
         fs::rename(tmp_library, library, ec);
         if (ec) {
             fs::remove(tmp_library, ec);
-            throw Error(ErrorKind::Io, "cannot move the built reference into the cache: " + ec.message(),
+            throw Error(ErrorKind::Io, "cannot move the built library into the cache: " + ec.message(),
                         file_location(library));
         }
-        trim_cache(cache_folder(CacheKind::Reference, dir), key);
-        build.ok = true;
-        build.library = library;
+        trim_cache(folder, key);
+        lib.ok = true;
+        lib.library = library;
     } else {
         fs::remove(tmp_library, ec);
-        bool has_error = false;
-        for (const auto& d : build.diagnostics) has_error |= d.severity == Severity::Error;
-        if (!has_error) {
-            Diagnostic d;
-            d.file = origin;
-            d.message = "the host compiler failed" +
-                        std::string(r.exit_code < 0 ? " (killed by a signal)" : "") + ": " + r.output;
-            build.diagnostics.push_back(std::move(d));
-        }
     }
-    build.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    return build;
+    lib.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return lib;
 }
 
 LoadedReference::LoadedReference(const ReferenceBuild& build) {

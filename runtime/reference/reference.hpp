@@ -13,6 +13,7 @@
 #pragma once
 
 #include "compile/diagnostics.hpp"
+#include "core/disk_cache.hpp"
 #include "lesson/lesson.hpp"
 
 #include <filesystem>
@@ -36,6 +37,24 @@ struct ReferenceBuild {
 // Builds (or finds in the cache) the reference. Throws wb::Error only when
 // no host compiler can be started at all.
 ReferenceBuild build_reference(const ReferenceSpec& spec);
+
+// A shared library built by the host compiler from one translation unit.
+struct HostLibrary {
+    bool ok = false;
+    std::string log;                   // the compiler's whole output
+    std::filesystem::path library;     // the .so, when ok
+    std::vector<std::string> command;  // the compiler command line
+    int exit_code = 0;
+    double seconds = 0;                // build time (0 when cached)
+    bool from_cache = false;
+};
+
+// Compiles `tu` with the host compiler (c++ or $CXX) and `flags` into a shared
+// library cached in the `kind` cache folder, keyed on `cache_tag`, the
+// compiler and its version, the flags and the text. The CPU reference and the
+// CPU emulator's kernels are both built through this.
+HostLibrary build_host_library(const std::string& tu, const std::vector<std::string>& flags, CacheKind kind,
+                               const std::string& cache_tag);
 
 // An opened reference library. Owns the dlopen handle.
 class LoadedReference {

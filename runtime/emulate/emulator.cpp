@@ -1,0 +1,749 @@
+// runtime/emulate/emulator.cpp — building, loading and launching emulated kernels.
+//
+// [SECTION] the headers on disk      emulator_headers() written once per content
+// [SECTION] build                    refuse, rewrite, generate entries, host compiler
+// [SECTION] arena                    guard pages and patterns around each buffer
+// [SECTION] faults                   SIGSEGV/SIGBUS/SIGFPE inside a kernel end its launch
+// [SECTION] blocks                   a block's threads in order, or as fibers
+// [SECTION] launch                   blocks spread over the cores
+#include "emulate/emulator.hpp"
+
+#include "compile/nvrtc.hpp"
+#include "core/error.hpp"
+#include "core/fs.hpp"
+#include "core/sha256.hpp"
+#include "emulate/include/wb_emu_abi.h"
+#include "emulate/refuse.hpp"
+#include "emulate/rewrite.hpp"
+#include "reference/reference.hpp"
+
+#include <boost/context/fiber.hpp>
+
+#include <atomic>
+#include <csetjmp>
+#include <csignal>
+#include <cstring>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include <dlfcn.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+namespace ctx = boost::context;
+
+namespace wb {
+
+namespace {
+
+// [SECTION] the headers on disk
+
+// The folder holding cuda_emu.h and its companions, written on first use
+// under the cache folder, named by a digest of their text.
+fs::path emulator_include_dir() {
+    static std::mutex m;
+    static fs::path dir;
+    std::lock_guard<std::mutex> lock(m);
+    if (!dir.empty()) return dir;
+    const auto& headers = emulator_headers();
+    const fs::path d = cache_dir() / "emulate-include" / nvrtc_headers_digest(headers).substr(0, 16);
+    std::error_code ec;
+    fs::create_directories(d, ec);
+    for (const auto& h : headers) {
+        const fs::path p = d / h.name;  // "cuda_emu.h", "cooperative_groups/reduce.h"
+        if (fs::is_regular_file(p, ec)) continue;
+        fs::create_directories(p.parent_path(), ec);
+        write_file_atomic(p, h.text, false);
+    }
+    dir = d;
+    return dir;
+}
+
+// [SECTION] build
+
+constexpr const char* kEntriesFile = "<emulator entries>";
+
+// Barriers and warp operations need every thread of a block to be able to
+// stop and wait for the others: such kernels run their threads as fibers.
+bool needs_fibers(const std::string& text) {
+    for (const char* word : {"__syncthreads", "__syncwarp", "__shfl", "__ballot", "__any_sync", "__all_sync",
+                             "__uni_sync", "__activemask", "__match_", "cooperative_groups", "this_thread_block",
+                             "tiled_partition", "__reduce_"})
+        if (text.find(word) != std::string::npos) return true;
+    return false;
+}
+
+std::string generated_entries(const std::vector<std::string>& entries) {
+    std::string s = R"(#include <cstddef>
+#include <type_traits>
+#include <utility>
+namespace wb_emu_gen {
+template <typename... P, std::size_t... I>
+inline void call(void (*f)(P...), void** a, std::index_sequence<I...>) {
+    f(*static_cast<std::remove_cv_t<std::remove_reference_t<P>>*>(a[I])...);
+}
+template <typename... P>
+inline void call(void (*f)(P...), void** a) { call(f, a, std::index_sequence_for<P...>{}); }
+template <typename... P>
+constexpr int arity(void (*)(P...)) { return int(sizeof...(P)); }
+}  // namespace wb_emu_gen
+)";
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        const std::string n = std::to_string(i);
+        s += "extern \"C\" __attribute__((visibility(\"default\"))) void wb_emu_entry_" + n +
+             "(void** a) { wb_emu_gen::call(&" + entries[i] + ", a); }\n";
+        s += "extern \"C\" __attribute__((visibility(\"default\"))) int wb_emu_arity_" + n +
+             "() { return wb_emu_gen::arity(&" + entries[i] + "); }\n";
+    }
+    return s;
+}
+
+std::vector<std::string> emulator_flags() {
+    return {"-std=c++17", "-O2", "-march=native", "-ffp-contract=off", "-fno-strict-aliasing", "-g1",
+            "-fPIC", "-shared", "-fdiagnostics-color=never", "-Wno-unused-result",
+            "-I" + emulator_include_dir().string(), "-pthread"};
+}
+
+}  // namespace
+
+EmuBuild build_emulated(const SourceText& source, const std::vector<std::string>& entries) {
+    const std::string origin = source.origin.empty() ? "<inline>" : source.origin;
+    EmuBuild b;
+    b.entries = entries;
+    b.refusal = unsupported_construct(source.text, origin);
+    if (b.refusal) return b;
+    const std::string text = rewrite_for_emulation(source.text);
+    b.fibers = needs_fibers(text);
+
+    std::string tu = "#include \"cuda_emu.h\"\n#line 1 \"" + origin + "\"\n" + text;
+    if (!tu.empty() && tu.back() != '\n') tu += '\n';
+    tu += "#line 1 \"" + std::string(kEntriesFile) + "\"\n" + generated_entries(entries);
+
+    HostLibrary lib = build_host_library(tu, emulator_flags(), CacheKind::Emulated, "wb-emulated-1");
+    b.from_cache = lib.from_cache;
+    b.seconds = lib.seconds;
+    b.log = lib.log;
+    for (auto& d : parse_gcc_log(lib.log)) {
+        if (d.severity == Severity::Note) continue;
+        if (d.file == kEntriesFile) {
+            // The generated entry could not take the kernel's address: the name is not a kernel here.
+            if (d.severity != Severity::Error) continue;
+            Diagnostic f;
+            f.file = origin;
+            f.message = "the CPU emulator could not find every kernel the lesson launches (";
+            for (std::size_t i = 0; i < entries.size(); ++i) f.message += (i ? ", '" : "'") + entries[i] + "'";
+            f.message += "): " + d.message;
+            b.diagnostics.push_back(std::move(f));
+            break;
+        }
+        if (d.file != origin) {
+            // An error inside cuda_emu.h: something the emulator's header lacks.
+            if (d.severity != Severity::Error) continue;
+            d.message = "the CPU emulator cannot compile this kernel (" + d.file + ":" + std::to_string(d.line) +
+                        "): " + d.message;
+            d.file = origin;
+            d.line = 0;
+            d.column = 0;
+        }
+        b.diagnostics.push_back(std::move(d));
+    }
+    if (lib.ok) {
+        b.ok = true;
+        b.library = lib.library;
+    } else if (std::none_of(b.diagnostics.begin(), b.diagnostics.end(),
+                            [](const Diagnostic& d) { return d.severity == Severity::Error; })) {
+        Diagnostic d;
+        d.file = origin;
+        d.message = "the host compiler failed to build the kernel for the CPU emulator: " + lib.log;
+        b.diagnostics.push_back(std::move(d));
+    }
+    return b;
+}
+
+// [SECTION] arena
+
+namespace {
+std::size_t page_size() {
+    static const std::size_t p = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    return p;
+}
+std::size_t round_up(std::size_t v, std::size_t to) { return (v + to - 1) / to * to; }
+constexpr std::size_t kGuardBytes = std::size_t(4) << 20;  // address space only
+}  // namespace
+
+EmuArena::~EmuArena() {
+    for (auto& r : buffers_)
+        if (r.map) ::munmap(r.map, r.map_bytes);
+}
+
+std::byte* EmuArena::add(const std::string& name, std::size_t bytes, std::size_t element_size) {
+    const std::size_t page = page_size();
+    const std::size_t body = round_up(std::max<std::size_t>(bytes, 1), 16);
+    const std::size_t data_pages = round_up(body, page);
+    Region r;
+    r.name = name;
+    r.bytes = bytes;
+    r.element_size = std::max<std::size_t>(element_size, 1);
+    // Addresses that cannot be touched (kGuard on each side: reserved, never
+    // backed by memory), then the buffer's pages. A stray index lands in a
+    // guard unless it is more than kGuard off.
+    const std::size_t guard = kGuardBytes;
+    r.map_bytes = guard + data_pages + guard;
+    void* m = ::mmap(nullptr, r.map_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED)
+        throw Error(ErrorKind::Io, "cannot reserve " + std::to_string(r.map_bytes) + " bytes for buffer '" + name +
+                                       "' of the CPU emulator: " + std::strerror(errno));
+    r.map = static_cast<std::byte*>(m);
+    if (::mprotect(r.map + guard, data_pages, PROT_READ | PROT_WRITE) != 0) {
+        ::munmap(r.map, r.map_bytes);
+        throw Error(ErrorKind::Io, "cannot map buffer '" + name + "' of the CPU emulator: " + std::strerror(errno));
+    }
+    std::byte* end = r.map + guard + data_pages;  // the last guard starts here
+    r.data = end - body;                          // 16-byte aligned: body and the page are multiples of 16
+    r.slack_begin = r.map + guard;
+    r.slack_end = end;
+    buffers_.push_back(r);
+    return r.data;
+}
+
+void EmuArena::fill_guards(unsigned char pattern) {
+    for (std::size_t i = 0; i < buffers_.size(); ++i) {
+        const Region& r = buffers_[i];
+        const unsigned char p = static_cast<unsigned char>(pattern + 29 * i);
+        std::memset(r.slack_begin, p, static_cast<std::size_t>(r.data - r.slack_begin));
+        std::memset(r.data + r.bytes, p, static_cast<std::size_t>(r.slack_end - (r.data + r.bytes)));
+    }
+}
+
+std::optional<std::pair<std::size_t, long long>> EmuArena::first_guard_write(unsigned char pattern) const {
+    for (std::size_t i = 0; i < buffers_.size(); ++i) {
+        const Region& r = buffers_[i];
+        const auto p = static_cast<std::byte>(static_cast<unsigned char>(pattern + 29 * i));
+        for (std::byte* q = r.data + r.bytes; q < r.slack_end; ++q)
+            if (*q != p) return std::make_pair(i, static_cast<long long>(q - r.data));
+        for (std::byte* q = r.data; q-- > r.slack_begin;)
+            if (*q != p) return std::make_pair(i, static_cast<long long>(q - r.data));
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> EmuArena::describe(std::uintptr_t address) const {
+    for (const Region& r : buffers_) {
+        const auto begin = reinterpret_cast<std::uintptr_t>(r.map);
+        if (address < begin || address >= begin + r.map_bytes) continue;
+        const auto data = reinterpret_cast<std::uintptr_t>(r.data);
+        const long long offset = static_cast<long long>(address) - static_cast<long long>(data);
+        const long long es = static_cast<long long>(r.element_size);
+        const long long element = offset >= 0 ? offset / es : -((-offset + es - 1) / es);
+        const long long n = static_cast<long long>(r.bytes / r.element_size);
+        return "buffer '" + r.name + "' (" + std::to_string(n) + " elements): element [" + std::to_string(element) + "], " +
+               (offset >= 0 ? "past its end" : "before its start");
+    }
+    return std::nullopt;
+}
+
+// [SECTION] faults
+
+namespace {
+
+struct ThreadFault {
+    int signal = 0;
+    std::uintptr_t address = 0;
+    std::uintptr_t pc = 0;
+    bool write = false;
+    std::string trap;  // a trap's message
+};
+
+struct BlockRun;
+
+thread_local bool t_in_kernel = false;
+thread_local sigjmp_buf t_jump;
+thread_local ThreadFault t_fault;
+thread_local BlockRun* t_block = nullptr;
+
+void on_fault(int sig, siginfo_t* info, void* uctx) {
+    if (!t_in_kernel) {
+        // Not a kernel's fault: the worker's own crash, handled as it always was.
+        ::signal(sig, SIG_DFL);
+        ::raise(sig);
+        return;
+    }
+    t_fault.signal = sig;
+    t_fault.address = reinterpret_cast<std::uintptr_t>(info->si_addr);
+#if defined(__x86_64__)
+    const auto* uc = static_cast<const ucontext_t*>(uctx);
+    t_fault.pc = static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+    t_fault.write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+#else
+    (void)uctx;
+#endif
+    t_in_kernel = false;
+    ::siglongjmp(t_jump, 1);
+}
+
+// Installs the fault handlers for the duration of a launch (one launch at a time).
+class FaultHandlers {
+public:
+    FaultHandlers() {
+        struct sigaction sa {};
+        sa.sa_sigaction = on_fault;
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+        sigemptyset(&sa.sa_mask);
+        for (int i = 0; i < 3; ++i) ::sigaction(kSignals[i], &sa, &old_[i]);
+    }
+    ~FaultHandlers() {
+        for (int i = 0; i < 3; ++i) ::sigaction(kSignals[i], &old_[i], nullptr);
+    }
+
+private:
+    static constexpr int kSignals[3] = {SIGSEGV, SIGBUS, SIGFPE};
+    struct sigaction old_[3] {};
+};
+
+// A signal stack for this OS thread: a fiber that overflows its stack still gets its fault reported.
+class AltStack {
+public:
+    AltStack() : mem_(kBytes) {
+        stack_t ss{};
+        ss.ss_sp = mem_.data();
+        ss.ss_size = mem_.size();
+        ::sigaltstack(&ss, &old_);
+    }
+    ~AltStack() { ::sigaltstack(&old_, nullptr); }
+
+private:
+    static constexpr std::size_t kBytes = 64 * 1024;
+    std::vector<char> mem_;
+    stack_t old_{};
+};
+
+// "kernel.cu:12" for a code address in the library, from its line table.
+std::string source_line_of(std::uintptr_t pc) {
+    Dl_info info{};
+    if (pc == 0 || !::dladdr(reinterpret_cast<void*>(pc), &info) || !info.dli_fname) return {};
+    const auto offset = pc - reinterpret_cast<std::uintptr_t>(info.dli_fbase);
+    char hex[32];
+    std::snprintf(hex, sizeof hex, "0x%zx", static_cast<std::size_t>(offset));
+    const std::string cmd = "addr2line -e '" + std::string(info.dli_fname) + "' " + hex + " 2>/dev/null";
+    FILE* p = ::popen(cmd.c_str(), "r");
+    if (!p) return {};
+    char buf[1024] = {0};
+    std::string out = std::fgets(buf, sizeof buf, p) ? buf : "";
+    ::pclose(p);
+    while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+    if (out.empty() || out.rfind("??", 0) == 0) return {};
+    const std::size_t discr = out.find(" (discriminator");
+    if (discr != std::string::npos) out.resize(discr);
+    // "/build/dir/kernel.cu:12": the student knows the file by its name.
+    const std::size_t colon = out.rfind(':');
+    if (colon != std::string::npos) out = fs::path(out.substr(0, colon)).filename().string() + out.substr(colon);
+    return out;
+}
+
+// [SECTION] blocks
+
+constexpr std::size_t kFiberStackBytes = 128 * 1024;
+
+// Fiber stacks for one OS thread: up to 1024, each below a page that cannot
+// be touched, reused from block to block and launch to launch.
+class StackPool {
+public:
+    explicit StackPool(std::size_t count) : count_(count) {
+        slot_ = kFiberStackBytes + page_size();
+        bytes_ = slot_ * count_;
+        void* m = ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED) throw Error(ErrorKind::Io, "cannot reserve the CPU emulator's fiber stacks");
+        base_ = static_cast<char*>(m);
+        for (std::size_t i = 0; i < count_; ++i) ::mprotect(base_ + i * slot_, page_size(), PROT_NONE);
+    }
+    ~StackPool() { ::munmap(base_, bytes_); }
+    std::size_t count() const { return count_; }
+    ctx::stack_context stack(std::size_t i) const {
+        ctx::stack_context sc;
+        sc.size = kFiberStackBytes;
+        sc.sp = base_ + (i + 1) * slot_;  // the top: stacks grow down to the guard page
+        return sc;
+    }
+
+private:
+    std::size_t count_ = 0, slot_ = 0, bytes_ = 0;
+    char* base_ = nullptr;
+};
+
+// Hands a pool's stack to one fiber; the pool owns the memory.
+struct PooledStack {
+    ctx::stack_context sc;
+    ctx::stack_context allocate() { return sc; }
+    void deallocate(ctx::stack_context&) noexcept {}
+};
+
+struct Slot {
+    enum class State { Ready, Barrier, Warp, Done } state = State::Ready;
+    alignas(ctx::fiber) unsigned char fiber_storage[sizeof(ctx::fiber)];
+    alignas(ctx::fiber) unsigned char sched_storage[sizeof(ctx::fiber)];
+    int predicate = 0;
+    unsigned mask = 0;
+    std::uint64_t value = 0;
+    ctx::fiber& fiber() { return *reinterpret_cast<ctx::fiber*>(fiber_storage); }
+    ctx::fiber& sched() { return *reinterpret_cast<ctx::fiber*>(sched_storage); }
+};
+
+struct Warp {
+    std::uint64_t results[32] = {};
+    unsigned arrived = 0;
+};
+
+struct BlockRun {
+    void (*entry)(void**) = nullptr;
+    void** args = nullptr;
+    WbEmuThread* tls = nullptr;
+    WbEmuDim3 block{}, block_dim{}, grid_dim{};
+    unsigned threads = 0;
+    bool fibers = false;
+    std::vector<Slot>* slots = nullptr;
+    std::vector<Warp>* warps = nullptr;
+    unsigned current = 0;
+    int barrier_count = 0;
+    std::string deadlock;  // set when the block cannot go on
+};
+
+void set_thread(BlockRun& b, unsigned linear) {
+    WbEmuThread& t = *b.tls;
+    t.threadIdx.x = linear % b.block_dim.x;
+    t.threadIdx.y = (linear / b.block_dim.x) % b.block_dim.y;
+    t.threadIdx.z = linear / (b.block_dim.x * b.block_dim.y);
+    t.lane = linear % 32;
+    t.warp = linear / 32;
+}
+
+void yield_to_scheduler(BlockRun& b) {
+    Slot& s = (*b.slots)[b.current];
+    s.sched() = std::move(s.sched()).resume();
+    // Resumed: the scheduler set this thread's indices again.
+}
+
+int hook_syncthreads(int predicate) {
+    BlockRun* b = t_block;
+    if (!b || !b->fibers) return predicate != 0;  // one thread alone: nothing to wait for
+    Slot& s = (*b->slots)[b->current];
+    s.state = Slot::State::Barrier;
+    s.predicate = predicate;
+    yield_to_scheduler(*b);
+    return b->barrier_count;
+}
+
+const std::uint64_t* hook_warp_exchange(unsigned mask, std::uint64_t mine, unsigned* arrived) {
+    BlockRun* b = t_block;
+    static thread_local Warp alone;
+    if (!b || !b->fibers) {
+        alone = Warp{};
+        alone.results[b ? b->current % 32 : 0] = mine;
+        alone.arrived = 1u << (b ? b->current % 32 : 0);
+        if (arrived) *arrived = alone.arrived;
+        return alone.results;
+    }
+    Slot& s = (*b->slots)[b->current];
+    s.state = Slot::State::Warp;
+    s.mask = mask;
+    s.value = mine;
+    const unsigned warp = b->current / 32;
+    yield_to_scheduler(*b);
+    const Warp& w = (*b->warps)[warp];
+    if (arrived) *arrived = w.arrived;
+    return w.results;
+}
+
+[[noreturn]] void hook_trap(const char* what, const char* file, int line) {
+    t_fault = ThreadFault{};
+    t_fault.trap = std::string(what ? what : "__trap()");
+    if (file && *file) t_fault.trap += std::string(" (") + file + ":" + std::to_string(line) + ")";
+    t_fault.signal = -1;
+    t_in_kernel = false;
+    ::siglongjmp(t_jump, 1);
+}
+
+const WbEmuHooks kHooks = {hook_syncthreads, hook_warp_exchange, hook_trap};
+
+// Releases what can go on after every ready thread has run: a block barrier
+// when all live threads wait at one, or a warp whose waiting lanes' masks are
+// all present. False when nothing can: the block is stuck.
+bool release(BlockRun& b) {
+    auto& slots = *b.slots;
+    unsigned live = 0, at_barrier = 0;
+    int count = 0;
+    for (auto& s : slots) {
+        if (s.state == Slot::State::Done) continue;
+        ++live;
+        if (s.state == Slot::State::Barrier) ++at_barrier, count += s.predicate != 0;
+    }
+    if (live == 0) return true;
+    if (at_barrier == live) {
+        b.barrier_count = count;
+        for (auto& s : slots)
+            if (s.state == Slot::State::Barrier) s.state = Slot::State::Ready;
+        return true;
+    }
+    bool any = false;
+    const unsigned warps = (b.threads + 31) / 32;
+    for (unsigned w = 0; w < warps; ++w) {
+        unsigned waiting = 0, live_lanes = 0;
+        for (unsigned l = 0; l < 32 && w * 32 + l < b.threads; ++l) {
+            const Slot& s = slots[w * 32 + l];
+            if (s.state != Slot::State::Done) live_lanes |= 1u << l;
+            if (s.state == Slot::State::Warp) waiting |= 1u << l;
+        }
+        if (!waiting) continue;
+        bool ready = true;
+        for (unsigned l = 0; l < 32 && ready; ++l)
+            if (waiting & (1u << l)) ready = (slots[w * 32 + l].mask & live_lanes & ~waiting) == 0;
+        if (!ready) continue;
+        Warp& wp = (*b.warps)[w];
+        wp.arrived = waiting;
+        for (unsigned l = 0; l < 32; ++l) {
+            wp.results[l] = (waiting & (1u << l)) ? slots[w * 32 + l].value : 0;
+            if (waiting & (1u << l)) slots[w * 32 + l].state = Slot::State::Ready;
+        }
+        any = true;
+    }
+    if (any) return true;
+    std::ostringstream why;
+    why << (live - at_barrier) << " of its threads wait at a warp operation (a shuffle, vote or __syncwarp) whose "
+        << "lanes will not all arrive, while " << at_barrier << " wait at __syncthreads()";
+    b.deadlock = why.str();
+    return false;
+}
+
+void run_block_in_order(BlockRun& b) {
+    for (unsigned t = 0; t < b.threads; ++t) {
+        b.current = t;
+        set_thread(b, t);
+        b.entry(b.args);
+    }
+}
+
+void run_block_as_fibers(BlockRun& b, const StackPool& pool) {
+    auto& slots = *b.slots;
+    for (unsigned t = 0; t < b.threads; ++t) {
+        Slot& s = slots[t];
+        s.state = Slot::State::Ready;
+        new (s.sched_storage) ctx::fiber();
+        new (s.fiber_storage) ctx::fiber(std::allocator_arg, PooledStack{pool.stack(t)}, [&b, t](ctx::fiber&& sched) {
+            Slot& me = (*b.slots)[t];
+            me.sched() = std::move(sched);
+            b.entry(b.args);
+            me.state = Slot::State::Done;
+            return std::move(me.sched());
+        });
+    }
+    unsigned done = 0;
+    while (done < b.threads) {
+        bool ran = false;
+        for (unsigned t = 0; t < b.threads; ++t) {
+            Slot& s = slots[t];
+            if (s.state != Slot::State::Ready) continue;
+            b.current = t;
+            set_thread(b, t);
+            s.fiber() = std::move(s.fiber()).resume();
+            ran = true;
+            if (s.state == Slot::State::Done) ++done;
+        }
+        if (done == b.threads) break;
+        if (!release(b) && !ran) break;
+        if (!b.deadlock.empty()) break;
+    }
+    // Fibers that finished are empty; the others (a stuck block) are left
+    // unwound on purpose: their stacks belong to the pool.
+    for (auto& s : slots)
+        if (s.state == Slot::State::Done) {
+            s.fiber().~fiber();
+            s.sched().~fiber();
+        }
+}
+
+}  // namespace
+
+// [SECTION] launch
+
+EmuModule::EmuModule(const EmuBuild& build) : fibers_(build.fibers), library_(build.library) {
+    handle_ = ::dlopen(build.library.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle_)
+        throw Error(ErrorKind::Internal, std::string("cannot load the emulated kernels: ") + ::dlerror(),
+                    Location{build.library.string(), "", 0, 0});
+    auto bind = reinterpret_cast<void (*)(const WbEmuHooks*)>(::dlsym(handle_, "wb_emu_bind"));
+    if (!bind) throw Error(ErrorKind::Internal, "the emulated kernel library has no wb_emu_bind");
+    bind(&kHooks);
+    for (std::size_t i = 0; i < build.entries.size(); ++i) {
+        const std::string n = std::to_string(i);
+        auto e = reinterpret_cast<void (*)(void**)>(::dlsym(handle_, ("wb_emu_entry_" + n).c_str()));
+        auto a = reinterpret_cast<int (*)()>(::dlsym(handle_, ("wb_emu_arity_" + n).c_str()));
+        if (!e || !a) throw Error(ErrorKind::Internal, "the emulated kernel library lacks the entry for '" + build.entries[i] + "'");
+        entries_.push_back(e);
+        arities_.push_back(a());
+    }
+}
+
+EmuModule::~EmuModule() {
+    if (handle_) ::dlclose(handle_);
+}
+
+void* EmuModule::symbol(const std::string& name) const { return ::dlsym(handle_, name.c_str()); }
+
+int EmuModule::arity(std::size_t entry) const { return arities_.at(entry); }
+
+std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& dims, void** args, const EmuArena* arena,
+                                          unsigned threads) {
+    const long long blocks = dims.blocks();
+    const auto per_block = static_cast<unsigned>(dims.threads_per_block());
+    if (blocks <= 0 || per_block == 0) return std::nullopt;
+    auto tls_of = reinterpret_cast<WbEmuThread* (*)()>(::dlsym(handle_, "wb_emu_thread"));
+    if (!tls_of) throw Error(ErrorKind::Internal, "the emulated kernel library has no wb_emu_thread");
+    const unsigned cores = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned workers = static_cast<unsigned>(std::min<long long>(cores, blocks));
+
+    FaultHandlers handlers;
+    std::atomic<long long> next{0};
+    std::atomic<bool> stop{false};
+    std::mutex fault_mutex;
+    std::optional<EmuFault> fault;
+    void (*fn)(void**) = entries_.at(entry);
+    const bool fibers = fibers_;
+
+    auto worker = [&] {
+        AltStack alt;
+        WbEmuThread* tls = tls_of();
+        std::vector<std::byte> shared(static_cast<std::size_t>(dims.shared_bytes) + 16);
+        std::unique_ptr<StackPool> pool;
+        std::vector<Slot> slots(fibers ? per_block : 0);
+        std::vector<Warp> warps(fibers ? (per_block + 31) / 32 : 0);
+        if (fibers) pool = std::make_unique<StackPool>(per_block);
+        BlockRun b;
+        b.entry = fn;
+        b.args = args;
+        b.tls = tls;
+        b.threads = per_block;
+        b.fibers = fibers;
+        b.slots = &slots;
+        b.warps = &warps;
+        b.block_dim = {unsigned(dims.block[0]), unsigned(dims.block[1]), unsigned(dims.block[2])};
+        b.grid_dim = {unsigned(dims.grid[0]), unsigned(dims.grid[1]), unsigned(dims.grid[2])};
+        tls->blockDim = b.block_dim;
+        tls->gridDim = b.grid_dim;
+        auto* aligned = reinterpret_cast<std::byte*>((reinterpret_cast<std::uintptr_t>(shared.data()) + 15) & ~std::uintptr_t(15));
+        tls->dynamic_shared = aligned;
+        tls->dynamic_shared_bytes = static_cast<unsigned long long>(dims.shared_bytes);
+        t_block = &b;
+        while (!stop.load(std::memory_order_relaxed)) {
+            const long long i = next.fetch_add(1);
+            if (i >= blocks) break;
+            b.block = {unsigned(i % dims.grid[0]), unsigned((i / dims.grid[0]) % dims.grid[1]),
+                       unsigned(i / (dims.grid[0] * dims.grid[1]))};
+            tls->blockIdx = b.block;
+            b.deadlock.clear();
+            std::memset(aligned, 0, static_cast<std::size_t>(dims.shared_bytes));
+            if (sigsetjmp(t_jump, 1) == 0) {
+                t_in_kernel = true;
+                if (fibers) run_block_as_fibers(b, *pool);
+                else run_block_in_order(b);
+                t_in_kernel = false;
+                if (b.deadlock.empty()) continue;
+                EmuFault f;
+                f.kind = EmuFault::Kind::Deadlock;
+                f.block = {b.block.x, b.block.y, b.block.z};
+                f.message = "block (" + std::to_string(b.block.x) + ", " + std::to_string(b.block.y) + ", " +
+                            std::to_string(b.block.z) + ") cannot go on: " + b.deadlock;
+                std::lock_guard<std::mutex> lock(fault_mutex);
+                if (!fault) fault = std::move(f);
+                stop = true;
+                break;
+            }
+            // A fault in the kernel: siglongjmp brought us here from the handler.
+            EmuFault f;
+            f.block = {b.block.x, b.block.y, b.block.z};
+            f.thread = {tls->threadIdx.x, tls->threadIdx.y, tls->threadIdx.z};
+            f.has_thread = true;
+            f.address = t_fault.address;
+            f.write = t_fault.write;
+            const std::string who = "block (" + std::to_string(f.block[0]) + ", " + std::to_string(f.block[1]) + ", " +
+                                    std::to_string(f.block[2]) + "), thread (" + std::to_string(f.thread[0]) + ", " +
+                                    std::to_string(f.thread[1]) + ", " + std::to_string(f.thread[2]) + ")";
+            if (t_fault.signal == -1) {
+                f.kind = EmuFault::Kind::Trap;
+                f.message = "the kernel stopped itself: " + t_fault.trap + ", in " + who;
+            } else if (t_fault.signal == SIGFPE) {
+                f.kind = EmuFault::Kind::Arithmetic;
+                f.where = source_line_of(t_fault.pc);
+                f.message = "integer division by zero in " + who + (f.where.empty() ? "" : " at " + f.where) +
+                            " (a GPU gives an undefined result here; the CPU stops)";
+            } else {
+                f.where = source_line_of(t_fault.pc);
+                const auto in = arena ? arena->describe(f.address) : std::nullopt;
+                f.kind = in ? EmuFault::Kind::OutOfBounds : EmuFault::Kind::BadAddress;
+                std::ostringstream m;
+                m << (f.write ? "the kernel wrote " : "the kernel read ");
+                if (in) m << "outside " << *in;
+                else m << "from an address that is no buffer's (0x" << std::hex << f.address << std::dec << ")";
+                m << ", in " << who;
+                if (!f.where.empty()) m << " at " << f.where;
+                f.message = m.str();
+            }
+            std::lock_guard<std::mutex> lock(fault_mutex);
+            if (!fault) fault = std::move(f);
+            stop = true;
+            break;
+        }
+        t_block = nullptr;
+    };
+    std::vector<std::thread> pool_threads;
+    for (unsigned w = 1; w < workers; ++w) pool_threads.emplace_back(worker);
+    worker();
+    for (auto& t : pool_threads) t.join();
+    return fault;
+}
+
+EmuTestRun emulate_for_test(const std::string& kernel_source, const std::string& entry, unsigned grid_x, unsigned block_x,
+                            std::vector<std::vector<unsigned char>*> buffers, std::vector<long long> int_args) {
+    EmuTestRun out;
+    SourceText src;
+    src.text = kernel_source;
+    src.origin = "test.cu";
+    EmuBuild b = build_emulated(src, {entry});
+    if (b.refusal) {
+        out.message = b.refusal->to_string();
+        return out;
+    }
+    if (!b.ok) {
+        for (const auto& d : b.diagnostics) out.message += d.to_string() + "\n";
+        if (out.message.empty()) out.message = b.log;
+        return out;
+    }
+    EmuModule m(b);
+    EmuArena arena;
+    std::vector<void*> pointers;
+    std::vector<int> ints;
+    for (std::size_t i = 0; i < buffers.size(); ++i) {
+        std::byte* p = arena.add("b" + std::to_string(i), buffers[i]->size(), 1);
+        std::memcpy(p, buffers[i]->data(), buffers[i]->size());
+        pointers.push_back(p);
+    }
+    for (long long v : int_args) ints.push_back(static_cast<int>(v));
+    std::vector<void*> args;
+    for (auto& p : pointers) args.push_back(&p);
+    for (auto& v : ints) args.push_back(&v);
+    LaunchDims d;
+    d.grid = {grid_x, 1, 1};
+    d.block = {block_x, 1, 1};
+    d.shared_bytes = 4096;
+    auto fault = m.launch(0, d, args.data(), &arena);
+    for (std::size_t i = 0; i < buffers.size(); ++i) std::memcpy(buffers[i]->data(), arena.data(i), buffers[i]->size());
+    if (fault) {
+        out.message = fault->message;
+        return out;
+    }
+    out.ok = true;
+    return out;
+}
+
+}  // namespace wb

@@ -1,0 +1,139 @@
+// runtime/emulate/emulator.hpp — running a step's kernels on the CPU.
+//
+// The CPU backend for computers without an NVIDIA GPU. The student's source is
+// compiled by the host compiler after include/cuda_emu.h, which defines what
+// CUDA C++ kernels use (threadIdx, __syncthreads, shuffles, atomics, vector
+// types...), into a shared library with one generated entry per kernel. A
+// launch runs its blocks on every core; the threads of a block run one after
+// another, and when the kernel has barriers or warp operations each thread is
+// a fiber (Boost.Context) that yields at them, so __shared__ memory, barriers
+// and shuffles behave as on a GPU. A thread that leaves its buffer lands on a
+// guard page (EmuArena) and the launch ends with the address, the block and
+// the thread. What the emulator cannot run (inline PTX, textures, tensor
+// cores, grid-wide sync, launches from device code) is refused before it is
+// compiled (refuse.hpp).
+//
+// The pipeline (pipeline/run.cpp) uses this for RunRequest::backend == Cpu,
+// inside the worker process, so the worker's deadline, Stop and crash rules
+// hold for emulated kernels too.
+#pragma once
+
+#include "compile/diagnostics.hpp"
+#include "driver/device.hpp"
+#include "lesson/lesson.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wb {
+
+struct NvrtcHeader;
+
+// cuda_emu.h and the toolkit headers it stands in for (cuda_fp16.h, ...),
+// compiled in (see runtime/CMakeLists.txt) and written out for the compiler.
+const std::vector<NvrtcHeader>& emulator_headers();
+
+struct EmuBuild {
+    bool ok = false;
+    std::optional<Diagnostic> refusal;     // a construct the emulator cannot run: the step needs a GPU
+    std::vector<Diagnostic> diagnostics;   // the host compiler's, on the student's lines
+    std::string log;
+    std::filesystem::path library;
+    std::vector<std::string> entries;      // kernel names, in the order of the launches' entries
+    bool fibers = false;                   // the source has barriers or warp operations
+    double seconds = 0;
+    bool from_cache = false;
+};
+
+// Builds (or finds in the cache) the emulated kernels of `source`. Throws
+// wb::Error only when no host compiler can be started.
+EmuBuild build_emulated(const SourceText& source, const std::vector<std::string>& entries);
+
+// Why a launch stopped before its end.
+struct EmuFault {
+    enum class Kind { OutOfBounds, BadAddress, Trap, Arithmetic, Deadlock } kind = Kind::BadAddress;
+    std::string message;                   // the sentence for the student
+    std::uintptr_t address = 0;            // OutOfBounds/BadAddress
+    bool write = false;                    // the access was a write (x86-64 tells)
+    std::array<unsigned, 3> block{}, thread{};
+    bool has_thread = false;
+    std::string where;                     // "kernel.cu:12" when the library's line table gives it
+};
+
+// Host memory for the emulated kernels' buffers: each one ends at a page that
+// cannot be touched, and the bytes around it hold a pattern, so a thread that
+// leaves its buffer faults (reads too) or is found when the pattern changed.
+class EmuArena {
+public:
+    EmuArena() = default;
+    ~EmuArena();
+    EmuArena(const EmuArena&) = delete;
+    EmuArena& operator=(const EmuArena&) = delete;
+
+    // Adds a buffer of `bytes` (16-byte aligned start); returns its address.
+    std::byte* add(const std::string& name, std::size_t bytes, std::size_t element_size);
+    std::size_t size() const { return buffers_.size(); }
+    std::byte* data(std::size_t i) const { return buffers_[i].data; }
+    std::size_t bytes(std::size_t i) const { return buffers_[i].bytes; }
+    // Fills every buffer's surroundings with `pattern`.
+    void fill_guards(unsigned char pattern);
+    // The first guard byte changed: (buffer, element offset from its start); nullopt when none.
+    std::optional<std::pair<std::size_t, long long>> first_guard_write(unsigned char pattern) const;
+    // The buffer an address falls in or next to (within a page): "buffer 'x' (1000 elements): element [1003]".
+    std::optional<std::string> describe(std::uintptr_t address) const;
+
+private:
+    struct Region {
+        std::string name;
+        std::byte* map = nullptr;   // the whole mapping
+        std::size_t map_bytes = 0;
+        std::byte* data = nullptr;  // the buffer
+        std::size_t bytes = 0;
+        std::size_t element_size = 1;
+        std::byte* slack_begin = nullptr;  // accessible bytes before data (pattern)
+        std::byte* slack_end = nullptr;    // accessible bytes after data, up to the guard page (pattern)
+    };
+    std::vector<Region> buffers_;
+};
+
+// An emulated kernel library, opened. Opened again for each run, so writable
+// __device__ globals start from their initial values as on a freshly loaded module.
+class EmuModule {
+public:
+    explicit EmuModule(const EmuBuild& build);  // throws wb::Error
+    ~EmuModule();
+    EmuModule(const EmuModule&) = delete;
+    EmuModule& operator=(const EmuModule&) = delete;
+
+    // A global of the kernel source (__constant__ and __device__ variables), or null.
+    void* symbol(const std::string& name) const;
+    // How many parameters kernel `entry` (an index into EmuBuild::entries) takes.
+    int arity(std::size_t entry) const;
+    // Runs one launch to its end: its blocks on up to `threads` cores.
+    // `args` as for cuLaunchKernel. Returns the fault that stopped it, if any;
+    // `arena` names the buffer of a bad address.
+    std::optional<EmuFault> launch(std::size_t entry, const LaunchDims& dims, void** args, const EmuArena* arena,
+                                   unsigned threads = 0);
+
+private:
+    void* handle_ = nullptr;
+    std::vector<void (*)(void**)> entries_;
+    std::vector<int> arities_;
+    bool fibers_ = false;
+    std::filesystem::path library_;
+};
+
+// For the emulator's own tests: `kernel_source` built and launched once with
+// a 1-D grid; each buffer is passed as a pointer (in order), then each int.
+struct EmuTestRun {
+    bool ok = false;
+    std::string message;
+};
+EmuTestRun emulate_for_test(const std::string& kernel_source, const std::string& entry, unsigned grid_x, unsigned block_x,
+                            std::vector<std::vector<unsigned char>*> buffers, std::vector<long long> int_args);
+
+}  // namespace wb

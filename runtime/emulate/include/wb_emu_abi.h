@@ -1,0 +1,57 @@
+// runtime/emulate/include/wb_emu_abi.h — the contract between the CPU emulator
+// (runtime/emulate/, inside the worker) and a kernel library it builds.
+//
+// The student's kernel source is compiled with the host compiler, after
+// cuda_emu.h, into a shared library. The library keeps one WbEmuThread per OS
+// thread (thread_local); the emulator runs a block's threads as fibers on one
+// OS thread and writes the running fiber's indices into that struct before it
+// resumes the fiber. Everything a kernel does that needs other threads (block
+// barriers, warp exchanges, a trap) goes through the hooks the emulator binds
+// once after loading the library.
+#ifndef WB_EMU_ABI_H
+#define WB_EMU_ABI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct WbEmuDim3 {
+    unsigned int x, y, z;
+};
+
+// The calling fiber's place in the launch. Written by the emulator, read by the kernel.
+struct WbEmuThread {
+    struct WbEmuDim3 threadIdx, blockIdx, blockDim, gridDim;
+    unsigned int lane;        // linear thread index within the block % 32
+    unsigned int warp;        // linear thread index within the block / 32
+    void* dynamic_shared;     // this block's extern __shared__ memory (16-byte aligned, zeroed per block)
+    unsigned long long dynamic_shared_bytes;
+};
+
+struct WbEmuHooks {
+    // Block barrier: returns when every thread of the block that has not
+    // returned has called it. `count` is this thread's predicate, and the
+    // result is the number of threads whose predicate was non-zero
+    // (__syncthreads_count; __syncthreads ignores it).
+    int (*syncthreads)(int predicate);
+    // Warp exchange: deposits this lane's 8 bytes and returns, once every lane
+    // of the warp named in `mask` that has not returned has arrived, the
+    // warp's 32 slots (slot i holds lane i's value; lanes that did not take
+    // part hold 0). `*arrived` is set to the mask of lanes that took part.
+    // Shuffles, votes and __syncwarp are built on this.
+    const uint64_t* (*warp_exchange)(unsigned int mask, uint64_t mine, unsigned int* arrived);
+    // Ends the whole launch as a fault (a failed assert, __trap()); never returns.
+    void (*trap)(const char* what, const char* file, int line);
+};
+
+// Both are defined by cuda_emu.h in the kernel library.
+struct WbEmuThread* wb_emu_thread(void);
+void wb_emu_bind(const struct WbEmuHooks* hooks);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,80 @@
+// tests/unit/emulator_pipeline_test.cpp — the CPU backend as a student meets
+// it, through cuda-workbook-cli run --backend cpu on a machine without a GPU:
+// a solution passes and says its time is a CPU time, a write one past the end
+// is reported with the buffer and index, a read far past the end with the
+// buffer, index, block, thread and source line, a tiled matmul without its
+// second __syncthreads() fails, inline PTX is refused before anything runs,
+// an endless kernel is stopped at the deadline and the next run works, and
+// the check of a lesson counts the cases it leaves out.
+#include "cli_runner.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+std::string data(const std::string& name) { return std::string(WB_SOURCE_DIR) + "/tests/data/" + name; }
+
+TEST(EmulatorPipeline, ASolutionPassesAndItsTimeIsSaidToBeACpuTime) {
+    auto r = run_cli("run lessons/01_vector_add.json --solution --case ragged --backend cpu");
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_TRUE(contains(r.out, "result  passed")) << r.out;
+    EXPECT_TRUE(contains(r.out, "ran on the CPU emulator")) << r.out;
+}
+
+TEST(EmulatorPipeline, AStarterFailsAsUnwritten) {
+    auto r = run_cli("run lessons/01_vector_add.json --case ragged --backend cpu");
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_TRUE(contains(r.out, "never written")) << r.out;
+}
+
+TEST(EmulatorPipeline, AWriteOnePastTheEndNamesTheBufferAndIndex) {
+    auto r = run_cli("run lessons/01_vector_add.json --case ragged --backend cpu --source " +
+                     data("sanitizer/write_past_end.cu"));
+    EXPECT_EQ(r.code, 1) << r.out;
+    // The guard page after c stops the write where it happens: the thread and the line are known.
+    EXPECT_TRUE(contains(r.out, "in kernel 'vector_add', the kernel wrote outside buffer 'c' (1000 elements): element [1000], "
+                                "past its end, in block (3, 0, 0), thread (232, 0, 0) at write_past_end.cu:5"))
+        << r.out;
+}
+
+TEST(EmulatorPipeline, AReadFarPastTheEndNamesBufferIndexThreadAndLine) {
+    auto r = run_cli("run lessons/01_vector_add.json --case ragged --backend cpu --source " +
+                     data("emulator/read_past_end.cu"));
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_TRUE(contains(r.out, "the kernel read outside buffer 'a' (1000 elements): element [")) << r.out;
+    EXPECT_TRUE(contains(r.out, "past its end, in block (")) << r.out;
+    EXPECT_TRUE(contains(r.out, " at read_past_end.cu:6")) << r.out;
+}
+
+TEST(EmulatorPipeline, ATiledMatmulWithoutItsSecondBarrierFails) {
+    auto r = run_cli("run lessons/06_matmul.json --step shared_memory_tiles --case ragged --backend cpu --source " +
+                     data("sanitizer/racy_matmul.cu"));
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_TRUE(contains(r.out, "output 'C':")) << r.out;
+    EXPECT_TRUE(contains(r.out, "differ from the CPU reference")) << r.out;
+}
+
+TEST(EmulatorPipeline, InlinePtxIsRefusedBeforeAnythingRuns) {
+    auto r = run_cli("run lessons/01_vector_add.json --case ragged --backend cpu --source " + data("emulator/inline_ptx.cu"));
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_TRUE(contains(r.out, "the CPU emulator cannot run this step")) << r.out;
+    EXPECT_TRUE(contains(r.out, "inline_ptx.cu:6")) << r.out;
+    EXPECT_TRUE(contains(r.out, "NVIDIA GPU")) << r.out;
+}
+
+TEST(EmulatorPipeline, AnEndlessKernelIsStoppedAtTheDeadlineAndTheNextRunWorks) {
+    auto r = run_cli("run lessons/01_vector_add.json --case ragged --backend cpu --timeout 3 --source " +
+                     data("emulator/endless.cu"));
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_TRUE(contains(r.out, "timed out after 3 s")) << r.out;
+    auto next = run_cli("run lessons/01_vector_add.json --solution --case ragged --backend cpu");
+    EXPECT_EQ(next.code, 0) << next.out;
+}
+
+TEST(EmulatorPipeline, ABadBackendNameIsAUsageError) {
+    auto r = run_cli("run lessons/01_vector_add.json --backend tpu");
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_TRUE(contains(r.out, "--backend takes gpu, cpu or auto, not 'tpu'")) << r.out;
+}
+
+}  // namespace
