@@ -266,7 +266,11 @@ void apply_result(AppState& state, JobOutcome& outcome) {
         state.no_gpu_reason = r.device_note;
         state.no_gpu_said = r.device_note_said;
         if (state.device) log_line(state, "device: " + state.device->name + " (" + state.device->arch() + ")");
-        else log_line(state, "compile only: " + state.no_gpu_reason);
+        else log_line(state, "no GPU: " + state.no_gpu_reason);
+        if (!state.device && !state.emulator_chosen) {
+            state.use_emulator = true;
+            log_line(state, "runs go to the CPU emulator (the device panel's switch)");
+        }
         return;
     }
     const char* what = outcome.kind == JobKind::Run ? "run" : "compile";

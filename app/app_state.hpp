@@ -165,8 +165,11 @@ struct DrawnFrame {
 struct AppState {
     // The splitters as the student drags them, and as last released (what
     // the session file keeps: a drag is not written out frame by frame).
-    // Runs go to the CPU emulator (the device panel's switch), GPU or not.
+    // Runs go to the CPU emulator (the device panel's switch), GPU or not. It
+    // is switched on when the backend reports no GPU, unless the student (or
+    // a script) has already chosen.
     bool use_emulator = false;
+    bool emulator_chosen = false;
     LayoutSettings layout;
     LayoutSettings layout_committed;
 

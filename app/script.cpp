@@ -309,6 +309,7 @@ Tick check_races(Call& c) { return check_with_sanitizer(c, SanitizerTool::Racech
 Tick emulator(Call& c) {
     if (c.rest != "on" && c.rest != "off") return c.fail("emulator wants on or off");
     c.state.use_emulator = c.rest == "on";
+    c.state.emulator_chosen = true;
     return Tick::Continue;
 }
 

@@ -214,7 +214,9 @@ void print_diagnostics(const std::vector<Diagnostic>& diags, std::size_t omitted
 
 Executor executor_from_args(const Args& a) {
     const auto v = a.value("--backend");
-    if (!v) return Executor::Gpu;
+    // Without a choice: the GPU when there is one, else the CPU emulator. The
+    // sanitizers are the GPU's tools, so they keep the GPU (or compile-only).
+    if (!v) return a.flag("--memcheck") || a.flag("--racecheck") ? Executor::Gpu : Executor::Auto;
     const auto e = parse_executor(*v);
     if (!e) throw UsageError("--backend takes gpu, cpu or auto, not '" + *v + "'");
     return *e;

@@ -92,7 +92,8 @@ bool is_schema_file(const std::string& path);
 // down, and a hung one is killed at its deadline); --in-process is for debugging.
 std::unique_ptr<RunBackend> make_backend(const Args& a);
 
-// --backend gpu|cpu|auto (default gpu: the GPU, or compile-only without one).
+// --backend gpu|cpu|auto. The default is auto (the GPU when there is one, else
+// the CPU emulator), but gpu under --memcheck or --racecheck.
 Executor executor_from_args(const Args& a);
 
 // The request that run's and sweep's shared options describe: --step, --case,

@@ -37,7 +37,7 @@ void draw_device_panel(AppState& state, const PanelRect& rect) {
                     l.regs_per_block);
     }
     if (state.backend_known) {
-        ImGui::Checkbox(tr(UiText::RunOnEmulator, state.lang), &state.use_emulator);
+        if (ImGui::Checkbox(tr(UiText::RunOnEmulator, state.lang), &state.use_emulator)) state.emulator_chosen = true;
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(UiText::RunOnEmulatorTip, state.lang));
         record_drawn_text(state.drawn.texts, tr(UiText::RunOnEmulator, state.lang));
     }

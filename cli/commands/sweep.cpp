@@ -94,6 +94,8 @@ int cmd_sweep(int argc, char** argv) {
     if (!lesson) return refused;
     RunRequest base = run_request_from_args(a, lesson);
     base.keep_buffers = false;
+    // A sweep is about the GPU's times: without one its points are compile-only, never emulated.
+    base.executor = Executor::Gpu;
     const Step* step = request_step(base);
     if (!step) throw UsageError("the lesson has no such step");
 

@@ -10,6 +10,7 @@ make_home
 kernel=$(dirname "$0")/../data/sanitizer/off_by_one.cu
 if [ -e /dev/nvidiactl ]; then
     run_script "$1" "$2" <<END
+emulator off
 open vector_add one_thread_per_element
 set-source $kernel
 case ragged
@@ -21,6 +22,7 @@ END
     expect_ok "memcheck finds the access past the end on line 5"
 else
     run_script "$1" "$2" <<END
+emulator off
 open vector_add one_thread_per_element
 set-source $kernel
 case ragged

@@ -25,6 +25,7 @@ expect-run-disabled compile only
 run-anyway"
 fi
 run_script "$1" "$2" <<END
+emulator off
 open vector_add one_thread_per_element
 set-source $solution
 case ragged
@@ -35,10 +36,11 @@ screenshot run.png
 END
 expect_ok "running the solution ends as $want"
 run_script "$1" "$2" <<END
+emulator off
 open vector_add
 expect-status passed-on-no-run
 END
-if [ "$status" -ne 3 ] || ! grep -q "^script: line 2: no run has finished" "$home/stderr"; then
+if [ "$status" -ne 3 ] || ! grep -q "^script: line 3: no run has finished" "$home/stderr"; then
     echo "FAIL: a failing expectation did not exit 3 naming its line (status $status)"
     exit 1
 fi

@@ -30,6 +30,7 @@ for screen_scale in 1366x768:1 1920x1080:1 3840x2160:2; do
         rescaled="# the monitor's scale"
         [ "$scale" = 1 ] || rescaled="expect-log interface scale $scale.00"
         cat >"$home/script.txt" <<END
+emulator off
 set-content-scale $scale
 frames 2
 $rescaled
@@ -99,6 +100,7 @@ done
 
 # Collapsing the lesson list is remembered by the next start.
 run_script "$app" "$lessons" <<'END'
+emulator off
 open vector_add
 collapse-lessons on
 frames 2
@@ -106,6 +108,7 @@ panel-rect lessons
 END
 expect_ok "the lesson list collapsed"
 run_script "$app" "$lessons" <<'END'
+emulator off
 frames 2
 panel-rect lessons
 END

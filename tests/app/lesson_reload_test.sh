@@ -24,6 +24,7 @@ sed 's/ceil_div(N, block.x)/ceil_div(M, block.x)/' "$home/retitled.json" >"$home
 sed 's/"title": "The smallest complete lesson"/"title": 5/; s/"id": "minimal"/"id": "zz_broken"/' "$src" >"$home/lessons/zz_broken.json"  # line 5
 
 run_script "$1" "$home/lessons" <<'END'
+emulator off
 expect-trust-prompt
 answer-trust yes
 open minimal
@@ -75,6 +76,7 @@ END
 expect_ok "a changed title reloads and keeps the text; broken JSON shows file, line and path over the last good lesson; a fix clears it"
 
 run_script "$1" "$home/lessons" --lang zh <<'END'
+emulator off
 open minimal
 frames 2
 copy-file syntax.json lessons/minimal.json

@@ -20,6 +20,7 @@ source=cpu
 if [ -e /dev/nvidiactl ]; then source=gpu+cpu; fi
 
 cat >"$home/script.txt" <<END
+emulator off
 open rgb_to_gray flat_chw
 set-source $lessons/03_rgb_to_gray/solution_step1.cu
 case photo

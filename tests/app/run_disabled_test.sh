@@ -16,6 +16,7 @@ else
     setup="# no GPU: Run is disabled as it is" why="compile only"
 fi
 run_script "$1" "$2" <<END
+emulator off
 open vector_add one_thread_per_element
 $setup
 run
@@ -26,7 +27,7 @@ wait
 expect-history 0
 END
 expect_ok "run with Run disabled ($why) started nothing"
-if ! grep -q "^script: line 3: Run is disabled, no run started: .*$why" "$home/stdout"; then
+if ! grep -q "^script: line 4: Run is disabled, no run started: .*$why" "$home/stdout"; then
     echo "FAIL: run did not say that Run is disabled and why"
     exit 1
 fi
@@ -35,6 +36,7 @@ theirs="$home/theirs"
 mkdir -p "$theirs"
 cp "$(dirname "$0")/../data/lessons_good/minimal.json" "$theirs/"
 run_script "$1" "$theirs" <<'END'
+emulator off
 answer-trust no
 run
 expect-run-not-started are not trusted
@@ -47,6 +49,7 @@ expect_ok "run in an untrusted lesson started nothing"
 
 # The expectation fails when Run started a run after all.
 run_script "$1" "$theirs" <<'END'
+emulator off
 answer-trust yes
 run
 expect-run-not-started are not trusted
@@ -56,7 +59,7 @@ if [ -e /dev/nvidiactl ]; then
 else
     wanted="Run was disabled because 'compile only"
 fi
-if [ "$status" -ne 3 ] || ! grep -q "script: line 3: $wanted" "$home/stderr"; then
+if [ "$status" -ne 3 ] || ! grep -q "script: line 4: $wanted" "$home/stderr"; then
     echo "FAIL: expect-run-not-started did not fail as it should (status $status)"
     exit 1
 fi

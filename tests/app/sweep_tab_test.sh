@@ -12,6 +12,7 @@ set -eu
 . "$(dirname "$0")/script_lib.sh"
 make_home
 run_script "$1" "$2" <<END
+emulator off
 open vector_add grid_stride_loop
 set-source $2/01_vector_add/solution_step2.cu
 wait

@@ -16,6 +16,7 @@ cp "$(dirname "$0")/../data/lessons_good/minimal.json" "$theirs/"
 trusted="$XDG_CONFIG_HOME/cuda-workbook/trusted_folders.json"
 
 run_script "$1" "$theirs" <<'END'
+emulator off
 expect-trust-prompt
 answer-trust no
 expect-run-disabled are not trusted
@@ -40,6 +41,7 @@ if [ -e "$trusted" ]; then
 fi
 
 run_script "$1" "$theirs" <<'END'
+emulator off
 expect-trust-prompt
 answer-trust yes
 run-anyway
@@ -53,6 +55,7 @@ if ! grep -q "theirs" "$trusted"; then
 fi
 
 run_script "$1" "$theirs" <<'END'
+emulator off
 run-anyway
 wait
 expect-status compile-only

@@ -106,9 +106,20 @@ TEST(CliExitCodes, CompileOnlyAskedForExits0InRunAndCheckAlike) {
     EXPECT_EQ(check.code, 0) << check.out;
 }
 
-TEST(CliExitCodes, NoGpuWithoutTheFlagExits4InRunAndCheckAlike) {
-    EXPECT_EQ(run_cli("run lessons/01_vector_add.json --solution --case small").code, 4);
-    EXPECT_EQ(run_cli("check lessons/01_vector_add.json").code, 4);
+TEST(CliExitCodes, NoGpuWithBackendGpuExits4InRunAndCheckAlike) {
+    EXPECT_EQ(run_cli("run lessons/01_vector_add.json --solution --case small --backend gpu").code, 4);
+    EXPECT_EQ(run_cli("check lessons/01_vector_add.json --backend gpu").code, 4);
+}
+
+// Without a GPU and without --backend, the kernels run on the CPU emulator.
+TEST(CliExitCodes, NoGpuByDefaultRunsOnTheCpuEmulator) {
+    auto run = run_cli("run lessons/01_vector_add.json --solution --case small");
+    EXPECT_EQ(run.code, 0) << run.out;
+    EXPECT_TRUE(contains(run.out, "ran on the CPU emulator")) << run.out;
+    auto check = run_cli("check lessons/01_vector_add.json");
+    EXPECT_EQ(check.code, 0) << check.out;
+    EXPECT_TRUE(contains(check.out, "device: the CPU emulator")) << check.out;
+    EXPECT_TRUE(contains(check.out, "starter fails case")) << check.out;
 }
 
 // ---- step numbers ----------------------------------------------------------------

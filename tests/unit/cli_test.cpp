@@ -76,7 +76,7 @@ TEST(Cli, ValidateBrokenLessonExits3WithFileAndJsonPath) {
 }
 
 TEST(Cli, RunWithoutDriverCompilesChecksAndExits4) {
-    auto r = cli("run lessons/01_vector_add.json --solution --case small");
+    auto r = cli("run lessons/01_vector_add.json --solution --case small --backend gpu");
     EXPECT_EQ(r.code, 4) << r.out;
     EXPECT_TRUE(contains(r.out, "compile ok")) << r.out;
     EXPECT_TRUE(contains(r.out, "reference ok")) << r.out;
@@ -115,7 +115,7 @@ TEST(Cli, RunWithAnOutOfBoundsParamExits2) {
 }
 
 TEST(Cli, RunJsonIsParseableAndCarriesTheStatus) {
-    auto r = cli("run lessons/01_vector_add.json --solution --case one --json");
+    auto r = cli("run lessons/01_vector_add.json --solution --case one --json --backend gpu");
     EXPECT_EQ(r.code, 4);
     EXPECT_TRUE(contains(r.out, "\"status\": \"compile-only\"")) << r.out;
 }
@@ -127,7 +127,7 @@ TEST(Cli, CheckCompileOnlyPassesForShippedLessons) {
 }
 
 TEST(Cli, CheckWithoutAGpuExits4AndSaysNothingRan) {
-    auto r = cli("check lessons/01_vector_add.json");
+    auto r = cli("check lessons/01_vector_add.json --backend gpu");
     EXPECT_EQ(r.code, 4) << r.out;
     EXPECT_TRUE(contains(r.out, "no kernel ran")) << r.out;
 }
