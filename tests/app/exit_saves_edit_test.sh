@@ -23,7 +23,8 @@ show() {
 # comes as soon as the hang begins, by the app's own pid.
 signal_exit() {
     sig=$1 want=$2 mark="edit before SIG$1 $$"
-    rm -f "$home/app.pid" "$home/status"
+    # The last round's output goes too: its "sleep 30" line must not be taken for this round's.
+    rm -f "$home/app.pid" "$home/status" "$home/stdout" "$home/stderr"
     cat >"$home/script.txt" <<END
 open matmul shared_memory_tiles
 edit-line 1 // $mark
@@ -36,7 +37,7 @@ END
         "$home" "$app" "$lessons" >"$home/stdout" 2>"$home/stderr"; echo $? >"$home/status") &
     runner=$!
     tries=0
-    until grep -q "^script: line 3: sleep 30" "$home/stdout" 2>/dev/null; do
+    until [ -s "$home/app.pid" ] && grep -q "^script: line 3: sleep 30" "$home/stdout" 2>/dev/null; do
         tries=$((tries + 1))
         if [ -s "$home/status" ] || [ $tries -gt 1200 ]; then
             show
