@@ -136,20 +136,28 @@ int cmd_check(int argc, char** argv) {
             continue;
         }
         auto lesson = std::make_shared<const Lesson>(std::move(*lr.lesson));
+        // Every run of the check: this lesson, no buffers back, the chosen
+        // backend and arch; trusted_or_explain has checked every file.
+        auto request = [&](const Step& step, const std::string& test_case, SourceChoice source) {
+            RunRequest req;
+            req.lesson = lesson;
+            req.step = step.id;
+            req.test_case = test_case;
+            req.source = source;
+            req.executor = executor;
+            req.arch = a.value("--arch").value_or("");
+            req.keep_buffers = false;
+            req.trusted = true;
+            return req;
+        };
         suite.name = lesson->id;
         for (const auto& step : lesson->steps) {
             const std::string classname = lesson->id + "/" + step.id;
             // The starter must compile, so a student never opens a broken exercise.
             {
-                RunRequest req;
-                req.lesson = lesson;
-                req.step = step.id;
-                req.source = SourceChoice::Starter;
+                RunRequest req = request(step, "", SourceChoice::Starter);
                 req.compile_only = true;
                 req.reference = false;
-                req.arch = a.value("--arch").value_or("");
-                req.keep_buffers = false;
-                req.trusted = true;  // trusted_or_explain checked every file
                 auto t0 = std::chrono::steady_clock::now();
                 RunResult r = backend->run(req);
                 bool ok = r.compile.ok;
@@ -180,15 +188,8 @@ int cmd_check(int argc, char** argv) {
                 std::string failed_case, why;
                 for (const auto& tc : step.checks.cases) {
                     if (emulated && !tc.emulate) continue;
-                    RunRequest req;
-                    req.lesson = lesson;
-                    req.step = step.id;
-                    req.test_case = tc.name;
-                    req.source = SourceChoice::Starter;
-                    req.executor = executor;
-                    req.arch = a.value("--arch").value_or("");
-                    req.keep_buffers = false;
-                    req.trusted = true;
+                    RunRequest req = request(step, tc.name, SourceChoice::Starter);
+                    req.timing = false;
                     RunResult r = backend->run(req);
                     if (r.status != RunStatus::Passed) {
                         failed_case = tc.name;
@@ -230,17 +231,9 @@ int cmd_check(int argc, char** argv) {
                                   << ": left out on the CPU emulator (the lesson marks it \"emulate\": false)\n";
                     continue;
                 }
-                RunRequest req;
-                req.lesson = lesson;
-                req.step = step.id;
-                req.test_case = tc.name;
-                req.source = SourceChoice::Solution;
+                RunRequest req = request(step, tc.name, SourceChoice::Solution);
                 req.compile_only = compile_only;
-                req.executor = executor;
-                req.arch = a.value("--arch").value_or("");
-                req.keep_buffers = false;
                 req.timing = tc.timing;
-                req.trusted = true;
                 auto t0 = std::chrono::steady_clock::now();
                 RunResult r = backend->run(req);
                 const bool only_compiled = compile_only && r.status == RunStatus::CompileOnly;

@@ -21,6 +21,12 @@ constexpr std::size_t dtype_size(DType t) {
     return 0;
 }
 
+// The element a byte offset from a buffer's start falls in, rounding toward
+// minus infinity: byte -1 is in element -1, "before its start".
+constexpr long long element_at(long long byte_offset, long long element_size) {
+    return byte_offset >= 0 ? byte_offset / element_size : -((-byte_offset + element_size - 1) / element_size);
+}
+
 constexpr bool dtype_is_float(DType t) { return t == DType::F16 || t == DType::F32 || t == DType::F64; }
 
 // Lesson-file spelling: "u8", "i32", "u32", "f16", "f32", "f64".

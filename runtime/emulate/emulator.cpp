@@ -23,6 +23,7 @@
 #include <csetjmp>
 #include <csignal>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -209,24 +210,19 @@ std::byte* EmuArena::add(const std::string& name, std::size_t bytes, std::size_t
     return r.data;
 }
 
-void EmuArena::fill_guards(unsigned char pattern) {
-    for (std::size_t i = 0; i < buffers_.size(); ++i) {
-        const Region& r = buffers_[i];
-        const unsigned char p = static_cast<unsigned char>(pattern + 29 * i);
-        std::memset(r.slack_begin, p, static_cast<std::size_t>(r.data - r.slack_begin));
-        std::memset(r.data + r.bytes, p, static_cast<std::size_t>(r.slack_end - (r.data + r.bytes)));
-    }
+void EmuArena::fill_guards(std::size_t i, unsigned char pattern) {
+    const Region& r = buffers_.at(i);
+    std::memset(r.slack_begin, pattern, static_cast<std::size_t>(r.data - r.slack_begin));
+    std::memset(r.data + r.bytes, pattern, static_cast<std::size_t>(r.slack_end - (r.data + r.bytes)));
 }
 
-std::optional<std::pair<std::size_t, long long>> EmuArena::first_guard_write(unsigned char pattern) const {
-    for (std::size_t i = 0; i < buffers_.size(); ++i) {
-        const Region& r = buffers_[i];
-        const auto p = static_cast<std::byte>(static_cast<unsigned char>(pattern + 29 * i));
-        for (std::byte* q = r.data + r.bytes; q < r.slack_end; ++q)
-            if (*q != p) return std::make_pair(i, static_cast<long long>(q - r.data));
-        for (std::byte* q = r.data; q-- > r.slack_begin;)
-            if (*q != p) return std::make_pair(i, static_cast<long long>(q - r.data));
-    }
+std::optional<long long> EmuArena::first_guard_write(std::size_t i, unsigned char pattern) const {
+    const Region& r = buffers_.at(i);
+    const auto p = static_cast<std::byte>(pattern);
+    for (std::byte* q = r.data + r.bytes; q < r.slack_end; ++q)
+        if (*q != p) return static_cast<long long>(q - r.data);
+    for (std::byte* q = r.data; q-- > r.slack_begin;)
+        if (*q != p) return static_cast<long long>(q - r.data);
     return std::nullopt;
 }
 
@@ -236,8 +232,7 @@ std::optional<std::string> EmuArena::describe(std::uintptr_t address) const {
         if (address < begin || address >= begin + r.map_bytes) continue;
         const auto data = reinterpret_cast<std::uintptr_t>(r.data);
         const long long offset = static_cast<long long>(address) - static_cast<long long>(data);
-        const long long es = static_cast<long long>(r.element_size);
-        const long long element = offset >= 0 ? offset / es : -((-offset + es - 1) / es);
+        const long long element = element_at(offset, static_cast<long long>(r.element_size));
         const long long n = static_cast<long long>(r.bytes / r.element_size);
         return "buffer '" + r.name + "' (" + std::to_string(n) + " elements): element [" + std::to_string(element) + "], " +
                (offset >= 0 ? "past its end" : "before its start");
@@ -372,6 +367,29 @@ private:
     std::size_t count_ = 0, slot_ = 0, bytes_ = 0;
     char* base_ = nullptr;
 };
+
+// Stack pools outlive the launch that made them: a multi-pass step launches
+// many times, and each pool costs a mapping and one mprotect per stack.
+std::mutex g_pools_mutex;
+std::vector<std::unique_ptr<StackPool>> g_free_pools;
+
+std::unique_ptr<StackPool> take_pool(std::size_t count) {
+    {
+        std::lock_guard<std::mutex> lock(g_pools_mutex);
+        for (auto it = g_free_pools.begin(); it != g_free_pools.end(); ++it)
+            if ((*it)->count() >= count) {
+                auto pool = std::move(*it);
+                g_free_pools.erase(it);
+                return pool;
+            }
+    }
+    return std::make_unique<StackPool>(count);
+}
+
+void give_back_pool(std::unique_ptr<StackPool> pool) {
+    std::lock_guard<std::mutex> lock(g_pools_mutex);
+    g_free_pools.push_back(std::move(pool));
+}
 
 // Hands a pool's stack to one fiber; the pool owns the memory.
 struct PooledStack {
@@ -618,7 +636,7 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
         std::unique_ptr<StackPool> pool;
         std::vector<Slot> slots(fibers ? per_block : 0);
         std::vector<Warp> warps(fibers ? (per_block + 31) / 32 : 0);
-        if (fibers) pool = std::make_unique<StackPool>(per_block);
+        if (fibers) pool = take_pool(per_block);
         BlockRun b;
         b.entry = fn;
         b.args = args;
@@ -695,6 +713,7 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
             break;
         }
         t_block = nullptr;
+        if (pool) give_back_pool(std::move(pool));
     };
     std::vector<std::thread> pool_threads;
     for (unsigned w = 1; w < workers; ++w) pool_threads.emplace_back(worker);

@@ -79,10 +79,10 @@ public:
     std::size_t size() const { return buffers_.size(); }
     std::byte* data(std::size_t i) const { return buffers_[i].data; }
     std::size_t bytes(std::size_t i) const { return buffers_[i].bytes; }
-    // Fills every buffer's surroundings with `pattern`.
-    void fill_guards(unsigned char pattern);
-    // The first guard byte changed: (buffer, element offset from its start); nullopt when none.
-    std::optional<std::pair<std::size_t, long long>> first_guard_write(unsigned char pattern) const;
+    // As DeviceBuffer's: fills buffer i's surroundings with `pattern`, and
+    // finds the first of those bytes changed (its byte offset from the buffer's start).
+    void fill_guards(std::size_t i, unsigned char pattern);
+    std::optional<long long> first_guard_write(std::size_t i, unsigned char pattern) const;
     // The buffer an address falls in or next to (within a page): "buffer 'x' (1000 elements): element [1003]".
     std::optional<std::string> describe(std::uintptr_t address) const;
 

@@ -242,6 +242,27 @@ unsigned char guard_pattern(unsigned char run_pattern, std::size_t buffer) {
     return static_cast<unsigned char>(run_pattern + 29 * buffer);
 }
 
+// The sentence for the first guard byte a run changed, over every buffer;
+// `first_write(i, pattern)` is buffer i's changed byte offset, if any.
+template <class FirstWrite>
+Sentence guard_report(const std::vector<HostBuffer>& host, unsigned char run_pattern, FirstWrite&& first_write) {
+    for (std::size_t i = 0; i < host.size(); ++i) {
+        const auto at = first_write(i, guard_pattern(run_pattern, i));
+        if (!at) continue;
+        const long long element = element_at(*at, static_cast<long long>(dtype_size(host[i].type)));
+        return {{*at >= 0 ? "run.out_of_bounds_after" : "run.out_of_bounds_before",
+                 {host[i].name, std::to_string(host[i].count()), std::to_string(element)}}};
+    }
+    return {};
+}
+
+// Outputs the lesson fills (kernels accumulate into them) start from their
+// host copy; the others are poisoned.
+bool filled_by_lesson(const Step& step, const HostBuffer& h) {
+    const Buffer* b = step.find_buffer(h.name);
+    return b && b->fill.has_value();
+}
+
 const HostBuffer* find_in(const std::vector<HostBuffer>& v, const std::string& name) {
     for (const auto& h : v)
         if (h.name == name) return &h;
@@ -873,10 +894,7 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
     };
     // Outputs are poisoned, except those the lesson fills (kernels accumulate
     // into them): those get their fill value, from the host copy.
-    auto is_filled = [&](std::size_t i) {
-        const Buffer* b = step.find_buffer(host[i].name);
-        return b && b->fill.has_value();
-    };
+    auto is_filled = [&](std::size_t i) { return filled_by_lesson(step, host[i]); };
     auto poison_outputs = [&](unsigned char pattern) {
         for (std::size_t i = 0; i < host.size(); ++i)
             if (host[i].role == BufferRole::Output) {
@@ -945,15 +963,8 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
     // The first guard zone written, over every buffer, as "buffer 'c': ...".
     Sentence out_of_bounds;
     auto check_guards = [&](unsigned char pattern) {
-        for (std::size_t i = 0; i < host.size() && out_of_bounds.empty(); ++i) {
-            const auto at = dev[i].first_guard_write(guard_pattern(pattern, i));
-            if (!at) continue;
-            const long long esize = static_cast<long long>(dtype_size(host[i].type));
-            const long long n = static_cast<long long>(host[i].count());
-            const long long element = *at >= 0 ? *at / esize : -((-*at + esize - 1) / esize);
-            out_of_bounds = {{*at >= 0 ? "run.out_of_bounds_after" : "run.out_of_bounds_before",
-                              {host[i].name, std::to_string(n), std::to_string(element)}}};
-        }
+        if (out_of_bounds.empty())
+            out_of_bounds = guard_report(host, pattern, [&](std::size_t i, unsigned char p) { return dev[i].first_guard_write(p); });
     };
     auto fill_guards = [&](unsigned char pattern) {
         for (std::size_t i = 0; i < dev.size(); ++i) dev[i].fill_guards(guard_pattern(pattern, i));
@@ -1422,10 +1433,7 @@ void LocalBackend::run_on_cpu(const RunRequest& req, const Step& step, const Sou
             if (host[i].name == name) return i;
         throw Error(ErrorKind::Internal, "no buffer '" + name + "'");
     };
-    auto is_filled = [&](std::size_t i) {
-        const Buffer* b = step.find_buffer(host[i].name);
-        return b && b->fill.has_value();
-    };
+    auto is_filled = [&](std::size_t i) { return filled_by_lesson(step, host[i]); };
 
     Sentence out_of_bounds;
     std::optional<EmuFault> fault;
@@ -1436,7 +1444,7 @@ void LocalBackend::run_on_cpu(const RunRequest& req, const Step& step, const Sou
             else
                 std::memset(arena.data(i), poison, host[i].size_bytes());
         }
-        arena.fill_guards(guard);
+        for (std::size_t i = 0; i < host.size(); ++i) arena.fill_guards(i, guard_pattern(guard, i));
         std::vector<std::size_t> binding(host.size());
         for (std::size_t i = 0; i < binding.size(); ++i) binding[i] = i;
         for (std::size_t li = 0; li < step.launches.size() && !fault; ++li) {
@@ -1456,13 +1464,7 @@ void LocalBackend::run_on_cpu(const RunRequest& req, const Step& step, const Sou
             }
         }
         if (!fault && out_of_bounds.empty())
-            if (const auto at = arena.first_guard_write(guard)) {
-                const HostBuffer& h = host[at->first];
-                const long long esize = static_cast<long long>(dtype_size(h.type));
-                const long long element = at->second >= 0 ? at->second / esize : -((-at->second + esize - 1) / esize);
-                out_of_bounds = {{at->second >= 0 ? "run.out_of_bounds_after" : "run.out_of_bounds_before",
-                                  {h.name, std::to_string(h.count()), std::to_string(element)}}};
-            }
+            out_of_bounds = guard_report(host, guard, [&](std::size_t i, unsigned char p) { return arena.first_guard_write(i, p); });
         std::vector<HostBuffer> out;
         for (std::size_t i = 0; i < host.size(); ++i)
             if (host[i].role != BufferRole::Input) {

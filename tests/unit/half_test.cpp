@@ -68,8 +68,8 @@ TEST(Half, ComparisonWidensFindsUnwrittenCellsAndUsesTheTolerance) {
     HostBuffer want = make({1.0, 2.0, 3.0});
     HostBuffer a = make({1.0, 2.001, 0});
     HostBuffer b = make({1.0, 2.001, 0});
-    std::memset(a.mutable_data() + 4, wb::kPoisonA, 2);  // the last cell never written
-    std::memset(b.mutable_data() + 4, wb::kPoisonB, 2);
+    std::memset(static_cast<std::byte*>(a.mutable_data()) + 4, wb::kPoisonA, 2);  // the last cell never written
+    std::memset(static_cast<std::byte*>(b.mutable_data()) + 4, wb::kPoisonB, 2);
     wb::CompareSpec spec;
     spec.buffer = "y";
     spec.atol = 1e-3;
