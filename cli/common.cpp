@@ -278,4 +278,45 @@ RunRequest run_request_from_args(const Args& a, std::shared_ptr<const Lesson> le
     return req;
 }
 
+void print_timeline(const Timeline& t, std::size_t max_rows) {
+    if (!t.unavailable.empty()) {
+        std::cout << "timeline none: " << t.unavailable << "\n";
+        return;
+    }
+    const auto lanes = t.lanes();
+    std::cout << "timeline " << t.activities.size() << " activities on " << lanes.size() << (lanes.size() == 1 ? " stream" : " streams")
+              << " of " << t.devices() << (t.devices() == 1 ? " GPU" : " GPUs") << " in " << fmt("%.3f ms", t.wall_us / 1e3)
+              << ": kernels " << fmt("%.3f ms", t.kernel_us() / 1e3) << ", copies " << fmt("%.3f ms", t.copy_us() / 1e3)
+              << " (" << bytes_human(double(t.copy_bytes())) << "), copies under kernels "
+              << fmt("%.3f ms", t.copy_kernel_overlap_us() / 1e3) << "\n";
+    std::cout << "         start ms    end ms    dur ms  GPU stream  what\n";
+    std::size_t shown = 0;
+    for (const auto& a : t.activities) {
+        if (shown++ == max_rows) {
+            std::cout << "         ... and " << t.activities.size() - max_rows << " more (--json has every one)\n";
+            break;
+        }
+        std::string what = a.kind == ActivityKind::Kernel ? a.name + "<<<" + std::to_string(a.grid[0]) + "," +
+                                                                std::to_string(a.block[0]) + ">>>"
+                                                          : std::string(activity_kind_name(a.kind)) + " " +
+                                                                bytes_human(double(a.bytes));
+        if (activity_is_copy(a.kind) || a.kind == ActivityKind::Memset) what += fmt(", %.1f GB/s", a.gbs());
+        if (a.pageable) what += ", pageable";
+        if (a.in_graph) what += ", in a graph";
+        char row[96];
+        std::snprintf(row, sizeof row, "       %10.3f %9.3f %9.3f  %3d %6u  ", a.start_us / 1e3, a.end_us / 1e3,
+                      a.duration_us() / 1e3, a.device, a.stream);
+        std::cout << row << what << "\n";
+    }
+}
+
+std::string target_text(const TargetResult& t) {
+    std::string s = "<= " + fmt("%.2f", t.at_most) + " x " + t.step + "'s " + target_measure_name(t.measure) +
+                    (t.measure == TargetMeasure::Wall ? " time" : " time on the timeline");
+    if (!t.not_applicable.empty()) return s + ": does not apply: " + render(t.not_applicable, "en");
+    if (t.that_ms <= 0) return s + ": not measured";
+    return s + ": " + fmt("%.3f ms", t.this_ms) + " vs " + fmt("%.3f ms", t.that_ms) + " = " + fmt("%.2fx", t.ratio()) +
+           (t.met() ? ", met" : ", NOT met");
+}
+
 }  // namespace wb::cli

@@ -8,6 +8,7 @@
 
 #include "lesson/lesson.hpp"
 #include "lesson/loader.hpp"
+#include "pipeline/run.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -118,5 +119,11 @@ std::string index_str(const std::vector<std::size_t>& idx);
 std::string params_str(const std::map<std::string, double>& p);
 // The diagnostics, and "and N more" for those the runtime dropped past its cap.
 void print_diagnostics(const std::vector<Diagnostic>& diags, std::size_t omitted = 0);
+
+// A host step's timeline: a summary line, then one row per activity (at most
+// `max_rows`, then how many more; --json has them all).
+void print_timeline(const Timeline& t, std::size_t max_rows = 40);
+// "≤ 0.60 × one_stream's wall time: 3.100 ms vs 6.900 ms = 0.45×, met"
+std::string target_text(const TargetResult& t);
 
 }  // namespace wb::cli

@@ -153,6 +153,9 @@ int cmd_check(int argc, char** argv) {
         suite.name = lesson->id;
         for (const auto& step : lesson->steps) {
             const std::string classname = lesson->id + "/" + step.id;
+            // The CPU emulator runs kernels, not a host step's run(): there,
+            // a host step is built and its reference run, as compile-only.
+            const bool host_needs_gpu = emulated && step.is_host();
             // The starter must compile, so a student never opens a broken exercise.
             {
                 RunRequest req = request(step, "", SourceChoice::Starter);
@@ -183,7 +186,7 @@ int cmd_check(int argc, char** argv) {
             // On a GPU the starter must also fail a case as shipped, so no
             // step is solved before the student starts. Cases run in order
             // until one fails; none is timed.
-            if (!compile_only) {
+            if (!compile_only && !host_needs_gpu) {
                 auto t0 = std::chrono::steady_clock::now();
                 std::string failed_case, why;
                 for (const auto& tc : step.checks.cases) {
@@ -232,11 +235,11 @@ int cmd_check(int argc, char** argv) {
                     continue;
                 }
                 RunRequest req = request(step, tc.name, SourceChoice::Solution);
-                req.compile_only = compile_only;
+                req.compile_only = compile_only || host_needs_gpu;
                 req.timing = tc.timing;
                 auto t0 = std::chrono::steady_clock::now();
                 RunResult r = backend->run(req);
-                const bool only_compiled = compile_only && r.status == RunStatus::CompileOnly;
+                const bool only_compiled = req.compile_only && r.status == RunStatus::CompileOnly;
                 // A case that requires a clean memory check runs once more
                 // under compute-sanitizer memcheck; its verdict replaces the
                 // first run's only when it found something.
@@ -263,11 +266,18 @@ int cmd_check(int argc, char** argv) {
                     }
                 }
                 bool ok = r.status == RunStatus::Passed || only_compiled;
+                // A host step's target (a share of another step's time, both
+                // measured in this run) is part of passing, where it applies.
+                const bool missed_target = ok && r.target && r.target->applies() && !r.target->met();
+                if (missed_target) {
+                    ok = false;
+                    r.message = "missed its target: " + target_text(*r.target);
+                }
                 ok ? ++passed : ++failed;
                 JunitCase jc{classname, tc.name + " (" + params_str(r.params) + ")", seconds_since(t0)};
                 if (!ok) {
                     jc.outcome = JunitCase::Outcome::Failed;
-                    jc.type = run_status_name(r.status);
+                    jc.type = missed_target ? "missed-target" : run_status_name(r.status);
                     jc.message = r.message;
                     jc.details = failure_details(r);
                     for (const auto& f : r.sanitizer_findings) jc.details += f.to_string() + "\n";
@@ -275,7 +285,7 @@ int cmd_check(int argc, char** argv) {
                     jc.outcome = JunitCase::Outcome::Skipped;
                     jc.type = "compile-only";
                     jc.message = "compile-only: compiled, reference built and run, launch checked; no kernel ran (" +
-                                 compile_only_reason + ")";
+                                 (host_needs_gpu ? std::string("a host step's run() needs a GPU") : compile_only_reason) + ")";
                 }
                 suite.cases.push_back(std::move(jc));
                 if (as_json) {
@@ -286,6 +296,15 @@ int cmd_check(int argc, char** argv) {
                 } else {
                     std::cout << (ok ? "ok   " : "FAIL ") << lesson->id << " / " << step.id << " / " << tc.name << " ("
                               << params_str(r.params) << "): " << run_status_name(r.status);
+                    if (only_compiled && host_needs_gpu) std::cout << " (a host step's run() needs a GPU; nvcc built it, its reference ran)";
+                    if (r.status == RunStatus::Passed && r.wall_time)
+                        std::cout << fmt(", run() %.3f ms", r.wall_time->median_ms)
+                                  << (r.timeline && r.timeline->unavailable.empty()
+                                          ? fmt(", kernels %.3f ms", r.timeline->kernel_us() / 1e3) +
+                                                fmt(", copies %.3f ms", r.timeline->copy_us() / 1e3) +
+                                                fmt(", copies under kernels %.3f ms", r.timeline->copy_kernel_overlap_us() / 1e3)
+                                          : std::string());
+                    if (r.target) std::cout << "; target " << target_text(*r.target);
                     if (r.status == RunStatus::Passed && r.emulated && r.emulated_ms >= 0)
                         std::cout << fmt(", CPU emulation %.1f ms", r.emulated_ms) << fmt(", reference %.3f ms", r.cpu_ms);
                     if (r.status == RunStatus::Passed && r.gpu_time)
@@ -299,7 +318,7 @@ int cmd_check(int argc, char** argv) {
                                   << (r.baseline->passed ? "" : " (its output FAILED the check)") << ", yours "
                                   << fmt("%.0f%%", 100 * r.baseline_fraction())
                                   << (r.baseline->kind == "memcpy" ? " of its GB/s" : " of its speed");
-                    if (!ok) std::cout << ": " << r.message;
+                    if (!ok && !missed_target) std::cout << ": " << r.message;
                     else if (!memcheck_note.empty()) std::cout << "; " << memcheck_note;
                     std::cout << "\n";
                     if (!ok)

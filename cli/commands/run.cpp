@@ -74,7 +74,7 @@ void print_run_text(const RunResult& r) {
         std::cout << "device  none: " << r.device_note << "\n";
     if (!r.compile.options.empty()) {
         std::cout << "compile " << (r.compile.ok ? "ok" : "FAILED") << ": " << r.compile.arch << " "
-                  << (r.compile.is_cubin ? "cubin" : "PTX") << ", "
+                  << (r.host_step ? "nvcc shared library" : r.compile.is_cubin ? "cubin" : "PTX") << ", "
                   << (r.compile.from_cache ? "from " + r.compile.cache_source + " cache" : fmt("%.2f s", r.compile.seconds))
                   << ", " << r.compile.error_count() << " errors, " << r.compile.warning_count() << " warnings\n";
         print_diagnostics(r.compile.diagnostics, r.compile.diagnostics_omitted);
@@ -108,6 +108,16 @@ void print_run_text(const RunResult& r) {
             std::cout << "        at " << index_str(m.index) << ": got " << fmt("%.9g", m.got) << ", want "
                       << fmt("%.9g", m.want) << " (" << mismatch_reason_name(m.reason) << ")\n";
     }
+    if (r.wall_time) {
+        const auto& t = *r.wall_time;
+        std::cout << "time    run() " << fmt("%.4f", t.median_ms) << " ms median (min " << fmt("%.4f", t.min_ms) << ", max "
+                  << fmt("%.4f", t.max_ms) << ", " << t.samples_ms.size() << " samples after " << t.warmup
+                  << " warm-up, noise " << fmt("%.2f%%", 100 * t.noise) << ")";
+        if (r.cpu_ms >= 0) std::cout << "  CPU reference " << fmt("%.4f", r.cpu_ms) << " ms";
+        std::cout << "\n";
+    }
+    if (r.timeline) print_timeline(*r.timeline);
+    if (r.target) std::cout << "target  " << target_text(*r.target) << "\n";
     if (r.gpu_time) {
         const auto& t = *r.gpu_time;
         std::cout << "time    GPU " << fmt("%.4f", t.median_ms) << " ms median (min " << fmt("%.4f", t.min_ms) << ", max "

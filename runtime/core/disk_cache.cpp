@@ -206,6 +206,11 @@ CacheFolder cache_folder(CacheKind kind, fs::path dir) {
         f.entry_suffixes = {".so"};
         default_bytes = 128 * kMiB;
         break;
+    case CacheKind::HostStep:  // host steps' libraries, built by nvcc
+        f.name = "host";
+        f.entry_suffixes = {".so"};
+        default_bytes = 128 * kMiB;
+        break;
     }
     f.dir = dir.empty() ? cache_dir() / f.name : std::move(dir);
     f.max_bytes = cap_bytes(default_bytes, f.cap_source);
@@ -213,7 +218,8 @@ CacheFolder cache_folder(CacheKind kind, fs::path dir) {
 }
 
 std::vector<CacheFolder> cache_folders() {
-    return {cache_folder(CacheKind::Nvrtc), cache_folder(CacheKind::Reference), cache_folder(CacheKind::Emulated)};
+    return {cache_folder(CacheKind::Nvrtc), cache_folder(CacheKind::Reference), cache_folder(CacheKind::Emulated),
+            cache_folder(CacheKind::HostStep)};
 }
 
 CacheStats cache_stats(const CacheFolder& folder) {

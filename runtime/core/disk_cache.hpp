@@ -52,12 +52,12 @@
 
 namespace wb {
 
-enum class CacheKind { Nvrtc, Reference, Emulated };
+enum class CacheKind { Nvrtc, Reference, Emulated, HostStep };
 
 inline constexpr std::chrono::seconds kStaleTempAge{10 * 60};
 
 struct CacheFolder {
-    std::string name;                         // "nvrtc", "reference", "emulated"
+    std::string name;                         // "nvrtc", "reference", "emulated", "host"
     std::filesystem::path dir;
     std::vector<std::string> entry_suffixes;  // an entry's files: <key><suffix> for each
     std::uint64_t max_bytes = 0;

@@ -27,7 +27,8 @@ namespace wb {
     X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) X(cuModuleGetGlobal)    \
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) \
     X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuGraphInstantiate) X(cuGraphLaunch) X(cuGraphExecDestroy)  \
-    X(cuGraphDestroy) X(cuDeviceGetPCIBusId) X(cuMemcpyDtoDAsync) X(cuMemsetD8Async)
+    X(cuGraphDestroy) X(cuDeviceGetPCIBusId) X(cuMemcpyDtoDAsync) X(cuMemsetD8Async) X(cuMemHostRegister)      \
+    X(cuMemHostUnregister) X(cuDevicePrimaryCtxGetState)
 
 struct DriverApi {
 #define WB_DECLARE_FN(name) decltype(&::name) name = nullptr;

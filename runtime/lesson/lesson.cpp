@@ -26,6 +26,20 @@ const char* baseline_kind_name(BaselineKind k) {
     return "?";
 }
 
+const char* target_measure_name(TargetMeasure m) {
+    switch (m) {
+    case TargetMeasure::Wall: return "wall";
+    case TargetMeasure::Copies: return "copies";
+    case TargetMeasure::Kernels: return "kernels";
+    }
+    return "?";
+}
+
+const std::vector<std::string>& host_libraries_known() {
+    static const std::vector<std::string> known = {"cublas", "curand", "cufft"};
+    return known;
+}
+
 const std::string& LocalizedText::get(const std::string& lang) const {
     static const std::string kEmpty;
     if (by_lang.empty()) return kEmpty;

@@ -147,6 +147,21 @@ struct TestCase {
     std::string json_path;
 };
 
+// A host step's speed, relative to another step of the lesson: the run also
+// times that step's solution on the same case, and this step's `measure` must
+// be at most `at_most` times that one's (the streams lesson: at most 0.6 of
+// the one-stream version's wall time, measured in one run).
+enum class TargetMeasure { Wall, Copies, Kernels };
+const char* target_measure_name(TargetMeasure m);  // "wall", "copies", "kernels"
+
+struct TargetSpec {
+    std::string step;                        // the other step's id
+    double at_most = 1;
+    TargetMeasure measure = TargetMeasure::Wall;
+    int min_gpus = 1;                        // with fewer visible GPUs the target does not apply
+    std::string json_path;                   // "steps[2].checks.target"
+};
+
 struct Checks {
     std::vector<CompareSpec> compare;
     std::vector<TestCase> cases;
@@ -157,6 +172,8 @@ struct Checks {
     // it on any error (where the tool and a GPU exist). A case may say otherwise.
     bool memcheck = false;
     std::string json_path;
+
+    std::optional<TargetSpec> target;       // host steps only
 
     bool requires_memcheck(const TestCase& c) const { return c.memcheck.value_or(memcheck); }
 };
@@ -209,6 +226,21 @@ struct ConstantSpec {
     std::string json_path;
 };
 
+// A host step: the student's file holds kernels and `extern "C" int
+// run(wb_host_ctx*)` (host/include/wb_host.h), built by nvcc into a shared
+// library that the worker loads and calls; run() makes its own allocations,
+// copies and launches, so the step has no "launches".
+struct HostSpec {
+    std::vector<std::string> libraries;  // toolkit libraries to link: "cublas"
+    // The buffers run() gets are page-locked (pinned) before it is called,
+    // and the pinning is not part of its time: the streams lesson's copies
+    // can overlap kernels only from pinned memory. Default: pageable, as
+    // malloc'ed memory is (the memory lesson compares the two).
+    bool pinned = false;
+    std::string json_path;               // "steps[0].host"
+};
+const std::vector<std::string>& host_libraries_known();  // {"cublas", "curand", "cufft"}
+
 // A step is one exercise. The loader has merged the lesson-level defaults
 // into it, so every field here is complete.
 struct Step {
@@ -221,7 +253,8 @@ struct Step {
 
     std::vector<Param> params;
     std::vector<Buffer> buffers;
-    std::vector<LaunchSpec> launches;
+    std::vector<LaunchSpec> launches;        // empty in a host step
+    std::optional<HostSpec> host;            // set: a host step (see HostSpec)
     std::vector<ConstantSpec> constants;
     ReferenceSpec reference;
     Checks checks;
@@ -237,6 +270,7 @@ struct Step {
     // The launch marked "tuned", else the first: the one the launch panel and
     // --block/--grid/--shared change.
     std::size_t tuned_launch() const;
+    bool is_host() const { return host.has_value(); }
 };
 
 struct Lesson {

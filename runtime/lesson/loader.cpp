@@ -61,8 +61,8 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 // The keys a step may take over from the lesson level.
-const std::vector<std::string> kDefaultKeys = {"params",  "buffers", "launches", "constants", "reference",
-                                               "checks",  "metrics", "baseline", "views",    "compile"};
+const std::vector<std::string> kDefaultKeys = {"params",  "buffers",  "launches", "constants", "reference", "checks",
+                                               "metrics", "baseline", "views",    "compile",   "host"};
 
 // ---------------------------------------------------------------------------
 // [1] Guards before parsing
@@ -379,6 +379,8 @@ private:
     void parse_init(const Json& j, const std::string& path, Buffer& b);
     void parse_constants(const Section& s, Step& step);
     void parse_launches(const Section& s, Step& step);
+    void parse_host(const Section& s, Step& step);
+    void parse_target(const Json& j, const std::string& path, Step& step);
     void parse_swap(const Json& j, const std::string& path, const Step& step, LaunchSpec& l);
     std::vector<Arg> parse_args(const Json& j, const std::string& path, const Step& step);
     void parse_reference(const Section& s, Step& step);
@@ -730,6 +732,16 @@ LoadResult Loader::load_text(const std::string& json_text) {
                 if (!field(sj, k)) overridden_everywhere.erase(k);
             lesson.steps.push_back(std::move(step));
         }
+        for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
+            const auto& t = lesson.steps[i].checks.target;
+            if (!t || t->step.empty()) continue;
+            const Step* other = nullptr;
+            for (const auto& s : lesson.steps)
+                if (s.id == t->step) other = &s;
+            if (!other) issue(t->json_path + ".step", "no step '" + t->step + "' in this lesson to compare with");
+            else if (other == &lesson.steps[i]) issue(t->json_path + ".step", "a step cannot be its own target");
+            else if (!other->is_host()) issue(t->json_path + ".step", "step '" + t->step + "' is not a host step; a target compares host steps");
+        }
         for (const auto& k : kDefaultKeys)
             if (overridden_everywhere.count(k) && field(root, k))
                 issue(k, "this lesson-level '" + k + "' is never used: every step sets its own; remove one of them");
@@ -789,6 +801,7 @@ void Loader::parse_step(const Json& root, const Json& sj, std::size_t index, Ste
     parse_params(section("params"), step);
     parse_buffers(section("buffers"), step);
     parse_constants(section("constants"), step);
+    parse_host(section("host"), step);
     parse_launches(section("launches"), step);
     parse_reference(section("reference"), step);
     parse_checks(section("checks"), step);
@@ -1138,7 +1151,40 @@ std::vector<Arg> Loader::parse_args(const Json& j, const std::string& path, cons
     return args;
 }
 
+void Loader::parse_host(const Section& s, Step& step) {
+    if (!s.value) return;
+    if (!want_object(*s.value, s.path, "a host object ({\"libraries\": [\"cublas\"]})")) return;
+    check_keys(*s.value, s.path, {"libraries", "pinned"});
+    HostSpec h;
+    h.json_path = s.path;
+    if (const Json* p = field(*s.value, "pinned")) {
+        if (!p->is_boolean()) issue(s.path + ".pinned", "expected true or false, got " + type_name(*p));
+        else h.pinned = p->get<bool>();
+    }
+    if (const Json* libs = field(*s.value, "libraries")) {
+        if (!libs->is_array()) issue(s.path + ".libraries", "expected an array of library names, got " + type_name(*libs));
+        else
+            for (std::size_t i = 0; i < libs->size(); ++i) {
+                const std::string p = index_path(s.path + ".libraries", i);
+                const Json& l = (*libs)[i];
+                const auto& known = host_libraries_known();
+                if (!l.is_string()) issue(p, "expected a library name, got " + type_name(l));
+                else if (std::find(known.begin(), known.end(), l.get<std::string>()) == known.end()) {
+                    std::string names;
+                    for (const auto& k : known) names += (names.empty() ? "" : ", ") + k;
+                    issue(p, "unknown library '" + l.get<std::string>() + "'; a host step may link " + names);
+                } else h.libraries.push_back(l.get<std::string>());
+            }
+    }
+    step.host = std::move(h);
+}
+
 void Loader::parse_launches(const Section& s, Step& step) {
+    if (step.host) {
+        if (s.value)
+            issue(s.path, "a host step launches its own kernels from run(); remove 'launches' (or 'host', to make this a kernel step)");
+        return;
+    }
     if (!s.value) {
         issue(step.json_path, "missing key 'launches' (here or at the lesson level)");
         return;
@@ -1251,6 +1297,34 @@ void Loader::parse_reference(const Section& s, Step& step) {
     }
     if (const Json* a = field(j, "args")) r.args = parse_args(*a, s.path + ".args", step);
     else if (!step.launches.empty()) r.args = step.launches.front().args;
+    else if (step.host) issue(s.path, "missing key 'args': a host step has no launch whose arguments the reference could take");
+}
+
+void Loader::parse_target(const Json& j, const std::string& path, Step& step) {
+    if (!want_object(j, path, "a target object ({\"step\": \"one_stream\", \"at_most\": 0.6})")) return;
+    check_keys(j, path, {"step", "at_most", "measure", "min_gpus"});
+    if (!step.host) {
+        issue(path, "a target compares host steps' times; this step has no 'host'");
+        return;
+    }
+    TargetSpec t;
+    t.json_path = path;
+    if (auto s = get_string(j, "step", path, true)) t.step = *s;
+    if (auto v = get_number(j, "at_most", path, true)) {
+        if (!(*v > 0)) issue(path + ".at_most", "expected a ratio above 0, got " + fmt_num(*v));
+        t.at_most = *v;
+    }
+    if (auto m = get_string(j, "measure", path, false)) {
+        if (*m == "wall") t.measure = TargetMeasure::Wall;
+        else if (*m == "copies") t.measure = TargetMeasure::Copies;
+        else if (*m == "kernels") t.measure = TargetMeasure::Kernels;
+        else issue(path + ".measure", "unknown measure '" + *m + "'; use wall (run()'s time), copies or kernels (their summed times on the timeline)");
+    }
+    if (auto g = get_number(j, "min_gpus", path, false)) {
+        if (*g < 1 || *g != std::floor(*g)) issue(path + ".min_gpus", "expected a whole number of GPUs from 1, got " + fmt_num(*g));
+        else t.min_gpus = int(*g);
+    }
+    step.checks.target = std::move(t);
 }
 
 void Loader::parse_checks(const Section& s, Step& step) {
@@ -1262,7 +1336,8 @@ void Loader::parse_checks(const Section& s, Step& step) {
     }
     if (!want_object(*s.value, s.path, "a checks object")) return;
     const Json& j = *s.value;
-    check_keys(j, s.path, {"compare", "cases", "warmup", "repeat", "timeout_s", "memcheck"});
+    check_keys(j, s.path, {"compare", "cases", "warmup", "repeat", "timeout_s", "memcheck", "target"});
+    if (const Json* t = field(j, "target")) parse_target(*t, s.path + ".target", step);
 
     // A number, or an expression over params so a tolerance can grow with
     // the problem ("1e-6 * N" for a sum of N floats); `expr_out` gets the

@@ -137,6 +137,28 @@ json to_json(const RunResult& r) {
                          {"sm_clock_mhz", t.sm_clock_mhz}, {"max_sm_clock_mhz", t.max_sm_clock_mhz}, {"throttled", t.throttled},
                          {"method", render(timing_method(t), "en")}};
     }
+    if (r.host_step) {
+        j["host_step"] = true;
+        if (r.wall_time) {
+            const auto& t = *r.wall_time;
+            j["wall_time"] = {{"median_ms", t.median_ms}, {"min_ms", t.min_ms}, {"max_ms", t.max_ms}, {"warmup", t.warmup},
+                              {"samples_ms", t.samples_ms}, {"noise", t.noise}, {"stopped_by", t.stopped_by}};
+        }
+        if (r.timeline) {
+            const Timeline& t = *r.timeline;
+            j["timeline"] = timeline_to_json(t);
+            j["timeline"]["summary"] = {{"kernel_us", t.kernel_us()}, {"copy_us", t.copy_us()}, {"copy_bytes", t.copy_bytes()},
+                                        {"copy_kernel_overlap_us", t.copy_kernel_overlap_us()}, {"busy_us", t.busy_us()},
+                                        {"devices", t.devices()}, {"lanes", t.lanes().size()}};
+        }
+        if (r.target) {
+            const TargetResult& t = *r.target;
+            j["target"] = {{"step", t.step}, {"measure", target_measure_name(t.measure)}, {"at_most", t.at_most},
+                           {"this_ms", t.this_ms}, {"that_ms", t.that_ms}, {"ratio", t.ratio()}, {"applies", t.applies()},
+                           {"met", t.met()}, {"gpus", t.gpus}, {"min_gpus", t.min_gpus},
+                           {"not_applicable", render(t.not_applicable, "en")}};
+        }
+    }
     if (r.sanitizer != SanitizerTool::None) {
         json fs = json::array();
         for (const auto& f : r.sanitizer_findings)

@@ -23,6 +23,8 @@
 #include "driver/cuda_driver.hpp"
 #include "driver/gpu.hpp"
 #include "emulate/emulator.hpp"
+#include "host/host_build.hpp"
+#include "host/host_step.hpp"
 #include "lesson/expr.hpp"
 #include "reference/isolated.hpp"
 
@@ -68,6 +70,7 @@ const char* run_status_name(RunStatus s) {
     case RunStatus::Crashed: return "crashed";
     case RunStatus::Stopped: return "stopped";
     case RunStatus::SanitizerErrors: return "sanitizer-errors";
+    case RunStatus::HostError: return "host-error";
     }
     return "unknown";
 }
@@ -216,6 +219,16 @@ void set_refused(RunResult& r, const LaunchReport& lr) {
                            ? "hint.refused.registers"
                            : "hint.refused.dims";
     r.say_hint({{hint, {}}});
+}
+
+// The samples' spread, robust to the odd slow one (a context switch, a
+// clock change): the interquartile range as a standard deviation
+// (IQR / 1.349), over the median.
+double timing_noise(std::vector<double> v) {
+    if (v.size() < 4) return 1.0;
+    std::sort(v.begin(), v.end());
+    const double q1 = v[v.size() / 4], q3 = v[(3 * v.size()) / 4], mid = v[v.size() / 2];
+    return mid > 0 ? (q3 - q1) / 1.349 / mid : 1.0;
 }
 
 double median_of(std::vector<double> v) {
@@ -483,6 +496,12 @@ private:
     void run_on_gpu(const RunRequest& req, const Step& step, const std::vector<CompareSpec>& compare,
                     const std::vector<std::vector<unsigned char>>& constants, RunResult& r,
                     std::vector<HostBuffer>& host, const std::vector<HostBuffer>& reference_out);
+    // A host step on the GPU: run() called twice over poisoned outputs and
+    // judged as a kernel's outputs are, then timed, traced, and set against
+    // its target step.
+    void run_host_on_gpu(const RunRequest& req, const Step& step, const HostStepBuild& build,
+                         const std::vector<CompareSpec>& compare, RunResult& r, const std::vector<HostBuffer>& host,
+                         const std::vector<HostBuffer>& reference_out);
     // The same run on the CPU emulator: the same poison, guards, two
     // validation runs and verdict; a wall time instead of GPU timing.
     void run_on_cpu(const RunRequest& req, const Step& step, const SourceText& source,
@@ -569,7 +588,26 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
     SourceText source = req.source == SourceChoice::Starter    ? step->starter
                         : req.source == SourceChoice::Solution ? step->solution
                                                                : SourceText{req.custom_source, req.custom_origin, ""};
-    r.compile = compile_cuda(source, step_compile_options(*step, r.arch));
+    std::optional<HostStepBuild> host_build;
+    if (step->is_host()) {
+        // nvcc builds the whole file; its diagnostics are on the student's lines.
+        r.host_step = true;
+        host_build = build_host_step(source, *step->host, r.arch);
+        r.compile.ok = host_build->ok;
+        r.compile.diagnostics = host_build->diagnostics;
+        const OmittedDiagnostics omitted = cap_diagnostics(r.compile.diagnostics);
+        r.compile.diagnostics_omitted = omitted.count;
+        r.compile.omitted_errors = omitted.errors;
+        r.compile.omitted_warnings = omitted.warnings;
+        r.compile.log = host_build->log.size() > (1u << 20) ? host_build->log.substr(0, 1u << 20) : host_build->log;
+        r.compile.arch = r.arch;
+        r.compile.options = host_build->command;
+        r.compile.seconds = host_build->seconds;
+        r.compile.from_cache = host_build->from_cache;
+        r.compile.cache_source = host_build->from_cache ? "disk" : "";
+    } else {
+        r.compile = compile_cuda(source, step_compile_options(*step, r.arch));
+    }
     if (!r.compile.ok) {
         r.status = RunStatus::CompileError;
         int n = r.compile.error_count();
@@ -579,7 +617,7 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
         if (!first.empty()) r.say_more({"detail", {first}});
         return;
     }
-    if (req.inspect) r.inspection = inspect_report(source, *step, r.arch);
+    if (req.inspect && !step->is_host()) r.inspection = inspect_report(source, *step, r.arch);
 
     // Metrics need only params.
     ExprVars vars(r.params.begin(), r.params.end());
@@ -709,6 +747,14 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
         for (const auto& h : host)
             if (h.role != BufferRole::Output) r.inputs.push_back(h);
 
+    if (on_cpu && step->is_host()) {
+        r.status = RunStatus::Refused;
+        r.say({{"host.no_emulator", {}}});
+        if (req.keep_buffers)
+            for (auto& h : reference_out)
+                if (h.role != BufferRole::Input) r.cpu_outputs.push_back(std::move(h));
+        return;
+    }
     if (on_cpu) {
         phase("emulate");
         run_on_cpu(req, *step, source, compare, constants, r, host, reference_out);
@@ -722,6 +768,11 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
         if (req.keep_buffers)
             for (auto& h : reference_out)
                 if (h.role != BufferRole::Input) r.cpu_outputs.push_back(std::move(h));
+        return;
+    }
+    if (host_build) {
+        phase("host");
+        run_host_on_gpu(req, *step, *host_build, compare, r, host, reference_out);
         return;
     }
     phase("gpu");
@@ -1042,15 +1093,6 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
                 launch_kernels, "being timed");
         };
         // Samples until the noise target, the budget or the cap; at least `repeat`.
-        // The samples' spread, robust to the odd slow one (a context switch,
-        // a clock change): the interquartile range as a standard deviation
-        // (IQR / 1.349), over the median.
-        auto noise_of = [](std::vector<double> v) {
-            if (v.size() < 4) return 1.0;
-            std::sort(v.begin(), v.end());
-            const double q1 = v[v.size() / 4], q3 = v[(3 * v.size()) / 4], mid = v[v.size() / 2];
-            return mid > 0 ? (q3 - q1) / 1.349 / mid : 1.0;
-        };
         auto take_samples_into = [&](Timing& t, const std::function<double()>& one) {
             const auto began = std::chrono::steady_clock::now();
             t.samples_ms.clear();
@@ -1058,7 +1100,7 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
                 t.samples_ms.push_back(one());
                 const int n = static_cast<int>(t.samples_ms.size());
                 if (n < repeat) continue;
-                t.noise = noise_of(t.samples_ms);
+                t.noise = timing_noise(t.samples_ms);
                 const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
                 // The median is known to within the target when spread / sqrt(n) is.
                 if (t.noise / std::sqrt(double(n)) <= kTimingNoiseTarget) { t.stopped_by = "noise"; break; }
@@ -1367,6 +1409,317 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
         for (const auto& h : reference_out)
             if (h.role != BufferRole::Input) r.cpu_outputs.push_back(h);
     }
+}
+
+// Copies of the run's buffers in memory of their own, which run() may write
+// (an input it changes changes nothing of the run's caches), page-locked
+// for the call when the step asks (HostSpec::pinned) and released after.
+class HostWorkBuffers {
+public:
+    HostWorkBuffers(const std::vector<HostBuffer>& from, const Driver* pin_with) : driver_(pin_with) {
+        for (const auto& h : from) {
+            HostBuffer w = h.zeroed_like();
+            if (h.size_bytes()) std::memcpy(w.mutable_data(), h.data(), h.size_bytes());
+            buffers.push_back(std::move(w));
+        }
+        if (driver_)
+            for (auto& b : buffers)
+                if (b.size_bytes() &&
+                    driver_->api().cuMemHostRegister(b.mutable_data(), b.size_bytes(), CU_MEMHOSTREGISTER_PORTABLE) == CUDA_SUCCESS)
+                    pinned_.push_back(b.mutable_data());
+    }
+    ~HostWorkBuffers() {
+        for (void* p : pinned_) driver_->api().cuMemHostUnregister(p);
+    }
+    HostWorkBuffers(const HostWorkBuffers&) = delete;
+    HostWorkBuffers& operator=(const HostWorkBuffers&) = delete;
+
+    std::vector<HostBuffer> buffers;
+
+    // The ranges page-locked here, as (address, bytes).
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> pinned_ranges() const {
+        std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
+        for (const auto& b : buffers)
+            for (void* p : pinned_)
+                if (p == b.data()) out.emplace_back(reinterpret_cast<std::uint64_t>(p), b.size_bytes());
+        return out;
+    }
+
+private:
+    const Driver* driver_;
+    std::vector<void*> pinned_;
+};
+
+// What one call of run() did wrong, as the run's verdict; false when nothing.
+// `pinned_by_us` are the buffers the runtime page-locked itself (HostSpec::pinned),
+// which are not run()'s to release.
+bool host_call_failed(const HostCall& c, RunResult& r,
+                      const std::vector<std::pair<std::uint64_t, std::uint64_t>>& pinned_by_us = {}) {
+    auto mib = [](std::uint64_t bytes) {
+        char s[32];
+        if (bytes >= (1u << 20)) std::snprintf(s, sizeof s, "%.1f MiB", double(bytes) / double(1 << 20));
+        else if (bytes >= 1024) std::snprintf(s, sizeof s, "%.1f KiB", double(bytes) / 1024.0);
+        else std::snprintf(s, sizeof s, "%llu bytes", static_cast<unsigned long long>(bytes));
+        return std::string(s);
+    };
+    if (c.sticky) {
+        r.status = RunStatus::CudaError;
+        r.context_lost = true;
+        r.say({{"host.sticky_error", {c.cuda_error}}});
+        r.say_hint({{"hint.host_sticky", {}}});
+        return true;
+    }
+    if (c.code != 0 || !c.error.empty()) {
+        r.status = RunStatus::HostError;
+        r.say({c.error.empty() ? Phrase{"host.failed_silently", {std::to_string(c.code)}}
+                               : Phrase{"host.failed", {std::to_string(c.code), c.error}}});
+        r.say_hint({{"hint.host_failed", {}}});
+        return true;
+    }
+    if (!c.cuda_error.empty()) {
+        r.status = RunStatus::HostError;
+        r.say({{"host.unchecked_error", {c.cuda_error}}});
+        r.say_hint({{"hint.host_unchecked", {}}});
+        return true;
+    }
+    if (!c.trace) return false;
+    const Timeline& t = c.trace->timeline;
+    if (t.ran_past_return_us > 0) {
+        const Activity* last = nullptr;
+        for (const auto& a : t.activities)
+            if (!last || a.end_us > last->end_us) last = &a;
+        char us[32];
+        std::snprintf(us, sizeof us, "%.0f", t.ran_past_return_us);
+        const std::string what = last->kind == ActivityKind::Kernel ? "kernel " + last->name
+                                                                     : std::string(activity_kind_name(last->kind)) + " copy";
+        r.status = RunStatus::HostError;
+        r.say({{"host.ran_past_return", {what, us}}});
+        r.say_hint({{"hint.host_synchronize", {}}});
+        return true;
+    }
+    if (const auto leaks = c.trace->leaks(pinned_by_us); !leaks.empty()) {
+        std::string where;
+        std::uint64_t total = 0;
+        for (const auto& l : leaks) {
+            total += l.bytes;
+            where += (where.empty() ? "" : ", ") + mib(l.bytes) + " in " + std::to_string(l.allocations) +
+                     (l.allocations == 1 ? " allocation" : " allocations") +
+                     (l.device < 0 ? std::string(" of pinned host memory") : " on GPU " + std::to_string(l.device));
+        }
+        r.status = RunStatus::HostError;
+        // Leaked memory stays leaked for the life of this process: the
+        // worker is replaced, as after a fault, so the next run starts clean.
+        r.context_lost = true;
+        r.say({{"host.leaked", {mib(total), where}}});
+        r.say_hint({{"hint.host_leaked", {}}});
+        return true;
+    }
+    return false;
+}
+
+void LocalBackend::run_host_on_gpu(const RunRequest& req, const Step& step, const HostStepBuild& build,
+                                   const std::vector<CompareSpec>& compare, RunResult& r,
+                                   const std::vector<HostBuffer>& host, const std::vector<HostBuffer>& reference_out) {
+    const Driver& d = ctx_->driver();
+    LoadedHostStep lib(build.library);
+    std::string no_trace;
+    ActivityTracer* tracer = ActivityTracer::get(no_trace);
+    HostWorkBuffers work(host, step.host->pinned ? &d : nullptr);
+    auto is_filled = [&](std::size_t i) { return filled_by_lesson(step, host[i]); };
+
+    // Before a validation call: inputs as made, outputs poisoned; before a
+    // timed one, only what run() reads of the outputs (in-outs, fills).
+    auto prepare = [&](std::optional<unsigned char> poison) {
+        for (std::size_t i = 0; i < host.size(); ++i) {
+            HostBuffer& w = work.buffers[i];
+            if (!w.size_bytes()) continue;
+            if (host[i].role == BufferRole::Output && !is_filled(i)) {
+                if (poison) std::memset(w.mutable_data(), *poison, w.size_bytes());
+            } else if (poison || host[i].role != BufferRole::Input) {
+                std::memcpy(w.mutable_data(), host[i].data(), w.size_bytes());
+            }
+        }
+    };
+    auto outputs = [&] {
+        std::vector<HostBuffer> out;
+        for (std::size_t i = 0; i < host.size(); ++i)
+            if (host[i].role != BufferRole::Input) {
+                HostBuffer b = host[i].zeroed_like();
+                if (b.size_bytes()) std::memcpy(b.mutable_data(), work.buffers[i].data(), b.size_bytes());
+                out.push_back(std::move(b));
+            }
+        return out;
+    };
+    auto unavailable = [&] {
+        Timeline t;
+        t.unavailable = no_trace;
+        return t;
+    };
+
+    // 6. two validation calls with different poison
+    prepare(kPoisonA);
+    const HostCall a = lib.call(work.buffers, r.params, ordinal_, tracer);
+    r.timeline = a.trace ? a.trace->timeline : unavailable();
+    const auto pinned_ranges = work.pinned_ranges();
+    if (host_call_failed(a, r, pinned_ranges)) {
+        if (r.context_lost) context_lost_ = true;
+        return;
+    }
+    std::vector<HostBuffer> run_a = outputs();
+    prepare(kPoisonB);
+    const HostCall b = lib.call(work.buffers, r.params, ordinal_, tracer);
+    if (host_call_failed(b, r, pinned_ranges)) {
+        if (r.context_lost) context_lost_ = true;
+        return;
+    }
+    std::vector<HostBuffer> run_b = outputs();
+
+    // 7. compare
+    const bool all_passed = judge_outputs(r, compare, run_a, run_b, reference_out, {});
+    if (req.keep_buffers) {
+        for (auto& h : run_a) r.gpu_outputs.push_back(std::move(h));
+        for (const auto& h : reference_out)
+            if (h.role != BufferRole::Input) r.cpu_outputs.push_back(h);
+    }
+    if (!all_passed || !req.timing) return;
+
+    // 8. timing: run()'s wall time, untraced, then three traced calls for the
+    // timeline and the copy and kernel sums (a target's measure)
+    if (req.on_phase) req.on_phase("timing");
+    const int warmup = req.warmup >= 0 ? req.warmup : step.checks.warmup;
+    const int repeat = std::max(1, req.repeat >= 0 ? req.repeat : step.checks.repeat);
+    struct Measured {
+        Timing wall;
+        double copies_ms = 0, kernels_ms = 0;
+        std::optional<Timeline> timeline;
+        std::optional<HostCall> failed;
+    };
+    auto measure = [&](const LoadedHostStep& l, HostWorkBuffers& w, const std::map<std::string, double>& params,
+                       const std::function<void()>& before_each) {
+        Measured m;
+        auto one = [&](ActivityTracer* t) -> std::optional<HostCall> {
+            before_each();
+            HostCall c = l.call(w.buffers, params, ordinal_, t);
+            if (c.code != 0 || !c.error.empty() || !c.cuda_error.empty()) {
+                m.failed = std::move(c);
+                return std::nullopt;
+            }
+            return c;
+        };
+        m.wall.warmup = warmup;
+        for (int i = 0; i < warmup; ++i)
+            if (!one(nullptr)) return m;
+        const auto began = std::chrono::steady_clock::now();
+        for (;;) {
+            const auto c = one(nullptr);
+            if (!c) return m;
+            m.wall.samples_ms.push_back(c->wall_ms);
+            const int n = int(m.wall.samples_ms.size());
+            if (n < repeat) continue;
+            m.wall.noise = timing_noise(m.wall.samples_ms);
+            const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+            if (m.wall.noise / std::sqrt(double(n)) <= kTimingNoiseTarget) { m.wall.stopped_by = "noise"; break; }
+            if (spent >= kTimingBudgetS) { m.wall.stopped_by = "budget"; break; }
+            if (n >= kTimingMaxSamples) { m.wall.stopped_by = "samples"; break; }
+        }
+        m.wall.median_ms = median_of(m.wall.samples_ms);
+        m.wall.min_ms = *std::min_element(m.wall.samples_ms.begin(), m.wall.samples_ms.end());
+        m.wall.max_ms = *std::max_element(m.wall.samples_ms.begin(), m.wall.samples_ms.end());
+        if (tracer) {
+            std::vector<double> copies, kernels;
+            for (int k = 0; k < 3; ++k) {
+                auto c = one(tracer);
+                if (!c) return m;
+                if (!c->trace) break;
+                copies.push_back(c->trace->timeline.copy_us() / 1e3);
+                kernels.push_back(c->trace->timeline.kernel_us() / 1e3);
+                m.timeline = c->trace->timeline;
+            }
+            if (!copies.empty()) {
+                m.copies_ms = median_of(copies);
+                m.kernels_ms = median_of(kernels);
+            }
+        }
+        return m;
+    };
+    auto restore = [&] { prepare(std::nullopt); };
+    Measured mine = measure(lib, work, r.params, restore);
+    if (mine.failed) {
+        // Passed twice, then failed while being timed: that is the verdict.
+        host_call_failed(*mine.failed, r, pinned_ranges);
+        if (r.context_lost) context_lost_ = true;
+        return;
+    }
+    r.wall_time = mine.wall;
+    if (mine.timeline) r.timeline = mine.timeline;
+    char ms[32];
+    std::snprintf(ms, sizeof ms, "%.3f", mine.wall.median_ms);
+    r.say_more({"host.timed", {ms}});
+
+    // 9. the target: the other step's solution on the same case, timed the same way
+    const auto& spec = step.checks.target;
+    if (!spec) return;
+    TargetResult t;
+    t.step = spec->step;
+    t.measure = spec->measure;
+    t.at_most = spec->at_most;
+    t.min_gpus = spec->min_gpus;
+    t.gpus = lib.device_count();
+    auto pick = [&](const Measured& m) {
+        return spec->measure == TargetMeasure::Wall     ? m.wall.median_ms
+               : spec->measure == TargetMeasure::Copies ? m.copies_ms
+                                                        : m.kernels_ms;
+    };
+    t.this_ms = pick(mine);
+    if (t.gpus < spec->min_gpus) {
+        t.not_applicable = {{"target.fewer_gpus", {std::to_string(t.gpus), std::to_string(spec->min_gpus)}}};
+        r.target = std::move(t);
+        return;
+    }
+    const Step* other = req.lesson->find_step(spec->step);
+    if (!other || !other->is_host()) throw Error(ErrorKind::Internal, "target step '" + spec->step + "' is not a host step");
+    const HostStepBuild other_build = build_host_step(other->solution, *other->host, r.arch);
+    if (!other_build.ok) {
+        t.not_applicable = {{"target.other_failed", {other->id, first_error(other_build.diagnostics)}}};
+        r.target = std::move(t);
+        return;
+    }
+    const TestCase* other_case = other->find_case(r.case_name);
+    std::map<std::string, double> other_params;
+    for (const auto& p : other->params) {
+        auto it = r.params.find(p.name);
+        other_params[p.name] = it != r.params.end() ? it->second : p.default_value;
+    }
+    if (other_case)
+        for (const auto& [n, v] : other_case->params) other_params[n] = v;
+    ExprVars other_vars(other_params.begin(), other_params.end());
+    std::vector<HostBuffer> other_host;
+    for (const auto& bspec : other->buffers) {
+        Buffer b = bspec;
+        if (other_case)
+            if (auto it = other_case->inputs.find(b.name); it != other_case->inputs.end()) b.init = it->second;
+        other_host.push_back(make_buffer(b, other_vars));
+    }
+    LoadedHostStep other_lib(other_build.library);
+    HostWorkBuffers other_work(other_host, other->host->pinned ? &d : nullptr);
+    auto other_restore = [&] {
+        for (std::size_t i = 0; i < other_host.size(); ++i)
+            if (other_host[i].role != BufferRole::Input && other_host[i].size_bytes())
+                std::memcpy(other_work.buffers[i].mutable_data(), other_host[i].data(), other_host[i].size_bytes());
+    };
+    const Measured theirs = measure(other_lib, other_work, other_params, other_restore);
+    if (theirs.failed) {
+        RunResult scratch;
+        host_call_failed(*theirs.failed, scratch, other_work.pinned_ranges());
+        t.not_applicable = {{"target.other_failed", {other->id, scratch.message}}};
+        if (scratch.context_lost) {
+            r.context_lost = true;
+            context_lost_ = true;
+        }
+    } else {
+        t.that_ms = pick(theirs);
+    }
+    r.target = std::move(t);
 }
 
 void LocalBackend::run_on_cpu(const RunRequest& req, const Step& step, const SourceText& source,

@@ -12,6 +12,7 @@
 #include "compile/nvrtc.hpp"
 #include "core/phrase.hpp"
 #include "data/buffers.hpp"
+#include "host/timeline.hpp"
 #include "driver/device.hpp"
 #include "ceilings/ceilings.hpp"
 #include "inspect/inspect.hpp"
@@ -107,6 +108,9 @@ enum class RunStatus {
     TimedOut,        // the run passed its deadline and was stopped (the worker was replaced)
     Crashed,         // the process running it died (a crashing CPU reference, say); it was replaced
     Stopped,         // the user stopped it
+    // A host step's run() failed: it returned an error (WB_CHECK's message),
+    // left memory allocated, or returned while the GPU was still working.
+    HostError,
     // Under compute-sanitizer, the sanitizer reported errors. This overrides
     // Passed (an off-by-one write passes the comparison yet is a bug) and the
     // CudaError memcheck causes by stopping the kernel at the bad access; the
@@ -167,6 +171,23 @@ struct Timing {
 // launches".
 Sentence timing_method(const Timing& t);
 
+// A host step's speed against another step's solution, both timed in this
+// run (TargetSpec): this step's measure over that one's must be at most `at_most`.
+struct TargetResult {
+    std::string step;                 // the other step's id
+    TargetMeasure measure = TargetMeasure::Wall;
+    double at_most = 1;
+    double this_ms = 0, that_ms = 0;  // the measure's median: this run's, and the other step's solution's
+    int min_gpus = 1, gpus = 0;       // what the target needs, and what this machine has
+    // Empty when the target applies; else why not, as phrases (too few GPUs,
+    // the other step's solution failed).
+    Sentence not_applicable;
+
+    double ratio() const { return that_ms > 0 ? this_ms / that_ms : 0; }
+    bool applies() const { return not_applicable.empty() && that_ms > 0; }
+    bool met() const { return applies() && ratio() <= at_most; }
+};
+
 struct LaunchReport {
     std::string entry;
     LaunchDims dims;          // of the first pass
@@ -223,6 +244,14 @@ struct RunResult {
     std::vector<CompareResult> comparisons;
 
     std::optional<Timing> gpu_time;
+    // A host step (Step::host): its run() wall time, timed like a kernel once
+    // it passed (warm-up, then samples until the noise target), and what ran
+    // on the GPUs during one traced call (the last warm one when timed, else
+    // the first validation run). gpu_time is unset for host steps.
+    bool host_step = false;
+    std::optional<Timing> wall_time;
+    std::optional<Timeline> timeline;
+    std::optional<TargetResult> target;
     // Ran on the CPU emulator: no GPU time, no GB/s against the GPU's
     // ceilings; emulated_ms is the launches' wall time on the CPU (-1: none).
     bool emulated = false;

@@ -134,7 +134,9 @@ const std::set<std::string> kResultFloats = {
     "gpu_time.min_ms", "gpu_time.max_ms", "gpu_time.noise", "ceilings.copy_gbs", "ceilings.fp32_gflops", "ceilings.fp16_gflops",
     "ceilings.sgemm_gflops", "baseline.median_ms", "baseline.min_ms", "baseline.max_ms", "baseline.bytes", "baseline.flops",
     "baseline.check.max_abs_error", "baseline.check.max_rel_error", "baseline.check.atol", "baseline.check.rtol",
-    "baseline.check.first[].got", "baseline.check.first[].want"};
+    "baseline.check.first[].got", "baseline.check.first[].want", "wall_time.samples_ms[]", "wall_time.median_ms",
+    "wall_time.min_ms", "wall_time.max_ms", "wall_time.noise", "target.this_ms", "target.that_ms", "target.at_most",
+    "timeline.wall_us", "timeline.ran_past_return_us", "timeline.activities[].start_us", "timeline.activities[].end_us"};
 const std::set<std::string> kRequestFloats = {"timeout_s", "params.*"};
 
 template <class T>
@@ -587,6 +589,22 @@ Frame encode_result(const RunResult& r) {
                          {"sm_clock_mhz", r.gpu_time->sm_clock_mhz}, {"max_sm_clock_mhz", r.gpu_time->max_sm_clock_mhz},
                          {"throttled", r.gpu_time->throttled}};
     }
+    j["host_step"] = r.host_step;
+    auto timing_json = [](const Timing& t) {
+        json samples = json::array();
+        for (double s : t.samples_ms) samples.push_back(num(s));
+        return json{{"warmup", t.warmup}, {"samples_ms", samples}, {"median_ms", num(t.median_ms)},
+                    {"min_ms", num(t.min_ms)}, {"max_ms", num(t.max_ms)}, {"noise", num(t.noise)},
+                    {"stopped_by", t.stopped_by}};
+    };
+    if (r.wall_time) j["wall_time"] = timing_json(*r.wall_time);
+    if (r.timeline) j["timeline"] = timeline_to_json(*r.timeline);
+    if (r.target) {
+        const TargetResult& t = *r.target;
+        j["target"] = {{"step", t.step}, {"measure", int(t.measure)}, {"at_most", t.at_most}, {"this_ms", num(t.this_ms)},
+                       {"that_ms", num(t.that_ms)}, {"min_gpus", t.min_gpus}, {"gpus", t.gpus},
+                       {"not_applicable", encode_sentence(t.not_applicable)}};
+    }
     j["sanitizer"] = int(r.sanitizer);
     j["sanitizer_errors"] = r.sanitizer_errors;
     j["sanitizer_findings"] = findings_json(r.sanitizer_findings);
@@ -756,6 +774,33 @@ RunResult decode_result(const Frame& frame) {
             tm.max_sm_clock_mhz = get_or<unsigned>(t, "max_sm_clock_mhz", 0);
             tm.throttled = get_or<std::string>(t, "throttled", "");
             r.gpu_time = tm;
+        }
+        r.host_step = get_or<bool>(j, "host_step", false);
+        if (j.contains("wall_time")) {
+            const json& t = j["wall_time"];
+            Timing tm;
+            tm.warmup = t.at("warmup");
+            for (const auto& s : t.at("samples_ms")) tm.samples_ms.push_back(get_num(s));
+            tm.median_ms = get_num(t.at("median_ms"));
+            tm.min_ms = get_num(t.at("min_ms"));
+            tm.max_ms = get_num(t.at("max_ms"));
+            tm.noise = get_num(t.at("noise"));
+            tm.stopped_by = get_or<std::string>(t, "stopped_by", "");
+            r.wall_time = tm;
+        }
+        if (j.contains("timeline")) r.timeline = timeline_from_json(j["timeline"]);
+        if (j.contains("target")) {
+            const json& t = j["target"];
+            TargetResult tr;
+            tr.step = t.at("step");
+            tr.measure = TargetMeasure(t.at("measure").get<int>());
+            tr.at_most = t.at("at_most");
+            tr.this_ms = get_num(t.at("this_ms"));
+            tr.that_ms = get_num(t.at("that_ms"));
+            tr.min_gpus = t.at("min_gpus");
+            tr.gpus = t.at("gpus");
+            tr.not_applicable = decode_sentence(t, "not_applicable");
+            r.target = std::move(tr);
         }
         r.sanitizer = SanitizerTool(get_or<int>(j, "sanitizer", 0));
         r.sanitizer_errors = get_or<int>(j, "sanitizer_errors", -1);

@@ -45,7 +45,8 @@ std::string signal_text(int sig) {
 
 // A phase as a catalogue argument ("@phase.gpu": "while running the kernel").
 std::string phase_text(const std::string& phase) {
-    if (phase == "compile" || phase == "reference" || phase == "gpu" || phase == "timing" || phase == "start")
+    if (phase == "compile" || phase == "reference" || phase == "gpu" || phase == "timing" || phase == "start" ||
+        phase == "host")
         return "@phase." + phase;
     return "";
 }
@@ -379,6 +380,8 @@ static void describe_failure(RunResult& r, const RunRequest& req, ReadStatus st,
             r.say_hint({{"hint.sanitizer_slow", {}}});
         else if (phase == "gpu" || phase == "timing")
             r.say_hint({{"hint.endless", {}}});
+        else if (phase == "host")
+            r.say_hint({{"hint.host_endless", {}}});
         else
             r.say_hint({{"hint.deadline", {run_timeout_source(req)}}});
         return;
@@ -397,6 +400,7 @@ static void describe_failure(RunResult& r, const RunRequest& req, ReadStatus st,
     }
     if (WIFSIGNALED(e.status)) {
         r.say({{"worker.died", {who, signal_text(WTERMSIG(e.status)), where}}});
+        if (phase == "host") r.say_hint({{"hint.host_crashed", {}}});
         return;
     }
     r.say({{"worker.exited", {who, std::to_string(WIFEXITED(e.status) ? WEXITSTATUS(e.status) : -1), where}}});

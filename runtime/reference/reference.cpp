@@ -316,6 +316,22 @@ void add_linker_errors(std::vector<Diagnostic>& diags, const std::string& log, c
 
 }  // namespace
 
+std::optional<std::string> tool_version(const std::vector<std::string>& command) {
+    static std::mutex mutex;
+    static std::map<std::vector<std::string>, std::string> known;
+    {
+        std::lock_guard lock(mutex);
+        if (auto it = known.find(command); it != known.end()) return it->second;
+    }
+    std::vector<std::string> args = command;
+    args.push_back("--version");
+    const ProcessResult r = run_process(args);
+    if (r.exit_code != 0) return std::nullopt;
+    std::lock_guard lock(mutex);
+    known[command] = r.output;
+    return r.output;
+}
+
 ReferenceBuild build_reference(const ReferenceSpec& spec) {
     using Clock = std::chrono::steady_clock;
     auto start = Clock::now();
@@ -375,12 +391,13 @@ ReferenceBuild build_reference(const ReferenceSpec& spec) {
 }
 
 HostLibrary build_host_library(const std::string& tu, const std::vector<std::string>& flags, CacheKind kind,
-                               const std::string& cache_tag) {
+                               const std::string& cache_tag, const LibraryCompiler* other) {
     using Clock = std::chrono::steady_clock;
     auto start = Clock::now();
     HostLibrary lib;
-    std::vector<std::string> compiler = find_compiler();
-    std::string version = compiler_version(compiler);
+    const std::vector<std::string> compiler = other ? other->command : find_compiler();
+    const std::string version = other ? other->version : compiler_version(compiler);
+    const std::string source_suffix = other ? other->source_suffix : ".cpp";
 
     Sha256 key_hash;
     key_hash.update_field(cache_tag);
@@ -396,7 +413,7 @@ HostLibrary build_host_library(const std::string& tu, const std::vector<std::str
     const fs::path dir = folder.dir;
     fs::path library = dir / (key + ".so");
     std::string suffix = random_suffix();
-    fs::path tu_path = dir / (key + ".tmp-" + suffix + ".cpp");
+    fs::path tu_path = dir / (key + ".tmp-" + suffix + source_suffix);
     fs::path tmp_library = dir / (key + ".tmp-" + suffix + ".so");
 
     lib.command = compiler;

@@ -17,6 +17,7 @@
 #include "lesson/lesson.hpp"
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,12 +50,25 @@ struct HostLibrary {
     bool from_cache = false;
 };
 
-// Compiles `tu` with the host compiler (c++ or $CXX) and `flags` into a shared
-// library cached in the `kind` cache folder, keyed on `cache_tag`, the
-// compiler and its version, the flags and the text. The CPU reference and the
-// CPU emulator's kernels are both built through this.
+// A compiler other than the host C++ compiler: its command's first words,
+// its version text (part of the cache key) and the file name its source needs.
+struct LibraryCompiler {
+    std::vector<std::string> command;
+    std::string version;
+    std::string source_suffix = ".cpp";
+};
+
+// Compiles `tu` with the host compiler (c++ or $CXX), or `compiler` when
+// given, and `flags` into a shared library cached in the `kind` cache folder,
+// keyed on `cache_tag`, the compiler and its version, the flags and the text.
+// The CPU reference, the CPU emulator's kernels and host steps (nvcc) are all
+// built through this.
 HostLibrary build_host_library(const std::string& tu, const std::vector<std::string>& flags, CacheKind kind,
-                               const std::string& cache_tag);
+                               const std::string& cache_tag, const LibraryCompiler* compiler = nullptr);
+
+// `<command> --version`'s output, run once per process per command; nullopt
+// when it does not run or fails.
+std::optional<std::string> tool_version(const std::vector<std::string>& command);
 
 // An opened reference library. Owns the dlopen handle.
 class LoadedReference {

@@ -327,8 +327,9 @@ TEST_F(DiskCacheTest, CliCacheStatsPrintsEachFolderWithItsEntriesSizeAndCap) {
     r = run_cli("cache --stats --json", "XDG_CACHE_HOME='" + dir_.string() + "' WB_CACHE_MAX_MB=2");
     ASSERT_EQ(r.code, 0) << r.out;
     auto j = nlohmann::json::parse(r.out);
-    ASSERT_EQ(j.at("caches").size(), 3u);  // nvrtc, reference, emulated
+    ASSERT_EQ(j.at("caches").size(), 4u);  // nvrtc, reference, emulated, host
     EXPECT_EQ(j["caches"][2]["name"], "emulated");
+    EXPECT_EQ(j["caches"][3]["name"], "host");
     EXPECT_EQ(j["caches"][0]["name"], "nvrtc");
     EXPECT_EQ(j["caches"][0]["entries"], 2);
     EXPECT_EQ(j["caches"][0]["bytes"], 4096);

@@ -7,7 +7,11 @@
 #include "emulate/refuse.hpp"
 #include "emulate/rewrite.hpp"
 
+#include "lesson/loader.hpp"
+
 #include <gtest/gtest.h>
+
+#include <set>
 
 #include <algorithm>
 #include <cstdio>
@@ -84,14 +88,26 @@ std::string emulated_tu(const std::string& source, const std::string& origin) {
 const std::string kFlags = "-std=c++17 -O2 -march=native -ffp-contract=off -fno-strict-aliasing -fPIC -pthread -I\"" +
                            kIncludeDir + "\"";
 
+// Every kernel file of the shipped lessons; host steps' files (whole
+// programs for nvcc, lessons 16 to 20) are not kernels for the emulator.
 std::vector<fs::path> lesson_kernels() {
+    std::set<fs::path> host_files;
+    for (const auto& file : wb::list_lessons(WB_SOURCE_DIR "/lessons")) {
+        auto r = wb::load_lesson(file);
+        if (!r.ok()) continue;
+        for (const auto& step : r.lesson->steps)
+            if (step.is_host())
+                for (const auto* src : {&step.starter, &step.solution})
+                    host_files.insert(fs::weakly_canonical(r.lesson->dir / src->origin));
+    }
     std::vector<fs::path> files;
     for (const auto& lesson : fs::directory_iterator(WB_SOURCE_DIR "/lessons")) {
         if (!lesson.is_directory()) continue;
         for (const auto& f : fs::directory_iterator(lesson.path()))
-            if (f.path().extension() == ".cu") files.push_back(f.path());
+            if (f.path().extension() == ".cu" && !host_files.count(fs::weakly_canonical(f.path()))) files.push_back(f.path());
     }
     std::sort(files.begin(), files.end());
+    EXPECT_FALSE(host_files.empty()) << "no host step's file was found: is the origin rule still the lesson-relative path?";
     return files;
 }
 

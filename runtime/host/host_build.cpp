@@ -1,0 +1,160 @@
+// runtime/host/host_build.cpp — nvcc builds of host steps, cached, with diagnostics on the student's lines.
+#include "host/host_build.hpp"
+
+#include "core/disk_cache.hpp"
+#include "core/error.hpp"
+#include "core/fs.hpp"
+#include "reference/reference.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <mutex>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace wb {
+
+namespace {
+
+// wb_host.h and its companions on disk, under the cache folder, named by a
+// digest of their text (as the CPU emulator's headers are).
+// Checked on every build: the cache folder may have been cleared (or, in
+// tests, moved) since the last.
+fs::path host_include_dir() {
+    static std::mutex m;
+    std::lock_guard<std::mutex> lock(m);
+    const auto& headers = host_step_headers();
+    const fs::path d = cache_dir() / "host-include" / nvrtc_headers_digest(headers).substr(0, 16);
+    std::error_code ec;
+    fs::create_directories(d, ec);
+    for (const auto& h : headers) {
+        const fs::path p = d / h.name;
+        if (!fs::is_regular_file(p, ec)) write_file_atomic(p, h.text, false);
+    }
+    return d;
+}
+
+std::vector<std::string> split_lines(const std::string& s) {
+    std::vector<std::string> out;
+    std::stringstream ss(s);
+    std::string line;
+    while (std::getline(ss, line)) out.push_back(line);
+    return out;
+}
+
+// A file name in a diagnostic may be the student's origin, a path ending in
+// it, or one of nvcc's temporary files ("tmpxft_..._t.cudafe1.cpp").
+bool names_origin(const std::string& file, const std::string& origin) {
+    if (file == origin) return true;
+    return file.size() > origin.size() && file.compare(file.size() - origin.size(), origin.size(), origin) == 0 &&
+           file[file.size() - origin.size() - 1] == '/';
+}
+
+}  // namespace
+
+int HostStepBuild::error_count() const {
+    int n = 0;
+    for (const auto& d : diagnostics) n += d.severity == Severity::Error;
+    return n;
+}
+
+fs::path find_nvcc() {
+    std::vector<std::string> tried;
+    try {
+        const fs::path p = cuda_home() / "bin" / "nvcc";
+        tried.push_back(p.string());
+        if (::access(p.c_str(), X_OK) == 0) return p;
+    } catch (const Error&) {
+    }
+    if (const char* path = std::getenv("PATH")) {
+        std::stringstream ss(path);
+        std::string dir;
+        while (std::getline(ss, dir, ':')) {
+            if (dir.empty()) continue;
+            const fs::path p = fs::path(dir) / "nvcc";
+            if (::access(p.c_str(), X_OK) == 0) return p;
+        }
+        tried.push_back("PATH");
+    }
+    std::string list;
+    for (const auto& t : tried) list += (list.empty() ? "" : ", ") + t;
+    throw Error(ErrorKind::Compile, "nvcc was not found (looked in " + list + "); host steps are built by the CUDA Toolkit's nvcc",
+                {}, "install the CUDA Toolkit's compiler (nvcc) or set CUDA_HOME to the toolkit's folder");
+}
+
+std::vector<Diagnostic> parse_nvcc_log(const std::string& log, const std::string& origin) {
+    std::vector<Diagnostic> out;
+    // The front end's "file(12): error: ..." with source echo and caret, as NVRTC's.
+    for (Diagnostic& d : parse_nvrtc_log(log)) {
+        if (!names_origin(d.file, origin)) continue;
+        d.file = origin;
+        out.push_back(std::move(d));
+    }
+    // The host compiler's "file:12:5: error: ..." (host code the front end let through).
+    for (Diagnostic& d : parse_gcc_log(log)) {
+        if (!names_origin(d.file, origin)) continue;
+        d.file = origin;
+        out.push_back(std::move(d));
+    }
+    // The linker names no line of ours; ptxas and nvlink name a kernel.
+    for (const std::string& line : split_lines(log)) {
+        Diagnostic d;
+        d.file = origin;
+        if (auto at = line.find("undefined reference to "); at != std::string::npos)
+            d.message = line.substr(at) + ": run() calls a function that is declared but never defined, or a library the lesson does not link";
+        else if (line.rfind("ptxas error", 0) == 0 || line.rfind("ptxas fatal", 0) == 0 || line.rfind("nvlink error", 0) == 0)
+            d.message = line;
+        else
+            continue;
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
+HostStepBuild build_host_step(const SourceText& source, const HostSpec& host, const std::string& arch) {
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    HostStepBuild build;
+    build.arch = arch;
+    const std::string origin = source.origin.empty() ? "host.cu" : fs::path(source.origin).filename().string();
+
+    const fs::path nvcc = find_nvcc();
+    LibraryCompiler compiler;
+    compiler.command = {nvcc.string()};
+    const auto version = tool_version(compiler.command);
+    if (!version) throw Error(ErrorKind::Compile, nvcc.string() + " --version failed: nvcc does not run", {},
+                              "check the CUDA Toolkit's installation");
+    compiler.version = *version + nvrtc_headers_digest(host_step_headers());
+    compiler.source_suffix = ".cu";
+
+    const fs::path lib_dir = nvcc.parent_path().parent_path() / "lib64";
+    std::vector<std::string> flags = {"-shared", "-Xcompiler", "-fPIC", "-lineinfo", "-O2", "-std=c++17",
+                                      "-arch=" + arch, "-cudart", "shared", "-Xlinker", "--no-undefined",
+                                      "-Xlinker", "-rpath," + lib_dir.string(), "-I" + host_include_dir().string()};
+    for (const auto& l : host.libraries) flags.push_back("-l" + l);
+
+    // wb_host.h first; then the student's file, on its own name and lines.
+    std::string tu = "#include \"wb_host.h\"\n#line 1 \"" + origin + "\"\n" + source.text;
+    if (tu.back() != '\n') tu += '\n';
+    const HostLibrary lib = build_host_library(tu, flags, CacheKind::HostStep, "wb-host-step-1", &compiler);
+    build.command = lib.command;
+    build.from_cache = lib.from_cache;
+    build.log = lib.log;
+    build.diagnostics = parse_nvcc_log(lib.log, origin);
+    if (lib.ok) {
+        build.ok = true;
+        build.library = lib.library;
+    } else if (build.error_count() == 0) {
+        Diagnostic d;
+        d.file = origin;
+        d.message = "nvcc failed" + std::string(lib.exit_code < 0 ? " (killed by a signal)" : "") + ": " + lib.log;
+        build.diagnostics.push_back(std::move(d));
+    }
+    build.seconds = lib.from_cache ? 0 : std::chrono::duration<double>(Clock::now() - start).count();
+    return build;
+}
+
+}  // namespace wb

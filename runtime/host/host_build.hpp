@@ -1,0 +1,56 @@
+// runtime/host/host_build.hpp — a host step's file, built by nvcc into a shared library.
+//
+// The student's file (kernels plus `extern "C" int run(wb_host_ctx*)`) is
+// compiled by the toolkit's nvcc after host/include/wb_host.h:
+//
+//     nvcc -shared -Xcompiler -fPIC -lineinfo -O2 -std=c++17 -arch=sm_XX -cudart shared
+//          -Xlinker --no-undefined -Xlinker -rpath,<cuda>/lib64 [-lcublas] -o <key>.so <file>.cu
+//
+// A `#line` directive names the student's file, so nvcc's front end, the host
+// compiler and the line table all speak of the student's own lines. The
+// library is cached by the same content-hash rule as references
+// (reference/reference.hpp build_host_library): nvcc's version, the flags,
+// wb_host.h and the text.
+#pragma once
+
+#include "compile/diagnostics.hpp"
+#include "compile/nvrtc.hpp"
+#include "lesson/lesson.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace wb {
+
+struct HostStepBuild {
+    bool ok = false;
+    std::vector<Diagnostic> diagnostics;  // on the student's lines
+    std::string log;                      // nvcc's whole output
+    std::filesystem::path library;        // the .so, when ok
+    std::vector<std::string> command;
+    std::string arch;                     // "sm_90"
+    double seconds = 0;                   // build time (0 when cached)
+    bool from_cache = false;
+
+    int error_count() const;
+};
+
+// The headers a host step's file is compiled with (wb_host.h), compiled in.
+const std::vector<NvrtcHeader>& host_step_headers();
+
+// The toolkit's nvcc: <cuda_home()>/bin/nvcc, then PATH. Throws wb::Error
+// (Compile) with a hint when there is none.
+std::filesystem::path find_nvcc();
+
+// Builds (or finds in the cache) `source` for `arch` with the step's
+// libraries. Never throws for anything in the source; throws wb::Error
+// (Compile) when nvcc cannot be found or started.
+HostStepBuild build_host_step(const SourceText& source, const HostSpec& host, const std::string& arch);
+
+// nvcc's output as diagnostics on `origin`: its front end's "file(12): error:"
+// lines, the host compiler's "file:12:5: error:", and the linker's
+// "undefined reference to", which names no line. Exposed for the tests.
+std::vector<Diagnostic> parse_nvcc_log(const std::string& log, const std::string& origin);
+
+}  // namespace wb

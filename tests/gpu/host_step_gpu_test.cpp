@@ -1,0 +1,202 @@
+// tests/gpu/host_step_gpu_test.cpp — host steps on a GPU: run() called in the worker, traced, timed,
+// and every way it can go wrong handled like a faulting kernel, with the next run working.
+#include "core/fs.hpp"
+#include "gpu_test_support.hpp"
+#include "pipeline/worker.hpp"
+
+#include <chrono>
+#include <cstdio>
+
+namespace {
+
+std::shared_ptr<const wb::Lesson> host_lesson() {
+    auto r = wb::load_lesson(source_dir() + "/tests/data/host/host_add.json");
+    if (!r.ok()) return nullptr;
+    return std::make_shared<const wb::Lesson>(std::move(*r.lesson));
+}
+
+wb::RunRequest fault(const std::string& file, const char* test_case = "small") {
+    wb::RunRequest q;
+    q.trusted = true;
+    q.lesson = host_lesson();
+    q.step = "add";
+    q.test_case = test_case;
+    q.source = wb::SourceChoice::Custom;
+    q.custom_source = wb::read_file(source_dir() + "/tests/data/host/faults/" + file);
+    q.custom_origin = file;
+    q.keep_buffers = false;
+    q.timing = false;
+    return q;
+}
+
+wb::RunRequest solution(const char* step = "add", const char* test_case = "small") {
+    wb::RunRequest q;
+    q.trusted = true;
+    q.lesson = host_lesson();
+    q.step = step;
+    q.test_case = test_case;
+    q.source = wb::SourceChoice::Solution;
+    q.keep_buffers = false;
+    return q;
+}
+
+// After a failure, the same worker backend runs the solution again, and it passes.
+void expect_next_run_passes(wb::WorkerBackend& w) {
+    wb::RunRequest q = solution();
+    q.timing = false;
+    const wb::RunResult next = w.run(q);
+    EXPECT_EQ(next.status, wb::RunStatus::Passed) << next.message;
+}
+
+}  // namespace
+
+TEST(HostSteps, SolutionPassesWithATimelineOfItsCopiesAndKernel) {
+    WB_REQUIRE_GPU();
+    wb::WorkerBackend w;
+    const wb::RunResult r = w.run(solution("add", "large"));
+    ASSERT_EQ(r.status, wb::RunStatus::Passed) << r.message;
+    ASSERT_TRUE(r.wall_time);
+    ASSERT_TRUE(r.timeline);
+    ASSERT_TRUE(r.timeline->unavailable.empty()) << r.timeline->unavailable;
+    int htod = 0, dtoh = 0, kernels = 0;
+    for (const auto& a : r.timeline->activities) {
+        htod += a.kind == wb::ActivityKind::CopyHtoD;
+        dtoh += a.kind == wb::ActivityKind::CopyDtoH;
+        if (a.kind == wb::ActivityKind::Kernel) {
+            ++kernels;
+            EXPECT_EQ(a.name, "add");
+            EXPECT_EQ(a.block[0], 256);
+        }
+        if (wb::activity_is_copy(a.kind)) {
+            EXPECT_EQ(a.bytes, 16777216ull * 4);
+            EXPECT_TRUE(a.pageable);
+        }
+    }
+    EXPECT_EQ(htod, 2);
+    EXPECT_EQ(dtoh, 1);
+    EXPECT_EQ(kernels, 1);
+    EXPECT_GT(r.timeline->wall_us, r.timeline->copy_us());
+    std::printf("[ figures  ] run() %.3f ms median (%zu samples); copies %.3f ms (%.1f GB/s), kernel %.3f ms\n",
+                r.wall_time->median_ms, r.wall_time->samples_ms.size(), r.timeline->copy_us() / 1e3,
+                double(r.timeline->copy_bytes()) / r.timeline->copy_us() / 1e3, r.timeline->kernel_us() / 1e3);
+}
+
+TEST(HostSteps, StreamsOverlapCopiesWithKernelsAndTheTargetIsMeasuredInTheSameRun) {
+    WB_REQUIRE_GPU();
+    wb::WorkerBackend w;
+    const wb::RunResult r = w.run(solution("add_streams", "large"));
+    ASSERT_EQ(r.status, wb::RunStatus::Passed) << r.message;
+    ASSERT_TRUE(r.timeline && r.timeline->unavailable.empty());
+    EXPECT_EQ(r.timeline->lanes().size(), 4u);
+    EXPECT_GT(r.timeline->copy_kernel_overlap_us(), 0);
+    ASSERT_TRUE(r.target);
+    EXPECT_EQ(r.target->step, "add");
+    EXPECT_GT(r.target->that_ms, 0);
+    EXPECT_GT(r.target->this_ms, 0);
+    std::printf("[ figures  ] 4 streams: run() %.3f ms vs one stream %.3f ms = %.2fx; copies under kernels %.3f ms\n",
+                r.target->this_ms, r.target->that_ms, r.target->ratio(), r.timeline->copy_kernel_overlap_us() / 1e3);
+}
+
+TEST(HostSteps, StarterThatDoesNothingLeavesTheOutputNeverWritten) {
+    WB_REQUIRE_GPU();
+    wb::WorkerBackend w;
+    wb::RunRequest q = solution();
+    q.source = wb::SourceChoice::Starter;
+    q.timing = false;
+    const wb::RunResult r = w.run(q);
+    ASSERT_EQ(r.status, wb::RunStatus::Mismatch) << r.message;
+    ASSERT_EQ(r.comparisons.size(), 1u);
+    EXPECT_EQ(r.comparisons[0].unwritten, r.comparisons[0].count);
+}
+
+TEST(HostSteps, ForgettingTheCopyBackIsNeverWritten) {
+    WB_REQUIRE_GPU();
+    wb::WorkerBackend w;
+    const wb::RunResult r = w.run(fault("no_copy_back.cu"));
+    ASSERT_EQ(r.status, wb::RunStatus::Mismatch) << r.message;
+    EXPECT_NE(r.message.find("never written"), std::string::npos) << r.message;
+}
+
+TEST(HostSteps, LeakedDeviceMemoryFailsTheRunAndTheWorkerIsReplaced) {
+    WB_REQUIRE_GPU();
+    wb::WorkerBackend w;
+    const wb::RunResult r = w.run(fault("leak.cu"));
+    ASSERT_EQ(r.status, wb::RunStatus::HostError) << r.message;
+    EXPECT_NE(r.message.find("still allocated"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.find("on GPU 0"), std::string::npos) << r.message;
+    EXPECT_TRUE(r.context_lost);
+    std::printf("[ message  ] %s\n", r.message.c_str());
+    expect_next_run_passes(w);
+}
+
+TEST(HostSteps, LeakedPinnedMemoryFailsTheRun) {
+    WB_REQUIRE_GPU();
+    wb::WorkerBackend w;
+    const wb::RunResult r = w.run(fault("leak_pinned.cu"));
+    ASSERT_EQ(r.status, wb::RunStatus::HostError) << r.message;
+    EXPECT_NE(r.message.find("pinned host memory"), std::string::npos) << r.message;
+    expect_next_run_passes(w);
+}
+
+TEST(HostSteps, ReturningWhileTheGpuWorksFailsTheRun) {
+    WB_REQUIRE_GPU();
+    wb::WorkerBackend w;
+    const wb::RunResult r = w.run(fault("no_sync.cu"));
+    ASSERT_EQ(r.status, wb::RunStatus::HostError) << r.message;
+    EXPECT_NE(r.message.find("still working"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.find("spin"), std::string::npos) << r.message;
+    std::printf("[ message  ] %s\n", r.message.c_str());
+    expect_next_run_passes(w);
+}
+
+TEST(HostSteps, AnUncheckedBadLaunchIsNamed) {
+    WB_REQUIRE_GPU();
+    wb::WorkerBackend w;
+    const wb::RunResult r = w.run(fault("unchecked.cu"));
+    ASSERT_EQ(r.status, wb::RunStatus::HostError) << r.message;
+    EXPECT_NE(r.message.find("nothing checked it: cudaError"), std::string::npos) << r.message;
+    expect_next_run_passes(w);
+}
+
+TEST(HostSteps, WbCheckReportsTheCallAndItsLine) {
+    WB_REQUIRE_GPU();
+    wb::WorkerBackend w;
+    const wb::RunResult r = w.run(fault("check_fails.cu"));
+    ASSERT_EQ(r.status, wb::RunStatus::HostError) << r.message;
+    EXPECT_NE(r.message.find("check_fails.cu:5: cudaMalloc(&d, size_t(1) << 50) failed: cudaErrorMemoryAllocation"),
+              std::string::npos)
+        << r.message;
+    expect_next_run_passes(w);
+}
+
+TEST(HostSteps, AFaultingKernelLosesTheContextAndTheNextRunWorks) {
+    WB_REQUIRE_GPU();
+    wb::WorkerBackend w;
+    const wb::RunResult r = w.run(fault("illegal_address.cu"));
+    ASSERT_EQ(r.status, wb::RunStatus::CudaError) << r.message;
+    EXPECT_TRUE(r.context_lost);
+    EXPECT_NE(r.message.find("cudaErrorIllegalAddress"), std::string::npos) << r.message;
+    expect_next_run_passes(w);
+}
+
+TEST(HostSteps, AHostCrashIsReportedAndTheNextRunWorks) {
+    WB_REQUIRE_GPU();
+    wb::WorkerBackend w;
+    const wb::RunResult r = w.run(fault("segfault.cu"));
+    ASSERT_EQ(r.status, wb::RunStatus::Crashed) << r.message;
+    std::printf("[ message  ] %s\n", r.message.c_str());
+    expect_next_run_passes(w);
+}
+
+TEST(HostSteps, AnEndlessKernelTimesOutAndTheNextRunWorks) {
+    WB_REQUIRE_GPU();
+    wb::WorkerBackend w;
+    wb::RunRequest q = fault("endless.cu");
+    q.timeout_s = 4;
+    const auto t0 = std::chrono::steady_clock::now();
+    const wb::RunResult r = w.run(q);
+    ASSERT_EQ(r.status, wb::RunStatus::TimedOut) << r.message;
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 8.0);
+    std::printf("[ message  ] %s\n", r.message.c_str());
+    expect_next_run_passes(w);
+}
