@@ -43,5 +43,9 @@ echo "== cuda-workbook-cli check tests/data/lessons_good/"
 # The test lessons of every format feature: format 2, constants, multi-pass, a required memcheck.
 "$CLI" check --trust tests/data/lessons_good 2>&1 | tee "$LOGS/check-test-lessons.txt" || status=1
 
+echo "== cuda-workbook-cli check tests/data/host/"
+# The host-step test lesson: run() built by nvcc, its timeline and its target.
+"$CLI" check --trust tests/data/host 2>&1 | tee "$LOGS/check-host.txt" || status=1
+
 echo "== gpu-tests: $([[ $status -eq 0 ]] && echo PASSED || echo FAILED)"
 exit $status

@@ -314,3 +314,26 @@ TEST_F(HostRun, ACompileErrorIsTheRunsVerdictWithTheStudentsLine) {
     EXPECT_EQ(r.compile.diagnostics.front().line, 4);
     EXPECT_NE(r.message.find("syntax_error.cu:4"), std::string::npos) << r.message;
 }
+
+// Timelines recorded on H100s by `cuda-workbook-cli run --json` (the streams
+// lesson's last step, and the several-GPU lesson's on two GPUs): what the
+// lessons promise is in them, and the sums read them as the GUI and CLI do.
+TEST(Timeline, RecordedStreamsTimelineOverlapsCopiesWithKernels) {
+    const Timeline t = timeline_from_json(nlohmann::json::parse(read_file(std::string(WB_SOURCE_DIR) + "/tests/data/timelines/streams_h100.json")));
+    EXPECT_EQ(t.devices(), 1);
+    EXPECT_EQ(t.lanes().size(), 4u);
+    EXPECT_GT(t.copy_kernel_overlap_us(), 0.5 * t.kernel_us());
+    EXPECT_LT(t.busy_us(), t.copy_us() + t.kernel_us());
+    EXPECT_EQ(t.ran_past_return_us, 0);
+}
+
+TEST(Timeline, RecordedTwoGpuTimelineHasALanePerDevice) {
+    const Timeline t = timeline_from_json(nlohmann::json::parse(read_file(std::string(WB_SOURCE_DIR) + "/tests/data/timelines/multi_gpu_2xh100.json")));
+    EXPECT_EQ(t.devices(), 2);
+    const auto lanes = t.lanes();
+    ASSERT_EQ(lanes.size(), 2u);
+    EXPECT_EQ(lanes[0].device, 0);
+    EXPECT_EQ(lanes[1].device, 1);
+    // The two GPUs' kernels run at the same time: together they are busy for less than their sum.
+    EXPECT_LT(t.busy_us(), t.kernel_us());
+}
