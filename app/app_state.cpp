@@ -52,10 +52,13 @@ void record_run(AppState& state, RunResult result) {
     record.case_name = result.case_name;
     record.status = result.status;
     record.gpu_ms = result.gpu_time ? result.gpu_time->median_ms : -1;
+    record.wall_ms = result.wall_time ? result.wall_time->median_ms : -1;
     record.cpu_ms = result.cpu_ms;
     record.bytes = result.bytes;
     record.flops = result.flops;
     runs.push_back(std::move(record));
+    if (const ResultsTab tab = tab_after_run(result, state.results_tab); tab != state.results_tab)
+        show_results_tab(state, tab);
     state.last_run = std::move(result);
     ++state.run_serial;
 }
@@ -156,9 +159,15 @@ void show_results_tab(AppState& state, ResultsTab tab) {
     state.results_tab_requested = true;
 }
 
+void set_results_expanded(AppState& state, bool expanded) {
+    if (expanded != state.results_expanded) show_results_tab(state, state.results_tab);
+    state.results_expanded = expanded;
+}
+
 const char* results_tab_name(ResultsTab tab) {
     switch (tab) {
     case ResultsTab::Views: return "views";
+    case ResultsTab::Timeline: return "timeline";
     case ResultsTab::Check: return "check";
     case ResultsTab::Timings: return "timings";
     case ResultsTab::Roofline: return "roofline";
@@ -170,6 +179,12 @@ const char* results_tab_name(ResultsTab tab) {
     case ResultsTab::Count_: break;
     }
     return "?";
+}
+
+ResultsTab tab_after_run(const RunResult& result, ResultsTab current) {
+    if (result.host_step && result.timeline && result.status == RunStatus::Passed) return ResultsTab::Timeline;
+    if (current == ResultsTab::Timeline && !result.host_step) return ResultsTab::Views;
+    return current;
 }
 
 void check_launch_settings(AppState& state) {

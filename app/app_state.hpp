@@ -8,6 +8,7 @@
 
 #include "layout.hpp"
 #include "lesson_catalog.hpp"
+#include "widgets/timeline_view.hpp"  // TimelineViewState: the Timeline tab's visible range
 
 #include "compile/nvrtc.hpp"
 #include "driver/device.hpp"
@@ -83,6 +84,7 @@ struct RunRecord {
     std::string case_name;
     RunStatus status = RunStatus::InputError;
     double gpu_ms = -1;  // median kernel time; -1 when the kernel was not timed
+    double wall_ms = -1; // a host step's median run() time; -1 when it was not timed
     double cpu_ms = -1;  // the reference's time; -1 when it did not run
     double bytes = 0, flops = 0;  // the lesson's metrics for its params (the roofline's points)
     bool passed() const { return status == RunStatus::Passed || status == RunStatus::CompileOnly; }
@@ -139,12 +141,17 @@ struct ResultsViews;
 class ColormapRenderer;
 
 // The results panel's views, one tab each. Views to Buffers show the last
-// run (Roofline with this step's earlier runs); Sweep, its own runs across block sizes or a param; Resources, PTX and SASS look inside
+// run (Roofline with this step's earlier runs; Timeline only for a host
+// step's run); Sweep, its own runs across block sizes or a param; Resources, PTX and SASS look inside
 // the editor's text as compiled (an inspection, made while one is open).
-enum class ResultsTab { Views, Check, Timings, Roofline, Buffers, Sweep, Resources, Ptx, Sass, Count_ };
-// Its name in scripts and logs: "views", "check", "timings", "roofline",
+enum class ResultsTab { Views, Timeline, Check, Timings, Roofline, Buffers, Sweep, Resources, Ptx, Sass, Count_ };
+// Its name in scripts and logs: "views", "timeline", "check", "timings", "roofline",
 // "buffers", "sweep", "resources", "ptx", "sass".
 const char* results_tab_name(ResultsTab tab);
+// The tab to show once `result` has arrived while `current` is shown: a host
+// step's run that passed opens on its Timeline; a kernel step's run leaves
+// the Timeline tab (it is drawn for host steps only) for the Views.
+ResultsTab tab_after_run(const RunResult& result, ResultsTab current);
 
 // What the panels drew in the latest frame, recorded at the draw calls, and
 // only for items ImGui did not clip away. Scripted tests check this as well
@@ -159,6 +166,8 @@ struct DrawnFrame {
     bool run_button = false;          // the Run button was drawn...
     bool run_disabled = false;        // ...disabled (what ImGui::BeginDisabled was given)
     std::vector<std::string> texts;   // messages drawn: the launch refusal, diagnostics, the device note
+    int timeline_lanes = -1;          // lanes the Timeline tab drew (0: its message instead); -1: no timeline drawn
+    int timeline_bars = -1;           // bars it drew inside the visible range; -1: no timeline drawn
     Layout layout;                    // where the panels were put
 };
 
@@ -222,6 +231,7 @@ struct AppState {
     std::string listing_scrolled_for;        // the view, caret line and search the listing last scrolled to
     ImFont* code_font = nullptr;             // the editor's monospaced font, for panels that show code (set per frame)
     bool results_tab_requested = false;      // a script or the code chose results_tab: the tab bar selects it once
+    TimelineViewState timeline_view;         // the Timeline tab's zoom and pan, for the run it was fitted to
     // This session's runs per step ("lesson_id/step_id"), oldest first.
     std::map<std::string, std::vector<RunRecord>> run_history;
     SweepState sweep;
@@ -284,6 +294,10 @@ void set_instructions_popped(AppState& state, bool popped);
 void change_text_zoom(AppState& state, int direction);
 // Shows `tab` in the results panel (it selects it on the next frame).
 void show_results_tab(AppState& state, ResultsTab tab);
+// Enlarges the results panel over its neighbours, or puts it back; either
+// way it shows the tab it showed (the enlarged panel is another window, with
+// a tab bar of its own).
+void set_results_expanded(AppState& state, bool expanded);
 // Recomputes launch_dims and launch_refusal from the settings and the limits.
 void check_launch_settings(AppState& state);
 // The request the settings describe (source: the editor text).

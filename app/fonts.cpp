@@ -33,11 +33,13 @@ constexpr const char* kCjkFont = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc
 // Latin with the symbols lesson text tends to use: Latin-1, Greek (α, σ),
 // general punctuation (—, …), super- and subscripts (10⁻⁵, Σₖ), currency,
 // letterlike symbols and number forms, arrows, maths (≤, ×, ∑), technical
-// (⌈x⌉), box drawing and geometric shapes (▶). DejaVu Sans has all of these;
-// WenQuanYi lacks some (ₖ, ⁻), which then showed as '?'. The same list is
-// glyph_ranges_cover() below, which a test checks the lessons against.
-constexpr ImWchar kLatinRanges[] = {0x0020, 0x024F, 0x0370, 0x03FF, 0x2000, 0x206F, 0x2070, 0x218F,
-                                    0x2190, 0x23FF, 0x2500, 0x25FF, 0};
+// (⌈x⌉), box drawing and geometric shapes (▶), the check marks a target
+// line ends with (✓ ✗), and the phonetic block's modifier letters (Aᵀ).
+// DejaVu Sans has all of these; WenQuanYi lacks some (ₖ, ⁻), which then
+// showed as '?'. The same list is glyph_ranges_cover() below, which a test
+// checks the lessons against.
+constexpr ImWchar kLatinRanges[] = {0x0020, 0x024F, 0x0370, 0x03FF, 0x1D00, 0x1D7F, 0x2000, 0x206F, 0x2070, 0x218F,
+                                    0x2190, 0x23FF, 0x2500, 0x25FF, 0x2713, 0x2717, 0};
 // What WenQuanYi Micro Hei is merged for: CJK punctuation, ideographs, full-width forms.
 constexpr ImWchar kCjkBlocks[] = {0x3000, 0x303F, 0x3400, 0x4DBF, 0x4E00, 0x9FFF, 0xFF00, 0xFFEF, 0};
 

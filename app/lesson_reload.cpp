@@ -37,12 +37,16 @@ LaunchSettings carry_launch(const LaunchSettings& mine, const Step& old_step, co
     std::string ignored;
     const LaunchSettings old_default = default_launch(old_step, mine.test_case, ignored);
     LaunchSettings s = default_launch(new_step, test_case, error);
-    if (mine.block != old_default.block) s.block = mine.block;
-    if (!mine.auto_grid) {
-        s.auto_grid = false;
-        s.grid = mine.grid;
+    // A host step has no launch of the panel's (its run() makes them): a
+    // step that became one, or stopped being one, starts from its own.
+    if (!old_step.launches.empty() && !new_step.launches.empty()) {
+        if (mine.block != old_default.block) s.block = mine.block;
+        if (!mine.auto_grid) {
+            s.auto_grid = false;
+            s.grid = mine.grid;
+        }
+        if (mine.shared_bytes != old_default.shared_bytes) s.shared_bytes = mine.shared_bytes;
     }
-    if (mine.shared_bytes != old_default.shared_bytes) s.shared_bytes = mine.shared_bytes;
     if (mine.timeout_s != old_default.timeout_s) s.timeout_s = mine.timeout_s;
     for (auto& [name, value] : s.params) {
         const auto it = mine.params.find(name);

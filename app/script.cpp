@@ -17,6 +17,9 @@
 
 #include "core/error.hpp"
 #include "core/fs.hpp"
+#include "widgets/timeline_view.hpp"
+
+#include <nlohmann/json.hpp>
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -315,7 +318,7 @@ Tick emulator(Call& c) {
 
 Tick expand_results(Call& c) {
     if (c.rest != "on" && c.rest != "off") return c.fail("expand-results wants on or off");
-    c.state.results_expanded = c.rest == "on";
+    set_results_expanded(c.state, c.rest == "on");
     return Tick::Continue;
 }
 
@@ -380,7 +383,103 @@ Tick results_tab(Call& c) {
             return Tick::Continue;
         }
     }
-    return c.fail("results-tab wants views, check, timings, roofline, buffers, sweep, resources, ptx or sass");
+    return c.fail("results-tab wants views, timeline, check, timings, roofline, buffers, sweep, resources, ptx or sass");
+}
+
+// A host step's run, from a test fixture: what a finished run of the open
+// step would bring, so the Timeline tab can be drawn without a GPU. FILE is a
+// timeline in its one JSON form (timeline_to_json), or an object with a
+// "timeline" of that form and, optionally, "status" (a run status name),
+// "wall_time" ({"samples_ms": [...], "median_ms", "min_ms", "max_ms",
+// "noise"}) and "target" ({"step", "measure", "at_most", "this_ms",
+// "that_ms", "min_gpus", "gpus", "not_applicable": "why"}): the keys of
+// `cuda-workbook-cli run --json`, so a run recorded on a GPU is a fixture as it is.
+RunResult fixture_result(const nlohmann::json& j) {
+    RunResult r;
+    r.host_step = true;
+    r.status = RunStatus::Passed;
+    const bool whole = j.is_object() && j.contains("timeline");
+    r.timeline = timeline_from_json(whole ? j.at("timeline") : j);
+    if (!whole) return r;
+    if (j.contains("status")) {
+        const std::string name = j.at("status").get<std::string>();
+        bool known = false;
+        for (int i = 0; i <= static_cast<int>(RunStatus::SanitizerErrors); ++i)
+            if (name == run_status_name(static_cast<RunStatus>(i))) {
+                r.status = static_cast<RunStatus>(i);
+                known = true;
+            }
+        if (!known) throw Error(ErrorKind::Usage, "status: no run status '" + name + "'");
+    }
+    if (j.contains("wall_time")) {
+        const nlohmann::json& w = j.at("wall_time");
+        Timing t;
+        t.samples_ms = w.at("samples_ms").get<std::vector<double>>();
+        t.median_ms = w.value("median_ms", 0.0);
+        t.min_ms = w.value("min_ms", 0.0);
+        t.max_ms = w.value("max_ms", 0.0);
+        t.noise = w.value("noise", 0.0);
+        t.stopped_by = w.value("stopped_by", std::string("noise"));
+        r.wall_time = t;
+    }
+    if (j.contains("target")) {
+        const nlohmann::json& tj = j.at("target");
+        TargetResult t;
+        t.step = tj.at("step").get<std::string>();
+        const std::string measure = tj.value("measure", std::string("wall"));
+        for (TargetMeasure m : {TargetMeasure::Wall, TargetMeasure::Copies, TargetMeasure::Kernels})
+            if (measure == target_measure_name(m)) t.measure = m;
+        t.at_most = tj.value("at_most", 1.0);
+        t.this_ms = tj.value("this_ms", 0.0);
+        t.that_ms = tj.value("that_ms", 0.0);
+        t.min_gpus = tj.value("min_gpus", 1);
+        t.gpus = tj.value("gpus", 1);
+        if (const std::string why = tj.value("not_applicable", std::string()); !why.empty()) t.not_applicable = {verbatim(why)};
+        r.target = std::move(t);
+    }
+    return r;
+}
+
+Tick load_result_timeline(Call& c) {
+    const Step* step = selected_step(c.state);
+    if (!c.state.lesson || !step) return c.fail("no lesson is open");
+    if (c.rest.empty()) return c.fail("load-result-timeline wants FILE");
+    RunResult r;
+    try {
+        r = fixture_result(nlohmann::json::parse(read_file(c.rest)));
+    } catch (const Error& e) {
+        return c.fail(c.rest + ": " + e.describe());
+    } catch (const std::exception& e) {  // nlohmann's parse and type errors
+        return c.fail(c.rest + ": " + e.what());
+    }
+    r.lesson_id = c.state.lesson->id;
+    r.step_id = step->id;
+    r.case_name = c.state.launch.test_case;
+    r.message = "loaded from " + c.rest + " (a test fixture)";
+    const Timeline& t = *r.timeline;
+    c.say("timeline: " + std::to_string(t.activities.size()) + " activities on " + std::to_string(t.lanes().size()) +
+          " lanes, " + std::to_string(t.devices()) + " devices");
+    record_run(c.state, std::move(r));
+    return Tick::Continue;
+}
+
+// As the wheel does over the Timeline tab: zooms by FACTOR (< 1: in) around
+// AT_US microseconds from run()'s start (default: the middle of the view).
+Tick timeline_zoom_command(Call& c) {
+    double factor = 0, at = 0;
+    if (c.words.empty() || c.words.size() > 2 || !to_seconds(c.words[0], factor) || factor <= 0 ||
+        (c.words.size() == 2 && !to_seconds(c.words[1], at)))
+        return c.fail("timeline-zoom wants FACTOR [AT_US]");
+    if (!c.state.last_run || !c.state.last_run->timeline) return c.fail("the last run has no timeline");
+    TimelineViewState& v = c.state.timeline_view;
+    if (v.shown != c.state.run_serial) v = TimelineViewState{0, 0, c.state.run_serial};
+    const TimeRange fit = timeline_fit(*c.state.last_run->timeline);
+    if (!v.fitted()) v.show(fit);
+    timeline_zoom(v, c.words.size() == 2 ? at : (v.t0 + v.t1) / 2, factor, fit);
+    char range[96];
+    std::snprintf(range, sizeof range, "timeline shows %.1f to %.1f us", v.t0, v.t1);
+    c.say(range);
+    return Tick::Continue;
 }
 
 // As a click in the editor does: the caret to the start of line N.
@@ -791,6 +890,23 @@ Tick expect_drawn_text(Call& c) {
     return c.fail("the latest frame drew nothing containing '" + want + "' (drawn: " + join(c.state.drawn.texts, " | ") + ")");
 }
 
+// N, <N or >N: what the Timeline tab drew in the latest frame.
+Tick expect_drawn_timeline(Call& c, int DrawnFrame::*field, const char* what) {
+    const std::string& want = c.rest;
+    const char op = !want.empty() && (want[0] == '<' || want[0] == '>') ? want[0] : '=';
+    long long n = 0;
+    if (!to_int(op == '=' ? want : want.substr(1), n)) return c.fail(std::string("wants N, <N or >N ") + what);
+    if (!something_drawn(c)) return c.fail("no frame has been drawn yet");
+    const int got = c.state.drawn.*field;
+    if (got < 0) return c.fail("the latest frame drew no timeline (the Timeline tab of a host step's run)");
+    const bool ok = op == '<' ? got < n : op == '>' ? got > n : got == n;
+    if (!ok) return c.fail("the timeline drew " + std::to_string(got) + " " + what + ", wanted " + want);
+    c.say("timeline drew " + std::to_string(got) + " " + what + " (frame " + std::to_string(c.state.drawn.frame) + ")");
+    return Tick::Continue;
+}
+Tick expect_drawn_timeline_lanes(Call& c) { return expect_drawn_timeline(c, &DrawnFrame::timeline_lanes, "lanes"); }
+Tick expect_drawn_timeline_bars(Call& c) { return expect_drawn_timeline(c, &DrawnFrame::timeline_bars, "bars"); }
+
 Tick expect_no_drawn_text(Call& c) {
     const std::string want = unquote(c.rest);
     if (want.empty()) return c.fail("expect-no-drawn-text wants SUBSTRING");
@@ -826,6 +942,8 @@ constexpr Command kCommands[] = {
     {"emulator", emulator},
     {"collapse-lessons", collapse_lessons},
     {"results-tab", results_tab},
+    {"load-result-timeline", load_result_timeline},
+    {"timeline-zoom", timeline_zoom_command},
     {"sweep", sweep},
     {"monitor", monitor},
     {"expect-reference-built", expect_reference_built},
@@ -868,6 +986,8 @@ constexpr Command kCommands[] = {
     {"expect-drawn-find-bar", expect_drawn_find_bar},
     {"panel-rect", panel_rect},
     {"expect-no-drawn-text", expect_no_drawn_text},
+    {"expect-drawn-timeline-lanes", expect_drawn_timeline_lanes},
+    {"expect-drawn-timeline-bars", expect_drawn_timeline_bars},
 };
 
 }  // namespace

@@ -17,7 +17,13 @@
 //   check-memory | check-races (a run under compute-sanitizer; anyway, as above)
 //   expand-results on|off      open-external        answer-trust yes|no
 //   collapse-lessons on|off    (the lesson list's "<<" / ">>")
-//   results-tab views|check|timings|roofline|buffers|sweep|resources|ptx|sass  (clicks that tab)
+//   results-tab views|timeline|check|timings|roofline|buffers|sweep|resources|ptx|sass  (clicks that tab)
+//   load-result-timeline FILE  (a host step's run from a test fixture becomes the
+//                              last run of the open step, as a finished run would:
+//                              FILE is a timeline's JSON, or {"timeline", "status",
+//                              "wall_time", "target"}; see script.cpp)
+//   timeline-zoom FACTOR [AT_US]  (as the wheel over the Timeline tab: < 1 zooms in,
+//                              around AT_US from run()'s start, else the middle)
 //   sweep blocks | sweep NAME=VALUES  (the Sweep tab's Run sweep, over block sizes
 //                              or the param NAME; anyway, as run-anyway)
 //   monitor on|off             (View > GPU monitor)
@@ -73,6 +79,9 @@
 //   expect-no-drawn-text SUBSTRING
 //   expect-drawn-cursor-line N (the editor's caret is on line N)
 //   expect-drawn-find-bar      (the editor's find bar, Ctrl+F, is open)
+//   expect-drawn-timeline-lanes N|<N|>N  (the Timeline tab drew that many lanes; 0:
+//                              its message instead)
+//   expect-drawn-timeline-bars N|<N|>N   (...and that many bars in the visible range)
 //   panel-rect NAME            (prints "panel NAME X Y W H", where the latest
 //                              frame put lessons, device, editor, instructions,
 //                              launch, results or diagnostics)

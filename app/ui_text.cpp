@@ -252,6 +252,44 @@ constexpr std::array<Entry, static_cast<std::size_t>(UiText::Count_)> kTable{{
     {"Run on the CPU emulator", "在 CPU 模拟器上运行"},
     {"Runs the kernel's threads on this computer's CPU: every check works (poisoned outputs, two runs, the reference, out-of-bounds accesses), but the times are CPU times and say nothing about a GPU's. Inline PTX, textures, tensor cores and grid-wide sync need a GPU.", "在这台计算机的 CPU 上运行核函数的各个线程：所有检查照常进行（输出预先填充毒值、运行两次、与参考实现比对、越界访问），但时间是 CPU 时间，与 GPU 的速度无关。内联 PTX、纹理、张量核心和网格级同步需要 GPU。"},
     {"CPU emulator: %.1f ms for the launches (not a GPU time)", "CPU 模拟器：启动共 %.1f ms（不是 GPU 时间）"},
+    // The Timeline tab of a host step (widgets/timeline_view.hpp, panels/timeline_tab.cpp).
+    {"GPU %d · stream %u", "GPU %d · 流 %u"},
+    {"kernel", "核函数"},
+    {"%s copy", "%s 拷贝"},
+    {"start %s, duration %s", "开始于 %s，持续 %s"},
+    {"%s at %.1f GB/s", "%s，%.1f GB/s"},
+    {"grid %d×%d×%d, block %d×%d×%d", "网格 %d×%d×%d，线程块 %d×%d×%d"},
+    {"launched in a CUDA Graph", "在 CUDA Graph 中启动"},
+    {"pageable host memory: the driver stages it, so it cannot overlap a kernel", "可分页主机内存：由驱动程序中转，因此不能与核函数重叠"},
+    {"pageable", "可分页"},
+    {"still running when run() returned", "run() 返回时仍在运行"},
+    {"run() returned", "run() 返回"},
+    {"run() made no kernel, copy or memset on a GPU.", "run() 没有在 GPU 上执行任何核函数、拷贝或 memset。"},
+    {"Timeline", "时间线"},
+    {"run() %s median of %zu calls (%s – %s, noise %.1f%%)", "run() 中位数 %s（%zu 次调用，%s – %s，噪声 %.1f%%）"},
+    {"run() %s (one call, not timed)", "run() %s（单次调用，未计时）"},
+    {"kernels %s", "核函数 %s"},
+    {"copies %s, %s", "拷贝 %s，%s"},
+    {"copy/kernel overlap %s", "拷贝与核函数重叠 %s"},
+    {"%d GPU(s)", "%d 块 GPU"},
+    {"No timeline: %s", "没有时间线：%s"},
+    {"GPU work ran %s past run()'s return (shaded red).", "run() 返回之后，GPU 上的工作又运行了 %s（红色阴影部分）。"},
+    {"CUPTI dropped %llu activity records: the timeline is incomplete.", "CUPTI 丢弃了 %llu 条活动记录：时间线不完整。"},
+    {"target: ≤ %.2g × %s's %s — yours %s vs %s = %.2f×", "目标：≤ %2$s 的%3$s × %1$.2g — 你的 %4$s，对比 %5$s，= %6$.2f×"},
+    {" ✓ met", " ✓ 已达到"},
+    {" ✗ not met", " ✗ 未达到"},
+    {"target: ≤ %.2g × %s's %s — does not apply here: %s", "目标：≤ %2$s 的%3$s × %1$.2g — 此处不适用：%4$s"},
+    {"wall time", "运行时间"},
+    {"copy time", "拷贝时间"},
+    {"kernel time", "核函数时间"},
+    {"This step's run() makes its own launches: grid, block and streams are in your code.", "这一步的 run() 自己发起启动：网格、线程块和流都写在你的代码里。"},
+    {"run() %.4f ms median (%.4f - %.4f), %zu samples", "run() 中位数 %.4f ms（%.4f - %.4f），%zu 次采样"},
+    {"run() %.4f ms, one call (not timed)", "run() %.4f ms，单次调用（未计时）"},
+    {"run() time", "run() 时间"},
+    {"A host step's run() is timed as a whole (its copies, launches and waits), not as one kernel, so it has no place on the roofline. The Timeline tab shows where its time went.", "主机端步骤的 run() 是整体计时的（包括拷贝、启动和等待），而不是单个核函数，所以它不能放到屋顶线上。“时间线”标签页显示了时间花在哪里。"},
+    {"This step's run() makes its own launches, so there is no block size to sweep, and the step has no params.", "这一步的 run() 自己发起启动，所以没有线程块大小可以扫描；这一步也没有参数。"},
+    {"run() ms", "run() 毫秒"},
+    {"No timeline: the run stopped before run() was traced (the message above says why).", "没有时间线：运行在跟踪 run() 之前就停止了（原因见上方的信息）。"},
 }};
 
 }  // namespace
@@ -274,6 +312,18 @@ WidgetText widget_text_in(const std::string& lang) {
     w.no_runs = tr(UiText::WNoRuns, lang);
     w.run = tr(UiText::WRun, lang);
     w.value = tr(UiText::WValue, lang);
+    w.timeline_lane = tr(UiText::WTimelineLane, lang);
+    w.timeline_kernel = tr(UiText::WTimelineKernel, lang);
+    w.timeline_copy = tr(UiText::WTimelineCopy, lang);
+    w.timeline_start_duration = tr(UiText::WTimelineStartDuration, lang);
+    w.timeline_bytes_rate = tr(UiText::WTimelineBytesRate, lang);
+    w.timeline_grid_block = tr(UiText::WTimelineGridBlock, lang);
+    w.timeline_in_graph = tr(UiText::WTimelineInGraph, lang);
+    w.timeline_pageable = tr(UiText::WTimelinePageable, lang);
+    w.timeline_pageable_short = tr(UiText::WTimelinePageableShort, lang);
+    w.timeline_past_return = tr(UiText::WTimelinePastReturn, lang);
+    w.timeline_returned = tr(UiText::WTimelineReturned, lang);
+    w.timeline_nothing = tr(UiText::WTimelineNothing, lang);
     return w;
 }
 

@@ -10,6 +10,10 @@
 // keeps the lines that contain its text.
 #pragma once
 
+namespace wb {
+struct RunResult;
+}
+
 namespace wb::app {
 
 struct AppState;
@@ -21,5 +25,9 @@ void draw_sass_tab(AppState& state);
 void draw_roofline_tab(AppState& state);
 // The Sweep tab (sweep_tab.cpp): the step across block sizes or a param's values.
 void draw_sweep_tab(AppState& state);
+// The Timeline tab (timeline_tab.cpp): a host step's run() and what the GPUs did meanwhile.
+void draw_timeline_tab(AppState& state);
+// The target line of the last run, when it has one (also on the Timings tab).
+void draw_target_line(AppState& state, const RunResult& r);
 
 }  // namespace wb::app

@@ -6,6 +6,8 @@
 // at the top of the panel and Run stays disabled until it is fixed. A step
 // with several launches (a zeroing helper, the passes of a reduction) lists
 // them all at the top, sized with the current params, the tuned one marked.
+// A host step has no launches to edit: its run() makes them, so the panel
+// says so and keeps the test case, the time limit and the params.
 #include "panels/panels.hpp"
 
 #include "app_state.hpp"
@@ -79,6 +81,27 @@ void draw_all_launches(AppState& state, const Step& step) {
     ImGui::Separator();
 }
 
+// Block, grid (automatic or typed) and dynamic shared memory of the tuned launch.
+void draw_dims(AppState& state) {
+    const std::string& lang = state.lang;
+    LaunchSettings& s = state.launch;
+    ImGui::InputInt3(tr(UiText::Block, lang), s.block.data());
+    ImGui::Checkbox(tr(UiText::AutomaticGrid, lang), &s.auto_grid);
+    if (s.auto_grid) {
+        // Shown, not edited: the lesson's grid expression with this block.
+        std::array<int, 3> grid = s.grid;
+        if (state.launch_dims)
+            for (int i = 0; i < 3; ++i) grid[i] = static_cast<int>(state.launch_dims->grid[i]);
+        ImGui::BeginDisabled();
+        ImGui::InputInt3(tr(UiText::Grid, lang), grid.data());
+        ImGui::EndDisabled();
+        s.grid = grid;  // switching to manual starts from the automatic grid
+    } else {
+        ImGui::InputInt3(tr(UiText::Grid, lang), s.grid.data());
+    }
+    ImGui::InputInt(tr(UiText::SharedBytes, lang), &s.shared_bytes, 1024, 4096);
+}
+
 }  // namespace
 
 void draw_launch_panel(AppState& state, const PanelRect& rect) {
@@ -88,7 +111,14 @@ void draw_launch_panel(AppState& state, const PanelRect& rect) {
     if (step == nullptr) return;
     const std::string& lang = state.lang;
     LaunchSettings& s = state.launch;
-    if (step->launches.size() > 1) draw_all_launches(state, *step);
+    const bool host = step->is_host();
+    if (host) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextUnformatted(tr(UiText::LaunchHostStep, lang));
+        record_drawn_text(state.drawn.texts, tr(UiText::LaunchHostStep, lang));
+        ImGui::PopTextWrapPos();
+        ImGui::Separator();
+    } else if (step->launches.size() > 1) draw_all_launches(state, *step);
     else ImGui::TextDisabled("%s: %s", tr(UiText::Launch, lang), step->launches.empty() ? "-" : step->launches[0].entry.c_str());
     // The refusal comes first, where even a short panel shows it without
     // scrolling: it is why Run is off.
@@ -110,21 +140,7 @@ void draw_launch_panel(AppState& state, const PanelRect& rect) {
         }
         ImGui::EndCombo();
     }
-    ImGui::InputInt3(tr(UiText::Block, lang), s.block.data());
-    ImGui::Checkbox(tr(UiText::AutomaticGrid, lang), &s.auto_grid);
-    if (s.auto_grid) {
-        // Shown, not edited: the lesson's grid expression with this block.
-        std::array<int, 3> grid = s.grid;
-        if (state.launch_dims)
-            for (int i = 0; i < 3; ++i) grid[i] = static_cast<int>(state.launch_dims->grid[i]);
-        ImGui::BeginDisabled();
-        ImGui::InputInt3(tr(UiText::Grid, lang), grid.data());
-        ImGui::EndDisabled();
-        s.grid = grid;  // switching to manual starts from the automatic grid
-    } else {
-        ImGui::InputInt3(tr(UiText::Grid, lang), s.grid.data());
-    }
-    ImGui::InputInt(tr(UiText::SharedBytes, lang), &s.shared_bytes, 1024, 4096);
+    if (!host) draw_dims(state);
     // Past this the run is stopped and its worker replaced: an endless kernel
     // costs the student this many seconds, not the app.
     ImGui::InputFloat(tr(UiText::TimeoutSeconds, lang), &s.timeout_s, 1.0f, 10.0f, "%.0f");
@@ -138,8 +154,8 @@ void draw_launch_panel(AppState& state, const PanelRect& rect) {
     ImGui::PopItemWidth();
 
     check_launch_settings(state);
-    ImGui::Separator();
     if (state.launch_dims) {
+        ImGui::Separator();
         const LaunchDims& d = *state.launch_dims;
         const long long warp = state.device ? state.device->limits.warp_size : state.compile_only_limits.warp_size;
         ImGui::Text("%lld %s, %lld %s, %lld %s", d.threads_per_block() * d.blocks(), tr(UiText::Threads, lang),

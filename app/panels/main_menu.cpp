@@ -38,7 +38,7 @@ float draw_main_menu(AppState& state) {
         if (ImGui::MenuItem(tr(UiText::InstructionsOwnWindow, state.lang), nullptr, state.layout.instructions_popped))
             set_instructions_popped(state, !state.layout.instructions_popped);
         if (ImGui::MenuItem(tr(UiText::ResultsEnlarged, state.lang), nullptr, state.results_expanded, state.last_run.has_value()))
-            state.results_expanded = !state.results_expanded;
+            set_results_expanded(state, !state.results_expanded);
         if (ImGui::MenuItem(tr(UiText::MonitorTitle, state.lang), nullptr, state.show_monitor))
             state.show_monitor = !state.show_monitor;
         ImGui::Separator();

@@ -2,7 +2,9 @@
 // with the figures a student looks for first, then tabs: the step's views
 // (images, heat maps, plots; see results_views.hpp), the check (worst errors
 // and first mismatches per compared buffer), timings and throughput with
-// this step's run history, and the buffers.
+// this step's run history, and the buffers. A host step's run (its own
+// run() makes the launches) is timed as a whole: its wall time stands where a
+// kernel's time would, and its Timeline tab shows what ran on the GPUs.
 //
 // The badge and the summary stay above the tabs, so the verdict is visible
 // whichever tab is open and however far it has scrolled.
@@ -11,6 +13,7 @@
 #include "panels/results_views.hpp"
 
 #include "app_state.hpp"
+#include "host_step_text.hpp"
 #include "ui_text.hpp"
 #include "widgets/plot.hpp"
 
@@ -89,6 +92,34 @@ void draw_baseline(const RunResult& r, const std::string& lang) {
     ImGui::PopTextWrapPos();
 }
 
+// A host step: run()'s wall time where a kernel's time would be, and no
+// GB/s against the GPU's ceilings (run() moves more than the lesson's bytes).
+void draw_host_timings(AppState& state, const RunResult& r) {
+    const std::string& lang = state.lang;
+    char line[256];
+    if (r.wall_time && !r.wall_time->samples_ms.empty()) {
+        const Timing& t = *r.wall_time;
+        std::snprintf(line, sizeof line, tr(UiText::ResWallMedian, lang), t.median_ms, t.min_ms, t.max_ms, t.samples_ms.size());
+        ImGui::TextUnformatted(line);
+        record_drawn_text(state.drawn.texts, line);
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("%s", render(timing_method(t), lang).c_str());
+        ImGui::PopTextWrapPos();
+    } else if (r.timeline && r.timeline->wall_us > 0) {
+        std::snprintf(line, sizeof line, tr(UiText::ResWallOnce, lang), r.timeline->wall_us / 1e3);
+        ImGui::TextUnformatted(line);
+        record_drawn_text(state.drawn.texts, line);
+    }
+    if (r.cpu_ms >= 0) {
+        ImGui::Text(tr(UiText::ResCpuReference, lang), r.cpu_ms);
+        ImGui::SameLine();
+        ImGui::TextDisabled("(%s)", render(r.cpu_method(), lang).c_str());
+    }
+    if (r.wall_time && r.wall_time->median_ms > 0 && r.cpu_ms > 0)
+        ImGui::Text(tr(UiText::ResSpeedUp, lang), r.cpu_ms / r.wall_time->median_ms);
+    draw_target_line(state, r);
+}
+
 void draw_timings(const RunResult& r, const std::string& lang) {
     if (r.gpu_time) {
         const Timing& t = *r.gpu_time;
@@ -130,7 +161,9 @@ void draw_timings(const RunResult& r, const std::string& lang) {
 std::string summary_line(const RunResult& r, const std::string& lang) {
     char buf[256];
     std::string s;
-    if (r.gpu_time) {
+    if (r.host_step) {
+        s = wall_time_text(r, lang);
+    } else if (r.gpu_time) {
         std::snprintf(buf, sizeof buf, "GPU %.4f ms", r.gpu_time->median_ms);
         s = buf;
         if (r.gbs() > 0) s += (std::snprintf(buf, sizeof buf, "  %.1f GB/s", r.gbs()), buf);
@@ -168,14 +201,16 @@ std::string summary_line(const RunResult& r, const std::string& lang) {
 // that case reached a GPU. Failed runs are ringed in red.
 void draw_history(const AppState& state, const RunResult& latest) {
     const std::vector<RunRecord>& runs = step_history(state);
+    // A host step's runs are timed by run()'s wall time, a kernel step's by the kernel's.
+    const auto timed_ms = [&](const RunRecord& run) { return latest.host_step ? run.wall_ms : run.gpu_ms; };
     bool any_gpu = false;
     for (const RunRecord& run : runs)
-        if (run.case_name == latest.case_name && run.gpu_ms >= 0) any_gpu = true;
+        if (run.case_name == latest.case_name && timed_ms(run) >= 0) any_gpu = true;
     std::vector<float> ms;
     std::vector<bool> passed;
     for (const RunRecord& run : runs) {
         if (run.case_name != latest.case_name) continue;
-        const double t = any_gpu ? run.gpu_ms : run.cpu_ms;
+        const double t = any_gpu ? timed_ms(run) : run.cpu_ms;
         ms.push_back(t >= 0 ? static_cast<float>(t) : std::numeric_limits<float>::quiet_NaN());
         passed.push_back(run.passed());
     }
@@ -184,8 +219,10 @@ void draw_history(const AppState& state, const RunResult& latest) {
                         any_gpu         ? ""
                         : latest.device ? tr(UiText::HistoryNoneTimed, lang)
                                         : tr(UiText::HistoryNoGpu, lang));
-    draw_history_plot("history", ms, {0.0f, 110.0f}, &passed,
-                      tr(any_gpu ? UiText::HistoryGpuTime : UiText::ResCpuReferenceLabel, lang));
+    const UiText label = !any_gpu            ? UiText::ResCpuReferenceLabel
+                         : latest.host_step ? UiText::HistoryWallTime
+                                            : UiText::HistoryGpuTime;
+    draw_history_plot("history", ms, {0.0f, 110.0f}, &passed, tr(label, lang));
 }
 
 // Expanded, the panel grows up over the instructions and launch settings and
@@ -203,7 +240,7 @@ void expand_button(AppState& state) {
     ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x -
                                                          ImGui::CalcTextSize(label.c_str(), nullptr, true).x -
                                                          2 * ImGui::GetStyle().FramePadding.x));
-    if (ImGui::SmallButton(label.c_str())) state.results_expanded = !state.results_expanded;
+    if (ImGui::SmallButton(label.c_str())) set_results_expanded(state, !state.results_expanded);
 }
 
 // While a run works: a spinner, its phase, the seconds so far, and Stop,
@@ -248,6 +285,7 @@ void draw_tabs(AppState& state, const RunResult* run) {
     if (!ImGui::BeginTabBar("##results_tabs")) return;
     const std::string& lang = state.lang;
     const std::pair<ResultsTab, UiText> tabs[] = {{ResultsTab::Views, UiText::ResViews},
+                                                  {ResultsTab::Timeline, UiText::ResTimeline},
                                                   {ResultsTab::Check, UiText::ResCheck},
                                                   {ResultsTab::Timings, UiText::ResTimings},
                                                   {ResultsTab::Roofline, UiText::ResRoofline},
@@ -258,6 +296,8 @@ void draw_tabs(AppState& state, const RunResult* run) {
                                                   {ResultsTab::Sass, UiText::Count_}};
     static_assert(std::size(tabs) == static_cast<std::size_t>(ResultsTab::Count_), "a tab for each ResultsTab");
     for (const auto& [tab, label_id] : tabs) {
+        // What ran on the GPUs is known only for a host step's run().
+        if (tab == ResultsTab::Timeline && !(run && run->host_step)) continue;
         // PTX and SASS are names, the same in every language.
         const std::string shown = label_id != UiText::Count_ ? tr(label_id, lang) : tab == ResultsTab::Ptx ? "PTX" : "SASS";
         const std::string label = shown + "###" + results_tab_name(tab);
@@ -266,18 +306,20 @@ void draw_tabs(AppState& state, const RunResult* run) {
         if (!ImGui::BeginTabItem(label.c_str(), nullptr, flags)) continue;
         if (!state.results_tab_requested) state.results_tab = tab;
         record_drawn_text(state.drawn.texts, std::string("results tab ") + results_tab_name(tab));
-        const bool of_run = tab == ResultsTab::Views || tab == ResultsTab::Check || tab == ResultsTab::Timings ||
-                            tab == ResultsTab::Roofline || tab == ResultsTab::Buffers;
+        const bool of_run = tab == ResultsTab::Views || tab == ResultsTab::Timeline || tab == ResultsTab::Check ||
+                            tab == ResultsTab::Timings || tab == ResultsTab::Roofline || tab == ResultsTab::Buffers;
         if (ImGui::BeginChild("##tab_scroll", ImVec2(0, 0), false)) {
             if (of_run && !run) ImGui::TextDisabled("%s", tr(UiText::NoRunYet, lang));
             else switch (tab) {
             case ResultsTab::Views: draw_results_views(state); break;
+            case ResultsTab::Timeline: draw_timeline_tab(state); break;
             case ResultsTab::Check:
                 if (run->comparisons.empty()) ImGui::TextDisabled("%s", tr(UiText::NothingCompared, lang));
                 draw_comparisons(*run, lang);
                 break;
             case ResultsTab::Timings:
-                draw_timings(*run, lang);
+                if (run->host_step) draw_host_timings(state, *run);
+                else draw_timings(*run, lang);
                 draw_history(state, *run);
                 break;
             case ResultsTab::Roofline: draw_roofline_tab(state); break;

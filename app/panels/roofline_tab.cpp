@@ -31,6 +31,11 @@ void draw_roofline_tab(AppState& state) {
         ImGui::TextUnformatted(text);
         record_drawn_text(state.drawn.texts, text);
     };
+    if (r.host_step) {  // run() is copies, launches and waits, not one kernel's FLOPs over its bytes
+        say(tr(UiText::RoofHostStep, lang));
+        ImGui::PopTextWrapPos();
+        return;
+    }
     const double ai = r.intensity();
     if (ai <= 0) {
         say(tr(UiText::RoofNoMetrics, lang));

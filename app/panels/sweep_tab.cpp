@@ -2,6 +2,8 @@
 // every block size that fits, or across a param's values, with the time and
 // GB/s of each point plotted and listed, the fastest that passed marked, and
 // a Use button that puts a point's block or value into the launch panel.
+// A host step's run() makes its own launches: it is swept over its params
+// only, and each point is timed by run()'s wall time.
 //
 // The plan and the verdict on each point are the runtime's (pipeline/sweep.hpp,
 // RunResult::status); this only asks for the sweep and draws what came back.
@@ -27,14 +29,21 @@ const ImVec4 kGood(0.35f, 0.80f, 0.40f, 1.0f);
 const ImVec4 kBad(1.0f, 0.40f, 0.40f, 1.0f);
 const ImVec4 kNeutral(0.95f, 0.75f, 0.30f, 1.0f);
 
+// The time a point is judged by (RunResult::step_time), when it was measured.
+const Timing* point_time(const RunResult& r) {
+    const Timing* t = r.step_time();
+    return t && t->median_ms > 0 ? t : nullptr;
+}
+
 void draw_controls(AppState& state, const Step& step) {
     const std::string& lang = state.lang;
     SweepState& sw = state.sweep;
     if (sw.axis < 0 || std::size_t(sw.axis) > step.params.size()) sw.axis = 0;
+    if (step.is_host() && sw.axis == 0) sw.axis = 1;  // no block size of its own to sweep
     const std::string current = sw.axis == 0 ? tr(UiText::SweepBlockSize, lang) : step.params[std::size_t(sw.axis - 1)].name;
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
     if (ImGui::BeginCombo(tr(UiText::SweepOver, lang), current.c_str())) {
-        if (ImGui::Selectable(tr(UiText::SweepBlockSize, lang), sw.axis == 0)) sw.axis = 0;
+        if (!step.is_host() && ImGui::Selectable(tr(UiText::SweepBlockSize, lang), sw.axis == 0)) sw.axis = 0;
         for (std::size_t i = 0; i < step.params.size(); ++i)
             if (ImGui::Selectable(step.params[i].name.c_str(), sw.axis == int(i) + 1)) sw.axis = int(i) + 1;
         ImGui::EndCombo();
@@ -83,6 +92,8 @@ void draw_points(AppState& state) {
     SweepState& sw = state.sweep;
     const SweepPlan& plan = *sw.plan;
     const SweepSummary summary = sw.summary();
+    const Step* step = selected_step(state);
+    const UiText time_label = step && step->is_host() ? UiText::SweepWallMs : UiText::SweepGpuMs;
 
     for (const std::string& l : plan.left_out) {
         char line[256];
@@ -107,8 +118,9 @@ void draw_points(AppState& state) {
     std::vector<float> ms, gbs;
     bool any_time = false, any_gbs = false;
     for (const auto& r : sw.results) {
-        const bool timed = r && r->gpu_time && r->gpu_time->median_ms > 0;
-        ms.push_back(timed ? float(r->gpu_time->median_ms) : nan);
+        const Timing* t = r ? point_time(*r) : nullptr;
+        const bool timed = t != nullptr;
+        ms.push_back(timed ? float(t->median_ms) : nan);
         gbs.push_back(timed && r->bytes > 0 ? float(r->gbs()) : nan);
         any_time = any_time || timed;
         any_gbs = any_gbs || (timed && r->bytes > 0);
@@ -117,7 +129,7 @@ void draw_points(AppState& state) {
         const float width = ImGui::GetContentRegionAvail().x;
         const float each = any_gbs ? (width - ImGui::GetStyle().ItemSpacing.x) / 2 : width;
         PlotOptions o;
-        o.label = tr(UiText::SweepGpuMs, lang);
+        o.label = tr(time_label, lang);
         o.x_label = tr(UiText::SweepPoint, lang);
         o.unit = "ms";
         o.markers = true;
@@ -137,7 +149,7 @@ void draw_points(AppState& state) {
     if (!ImGui::BeginTable("##sweep_points", 6, kFlags)) return;
     ImGui::TableSetupColumn(tr(UiText::SweepPoint, lang));
     ImGui::TableSetupColumn(tr(UiText::SweepStatus, lang));
-    ImGui::TableSetupColumn(tr(UiText::SweepGpuMs, lang));
+    ImGui::TableSetupColumn(tr(time_label, lang));
     ImGui::TableSetupColumn("GB/s");
     ImGui::TableSetupColumn("GFLOP/s");
     ImGui::TableSetupColumn("");
@@ -159,7 +171,7 @@ void draw_points(AppState& state) {
                 ImGui::SetTooltip("%s", r->message_in(lang).c_str());
         }
         ImGui::TableNextColumn();
-        if (r && r->gpu_time) ImGui::Text("%.4f", r->gpu_time->median_ms);
+        if (const Timing* t = r ? point_time(*r) : nullptr) ImGui::Text("%.4f", t->median_ms);
         ImGui::TableNextColumn();
         if (r && r->gbs() > 0) ImGui::Text("%.1f", r->gbs());
         ImGui::TableNextColumn();
@@ -182,6 +194,11 @@ void draw_sweep_tab(AppState& state) {
     if (!step) return;
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("%s", tr(UiText::SweepIntro, state.lang));
+    if (step->is_host() && step->params.empty()) {
+        ImGui::TextDisabled("%s", tr(UiText::SweepHostNoParams, state.lang));
+        ImGui::PopTextWrapPos();
+        return;
+    }
     ImGui::PopTextWrapPos();
     draw_controls(state, *step);
     const SweepState& sw = state.sweep;

@@ -20,6 +20,19 @@ struct WidgetText {
     const char* no_runs = "No runs yet.";
     const char* run = "run";                        // the history plot's x axis
     const char* value = "value";
+    // The timeline view (timeline_view.hpp).
+    const char* timeline_lane = "GPU %d · stream %u";
+    const char* timeline_kernel = "kernel";
+    const char* timeline_copy = "%s copy";                      // "HtoD copy"
+    const char* timeline_start_duration = "start %s, duration %s";
+    const char* timeline_bytes_rate = "%s at %.1f GB/s";
+    const char* timeline_grid_block = "grid %d×%d×%d, block %d×%d×%d";
+    const char* timeline_in_graph = "launched in a CUDA Graph";
+    const char* timeline_pageable = "pageable host memory: the driver stages it, so it cannot overlap a kernel";
+    const char* timeline_pageable_short = "pageable";
+    const char* timeline_past_return = "still running when run() returned";
+    const char* timeline_returned = "run() returned";
+    const char* timeline_nothing = "run() made no kernel, copy or memset on a GPU.";
 };
 
 const WidgetText& widget_text();

@@ -33,12 +33,12 @@ nlohmann::json point_json(const SweepPoint& p, const RunResult& r) {
             if (l.resources.registers >= 0) j["registers"] = l.resources.registers;
             if (l.refusal) j["refusal"] = l.refusal->message;
         }
-    if (r.gpu_time) {
-        j["median_ms"] = r.gpu_time->median_ms;
-        j["min_ms"] = r.gpu_time->min_ms;
-        j["max_ms"] = r.gpu_time->max_ms;
-        j["samples"] = r.gpu_time->samples_ms.size();
-        j["noise"] = r.gpu_time->noise;
+    if (const Timing* t = r.step_time()) {
+        j["median_ms"] = t->median_ms;
+        j["min_ms"] = t->min_ms;
+        j["max_ms"] = t->max_ms;
+        j["samples"] = t->samples_ms.size();
+        j["noise"] = t->noise;
         if (r.bytes > 0) j["gbs"] = r.gbs();
         if (r.flops > 0) j["gflops"] = r.gflops();
         if (r.bandwidth_fraction() > 0) j["bandwidth_fraction"] = r.bandwidth_fraction();
@@ -159,21 +159,23 @@ int cmd_sweep(int argc, char** argv) {
         // Bars show GB/s when the lesson counts bytes (higher is better), else the time.
         bool by_gbs = false;
         double top = 0;
+        bool host = false;
         for (const auto& r : results)
-            if (r.gpu_time) {
-                by_gbs = by_gbs || r.bytes > 0;
-                top = std::max(top, r.bytes > 0 ? r.gbs() : r.gpu_time->median_ms);
+            if (const Timing* t = r.step_time()) {
+                by_gbs = by_gbs || (r.bytes > 0 && r.gpu_time);
+                host = host || r.host_step;
+                top = std::max(top, r.bytes > 0 && r.gpu_time ? r.gbs() : t->median_ms);
             }
-        std::cout << "point        status        GPU ms       GB/s    GFLOP/s   "
+        std::cout << "point        status     " << (host ? "run() ms" : "  GPU ms") << "       GB/s    GFLOP/s   "
                   << (by_gbs ? "GB/s" : "time") << "\n";
         for (size_t i = 0; i < results.size(); ++i) {
             const RunResult& r = results[i];
             char line[200];
             std::snprintf(line, sizeof line, "%-12s %-12s", plan.points[i].label.c_str(), run_status_name(r.status));
             std::cout << line;
-            if (r.gpu_time) {
-                std::snprintf(line, sizeof line, " %9.4f %10.1f %10.1f   ", r.gpu_time->median_ms, r.gbs(), r.gflops());
-                std::cout << line << bar(by_gbs ? r.gbs() : r.gpu_time->median_ms, top, 30);
+            if (const Timing* t = r.step_time()) {
+                std::snprintf(line, sizeof line, " %9.4f %10.1f %10.1f   ", t->median_ms, r.gbs(), r.gflops());
+                std::cout << line << bar(by_gbs ? r.gbs() : t->median_ms, top, 30);
                 if (int(i) == summary.fastest) std::cout << "  <- fastest";
             } else if (r.status != RunStatus::Passed && r.status != RunStatus::CompileOnly) {
                 std::cout << " " << r.message;

@@ -252,6 +252,9 @@ struct RunResult {
     std::optional<Timing> wall_time;
     std::optional<Timeline> timeline;
     std::optional<TargetResult> target;
+    // The time the step is judged by: a kernel step's GPU time, a host step's
+    // run() wall time; null when it was not timed.
+    const Timing* step_time() const { return gpu_time ? &*gpu_time : wall_time ? &*wall_time : nullptr; }
     // Ran on the CPU emulator: no GPU time, no GB/s against the GPU's
     // ceilings; emulated_ms is the launches' wall time on the CPU (-1: none).
     bool emulated = false;

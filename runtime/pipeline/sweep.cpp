@@ -164,10 +164,10 @@ SweepSummary summarize_sweep(const SweepPlan& plan, const std::vector<const RunR
         if (r.status == RunStatus::Passed) ++s.passed;
         else if (r.status == RunStatus::CompileOnly) ++s.compile_only;
         else ++s.failed;
-        if (r.status == RunStatus::Passed && r.gpu_time && r.gpu_time->median_ms > 0 &&
-            (s.fastest < 0 || r.gpu_time->median_ms < best)) {
+        const Timing* t = r.step_time();
+        if (r.status == RunStatus::Passed && t && t->median_ms > 0 && (s.fastest < 0 || t->median_ms < best)) {
             s.fastest = int(i);
-            best = r.gpu_time->median_ms;
+            best = t->median_ms;
         }
     }
     char buf[160];
@@ -177,7 +177,7 @@ SweepSummary summarize_sweep(const SweepPlan& plan, const std::vector<const RunR
     if (s.fastest >= 0 && size_t(s.fastest) < plan.points.size()) {
         const RunResult& r = *results[size_t(s.fastest)];
         std::snprintf(buf, sizeof buf, "; fastest %s at %.4f ms", plan.points[size_t(s.fastest)].label.c_str(),
-                      r.gpu_time->median_ms);
+                      r.step_time()->median_ms);
         s.text += buf;
         if (r.bytes > 0) {
             std::snprintf(buf, sizeof buf, " (%.1f GB/s)", r.gbs());

@@ -75,7 +75,7 @@ lesson_loader)
     export WB_FUZZ_PNG="$src/tests/data/assets/test_pattern.png"
     ;;
 wire)
-    sources="runtime/pipeline/wire.cpp runtime/lesson/lesson_files.cpp runtime/data/bytes.cpp $loader"
+    sources="runtime/pipeline/wire.cpp runtime/host/timeline.cpp runtime/lesson/lesson_files.cpp runtime/data/bytes.cpp $loader"
     libs="-lmuparser"
     literals_of="runtime/pipeline/wire.cpp"
     seeds="$work/wire/seeds $src/tests/fuzz/seeds/wire"
