@@ -1,5 +1,5 @@
-// runtime/pipeline/report.hpp — results as JSON, for `--json` and (later) for
-// carrying a RunResult across a process boundary.
+// runtime/pipeline/report.hpp — results as JSON, for `--json` (the worker's
+// pipe has its own encoding, wire.hpp).
 #pragma once
 
 #include "compile/diagnostics.hpp"

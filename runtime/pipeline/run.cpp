@@ -2,14 +2,17 @@
 //
 // Order of a run, and why:
 //   1. resolve step, case and params   (a bad request fails before any work)
-//   2. compile the kernel with NVRTC   (needs no GPU: compile-only machines stop after 5)
+//   2. compile the kernel with NVRTC, or a host step's whole file with nvcc
+//      (needs no GPU: compile-only machines stop after 5)
 //   3. build and run the CPU reference (its outputs are what the kernel must match)
 //   4. size every launch and check it against the device's limits (or the target arch's)
-//   5. without a GPU: report CompileOnly
+//   5. without a GPU: report CompileOnly (or run the kernels on the CPU emulator)
 //   6. upload inputs, poison outputs with pattern A, run, download;
-//      poison with pattern B, run again, download (unwritten cells show up as A/B)
+//      poison with pattern B, run again, download (unwritten cells show up as A/B);
+//      a host step's run() gets the poisoned host buffers and does the copies itself
 //   7. compare against the reference
-//   8. only when everything passed: warm up, then time with events
+//   8. only when everything passed: warm up, then time with events (a host
+//      step: run()'s wall time, then traced calls for its timeline and target)
 #include "pipeline/run.hpp"
 
 #include "ceilings/ceilings.hpp"

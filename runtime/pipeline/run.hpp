@@ -1,11 +1,12 @@
 // runtime/pipeline/run.hpp — one run of a lesson step: compile, reference, launch, compare, time.
 //
 // The run pipeline sits behind RunBackend so the front ends (CLI, GUI) never
-// care where the work happens. LocalBackend runs it in this process. A later
-// backend runs it in a supervised worker process (a kernel fault must not take
-// the GUI down), and another on a CPU simulator; both take the same
-// RunRequest and give the same RunResult, which are plain data and convert
-// to and from JSON (report.hpp) so they can cross a process boundary.
+// care where the work happens. LocalBackend runs it in this process;
+// WorkerBackend (worker.hpp) in a supervised worker process, so that a kernel
+// fault cannot take the GUI down. Both take the same RunRequest and give the
+// same RunResult, which are plain data: wire.hpp carries them across the
+// process boundary and report.hpp writes them as JSON. RunRequest::executor
+// sends the kernels to the CPU emulator instead of the GPU.
 #pragma once
 
 #include "compare/compare.hpp"
