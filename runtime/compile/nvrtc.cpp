@@ -15,6 +15,7 @@
 
 #include "compile/cache.hpp"
 #include "core/error.hpp"
+#include "core/fs.hpp"
 
 #include <nvrtc.h>
 
@@ -22,6 +23,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstdlib>
+#include <mutex>
 #include <set>
 #include <string_view>
 #include <system_error>
@@ -437,6 +439,30 @@ fs::path cuda_home() {
     throw Error(ErrorKind::Compile, "the CUDA Toolkit headers were not found (looked for include/cuda_runtime.h in " +
                                         list + ")",
                 {}, "install the CUDA Toolkit or set CUDA_HOME to its folder");
+}
+
+fs::path headers_on_disk(const std::vector<NvrtcHeader>& headers, const std::string& folder) {
+    static std::mutex m;
+    std::lock_guard<std::mutex> lock(m);
+    const fs::path d = cache_dir() / folder / nvrtc_headers_digest(headers).substr(0, 16);
+    std::error_code ec;
+    fs::create_directories(d, ec);
+    for (const auto& h : headers) {
+        const fs::path p = d / h.name;  // "cuda_emu.h", "cooperative_groups/reduce.h"
+        if (fs::is_regular_file(p, ec)) continue;
+        fs::create_directories(p.parent_path(), ec);
+        write_file_atomic(p, h.text, false);
+    }
+    return d;
+}
+
+fs::path find_toolkit_program(const std::string& name) {
+    fs::path home;
+    try {
+        home = cuda_home();
+    } catch (const Error&) {
+    }
+    return find_toolkit_program(name, home);
 }
 
 std::string default_arch() {

@@ -87,6 +87,12 @@ const std::vector<NvrtcHeader>& nvrtc_builtin_headers();
 // A digest of `headers`' names and text.
 std::string nvrtc_headers_digest(const std::vector<NvrtcHeader>& headers);
 
+// `headers` written as files under cache_dir()/<folder>/<digest>, for a
+// compiler that reads them from disk (the CPU emulator's g++, a host step's
+// nvcc): each is written when missing, so a cleared cache is filled again.
+// Returns that folder.
+std::filesystem::path headers_on_disk(const std::vector<NvrtcHeader>& headers, const std::string& folder);
+
 // nvrtc_headers_digest(nvrtc_builtin_headers()); part of the compile cache
 // key, so a change to any of those headers misses the cache.
 std::string nvrtc_builtin_headers_digest();
@@ -100,6 +106,10 @@ std::vector<int> nvrtc_supported_archs();
 // The CUDA Toolkit root: $CUDA_HOME, $CUDA_PATH, then /usr/local/cuda.
 // Throws wb::Error when none has include/cuda_runtime.h.
 std::filesystem::path cuda_home();
+
+// A program of the CUDA Toolkit, looked for in cuda_home()'s bin/ first
+// (core/fs.hpp has the form that takes the toolkit's folder).
+std::filesystem::path find_toolkit_program(const std::string& name);
 
 // Default target when no device is present: sm_90 (Hopper), or the
 // newest NVRTC supports if it does not support sm_90.

@@ -161,4 +161,17 @@ fs::path resolve_inside(const fs::path& folder, const std::string& relative) {
     return real;
 }
 
+std::filesystem::path find_toolkit_program(const std::string& name, const std::filesystem::path& home) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!home.empty())
+        if (fs::path p = home / "bin" / name; fs::is_regular_file(p, ec)) return p;
+    if (const char* path = std::getenv("PATH")) {
+        std::stringstream dirs(path);
+        for (std::string dir; std::getline(dirs, dir, ':');)
+            if (fs::path p = fs::path(dir) / name; !dir.empty() && fs::is_regular_file(p, ec)) return p;
+    }
+    return {};
+}
+
 }  // namespace wb

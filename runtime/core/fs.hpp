@@ -27,6 +27,11 @@ std::string read_file(const std::filesystem::path& path, std::size_t max_bytes =
 // where an fsync would cost the edit loop milliseconds for nothing.
 void write_file_atomic(const std::filesystem::path& path, std::string_view bytes, bool sync = true);
 
+// A program of the CUDA Toolkit (nvcc, nvdisasm, compute-sanitizer):
+// <home>/bin/<name> when `home` is not empty, else the first on PATH; empty
+// when neither has it. compile/nvrtc.hpp has the form that looks in cuda_home().
+std::filesystem::path find_toolkit_program(const std::string& name, const std::filesystem::path& home);
+
 // $XDG_CACHE_HOME/cuda-workbook (default ~/.cache/cuda-workbook), and so on.
 // Created on first use.
 std::filesystem::path cache_dir();

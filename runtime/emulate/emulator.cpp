@@ -42,26 +42,8 @@ namespace {
 
 // [SECTION] the headers on disk
 
-// The folder holding cuda_emu.h and its companions, written on first use
-// under the cache folder, named by a digest of their text.
-fs::path emulator_include_dir() {
-    static std::mutex m;
-    static fs::path dir;
-    std::lock_guard<std::mutex> lock(m);
-    if (!dir.empty()) return dir;
-    const auto& headers = emulator_headers();
-    const fs::path d = cache_dir() / "emulate-include" / nvrtc_headers_digest(headers).substr(0, 16);
-    std::error_code ec;
-    fs::create_directories(d, ec);
-    for (const auto& h : headers) {
-        const fs::path p = d / h.name;  // "cuda_emu.h", "cooperative_groups/reduce.h"
-        if (fs::is_regular_file(p, ec)) continue;
-        fs::create_directories(p.parent_path(), ec);
-        write_file_atomic(p, h.text, false);
-    }
-    dir = d;
-    return dir;
-}
+// The folder holding cuda_emu.h and its companions, under the cache folder.
+fs::path emulator_include_dir() { return headers_on_disk(emulator_headers(), "emulate-include"); }
 
 // [SECTION] build
 

@@ -67,53 +67,45 @@ void take_record(const CUpti_Activity* rec, Collected& c) {
     };
     auto us = [&](uint64_t ns) { return double(std::int64_t(ns - c.base_ns)) / 1e3; };
     Activity a;
+    // What every kind of record has: its device, stream, span and graph node.
+    auto span = [&](const auto* m) {
+        a.device = int(m->deviceId);
+        a.stream = m->streamId;
+        a.start_us = us(m->start);
+        a.end_us = us(m->end);
+        a.in_graph = m->graphNodeId != 0;
+    };
     switch (rec->kind) {
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
     case CUPTI_ACTIVITY_KIND_KERNEL: {
         const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(rec);
+        span(k);
         a.kind = ActivityKind::Kernel;
         a.name = kernel_display_name(k->name);
-        a.device = int(k->deviceId);
-        a.stream = k->streamId;
-        a.start_us = us(k->start);
-        a.end_us = us(k->end);
         a.grid = {k->gridX, k->gridY, k->gridZ};
         a.block = {k->blockX, k->blockY, k->blockZ};
-        a.in_graph = k->graphNodeId != 0;
         break;
     }
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
         const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(rec);
+        span(m);
         a.kind = copy_kind(m->copyKind);
-        a.device = int(m->deviceId);
-        a.stream = m->streamId;
-        a.start_us = us(m->start);
-        a.end_us = us(m->end);
         a.bytes = m->bytes;
         a.pageable = m->srcKind == CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE || m->dstKind == CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE;
-        a.in_graph = m->graphNodeId != 0;
         break;
     }
     case CUPTI_ACTIVITY_KIND_MEMCPY2: {
         const auto* m = reinterpret_cast<const CUpti_ActivityMemcpyPtoP4*>(rec);
+        span(m);
         a.kind = ActivityKind::CopyPtoP;
-        a.device = int(m->deviceId);
-        a.stream = m->streamId;
-        a.start_us = us(m->start);
-        a.end_us = us(m->end);
         a.bytes = m->bytes;
-        a.in_graph = m->graphNodeId != 0;
         break;
     }
     case CUPTI_ACTIVITY_KIND_MEMSET: {
         const auto* m = reinterpret_cast<const CUpti_ActivityMemset4*>(rec);
+        span(m);
         a.kind = ActivityKind::Memset;
-        a.device = int(m->deviceId);
-        a.stream = m->streamId;
-        a.start_us = us(m->start);
-        a.end_us = us(m->end);
         a.bytes = m->bytes;
-        a.in_graph = m->graphNodeId != 0;
         break;
     }
     case CUPTI_ACTIVITY_KIND_MEMORY2: {

@@ -3,14 +3,9 @@
 
 #include "core/disk_cache.hpp"
 #include "core/error.hpp"
-#include "core/fs.hpp"
 #include "reference/reference.hpp"
 
-#include <unistd.h>
-
 #include <chrono>
-#include <cstdlib>
-#include <mutex>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -19,23 +14,7 @@ namespace wb {
 
 namespace {
 
-// wb_host.h and its companions on disk, under the cache folder, named by a
-// digest of their text (as the CPU emulator's headers are).
-// Checked on every build: the cache folder may have been cleared (or, in
-// tests, moved) since the last.
-fs::path host_include_dir() {
-    static std::mutex m;
-    std::lock_guard<std::mutex> lock(m);
-    const auto& headers = host_step_headers();
-    const fs::path d = cache_dir() / "host-include" / nvrtc_headers_digest(headers).substr(0, 16);
-    std::error_code ec;
-    fs::create_directories(d, ec);
-    for (const auto& h : headers) {
-        const fs::path p = d / h.name;
-        if (!fs::is_regular_file(p, ec)) write_file_atomic(p, h.text, false);
-    }
-    return d;
-}
+fs::path host_include_dir() { return headers_on_disk(host_step_headers(), "host-include"); }
 
 std::vector<std::string> split_lines(const std::string& s) {
     std::vector<std::string> out;
@@ -62,27 +41,11 @@ int HostStepBuild::error_count() const {
 }
 
 fs::path find_nvcc() {
-    std::vector<std::string> tried;
-    try {
-        const fs::path p = cuda_home() / "bin" / "nvcc";
-        tried.push_back(p.string());
-        if (::access(p.c_str(), X_OK) == 0) return p;
-    } catch (const Error&) {
-    }
-    if (const char* path = std::getenv("PATH")) {
-        std::stringstream ss(path);
-        std::string dir;
-        while (std::getline(ss, dir, ':')) {
-            if (dir.empty()) continue;
-            const fs::path p = fs::path(dir) / "nvcc";
-            if (::access(p.c_str(), X_OK) == 0) return p;
-        }
-        tried.push_back("PATH");
-    }
-    std::string list;
-    for (const auto& t : tried) list += (list.empty() ? "" : ", ") + t;
-    throw Error(ErrorKind::Compile, "nvcc was not found (looked in " + list + "); host steps are built by the CUDA Toolkit's nvcc",
-                {}, "install the CUDA Toolkit's compiler (nvcc) or set CUDA_HOME to the toolkit's folder");
+    fs::path nvcc = find_toolkit_program("nvcc");
+    if (nvcc.empty())
+        throw Error(ErrorKind::Compile, "nvcc was not found (looked in the CUDA Toolkit's bin/ and on PATH); host steps are built by the CUDA Toolkit's nvcc",
+                    {}, "install the CUDA Toolkit's compiler (nvcc) or set CUDA_HOME to the toolkit's folder");
+    return nvcc;
 }
 
 std::vector<Diagnostic> parse_nvcc_log(const std::string& log, const std::string& origin) {

@@ -229,23 +229,7 @@ Listing sass_listing(std::string_view sass, const SourceText& source) {
     return weave(code, from, source);
 }
 
-std::string find_nvdisasm() {
-    std::error_code ec;
-    try {
-        const std::filesystem::path p = cuda_home() / "bin" / "nvdisasm";
-        if (std::filesystem::is_regular_file(p, ec)) return p.string();
-    } catch (const Error&) {
-    }
-    if (const char* path = std::getenv("PATH")) {
-        std::stringstream dirs(path);
-        std::string dir;
-        while (std::getline(dirs, dir, ':')) {
-            const std::filesystem::path p = std::filesystem::path(dir) / "nvdisasm";
-            if (!dir.empty() && std::filesystem::is_regular_file(p, ec)) return p.string();
-        }
-    }
-    return {};
-}
+std::string find_nvdisasm() { return find_toolkit_program("nvdisasm").string(); }
 
 std::string disassemble_cubin(const std::string& cubin) {
     const std::string tool = find_nvdisasm();

@@ -240,6 +240,31 @@ double median_of(std::vector<double> v) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+// Samples into `t` until the noise target, the budget or the cap, at least
+// `repeat`, then their median, min and max. `one` takes a sample, or gives
+// none when the run failed: then sampling stops and this returns false.
+bool take_samples(Timing& t, int repeat, const std::function<std::optional<double>()>& one) {
+    const auto began = std::chrono::steady_clock::now();
+    t.samples_ms.clear();
+    for (;;) {
+        const std::optional<double> sample = one();
+        if (!sample) return false;
+        t.samples_ms.push_back(*sample);
+        const int n = static_cast<int>(t.samples_ms.size());
+        if (n < repeat) continue;
+        t.noise = timing_noise(t.samples_ms);
+        const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+        // The median is known to within the target when spread / sqrt(n) is.
+        if (t.noise / std::sqrt(double(n)) <= kTimingNoiseTarget) { t.stopped_by = "noise"; break; }
+        if (spent >= kTimingBudgetS) { t.stopped_by = "budget"; break; }
+        if (n >= kTimingMaxSamples) { t.stopped_by = "samples"; break; }
+    }
+    t.median_ms = median_of(t.samples_ms);
+    t.min_ms = *std::min_element(t.samples_ms.begin(), t.samples_ms.end());
+    t.max_ms = *std::max_element(t.samples_ms.begin(), t.samples_ms.end());
+    return true;
+}
+
 std::string first_error(const std::vector<Diagnostic>& diags) {
     for (const auto& d : diags)
         if (d.severity == Severity::Error) return d.to_string();
@@ -404,6 +429,24 @@ private:
     std::size_t keep_;
     std::list<std::pair<std::string, T>> entries_;
 };
+
+// A step's host buffers for a case: each made as its spec says, unless the
+// case gives an input other contents; an output with "fill" holds that value.
+std::vector<HostBuffer> make_step_buffers(const Step& step, const TestCase* tc, const ExprVars& vars) {
+    std::vector<HostBuffer> host;
+    for (const auto& b : step.buffers) {
+        Buffer spec = b;
+        if (tc)
+            if (auto it = tc->inputs.find(b.name); it != tc->inputs.end()) spec.init = it->second;
+        if (b.fill) {
+            spec.init = BufferInit{};
+            spec.init.kind = InitKind::Constant;
+            spec.init.value = *b.fill;
+        }
+        host.push_back(make_buffer(spec, vars));
+    }
+    return host;
+}
 
 std::uint64_t bytes_of(const std::vector<HostBuffer>& buffers) {
     std::uint64_t bytes = 0;
@@ -667,17 +710,7 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
     if (const auto* hit = inputs_.find(inputs_key)) {
         host = *hit;
     } else {
-        for (const auto& b : step->buffers) {
-            Buffer spec = b;
-            if (tc)
-                if (auto it = tc->inputs.find(b.name); it != tc->inputs.end()) spec.init = it->second;
-            if (b.fill) {
-                spec.init = BufferInit{};
-                spec.init.kind = InitKind::Constant;
-                spec.init.value = *b.fill;
-            }
-            host.push_back(make_buffer(spec, vars));
-        }
+        host = make_step_buffers(*step, tc, vars);
         if (held_bytes(host) <= kKeptBuffersBytes) inputs_.remember(inputs_key, host);
     }
     auto find_host = [](std::vector<HostBuffer>& v, const std::string& name) -> HostBuffer& {
@@ -1095,21 +1128,8 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
                 },
                 launch_kernels, "being timed");
         };
-        // Samples until the noise target, the budget or the cap; at least `repeat`.
         auto take_samples_into = [&](Timing& t, const std::function<double()>& one) {
-            const auto began = std::chrono::steady_clock::now();
-            t.samples_ms.clear();
-            for (;;) {
-                t.samples_ms.push_back(one());
-                const int n = static_cast<int>(t.samples_ms.size());
-                if (n < repeat) continue;
-                t.noise = timing_noise(t.samples_ms);
-                const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
-                // The median is known to within the target when spread / sqrt(n) is.
-                if (t.noise / std::sqrt(double(n)) <= kTimingNoiseTarget) { t.stopped_by = "noise"; break; }
-                if (spent >= kTimingBudgetS) { t.stopped_by = "budget"; break; }
-                if (n >= kTimingMaxSamples) { t.stopped_by = "samples"; break; }
-            }
+            take_samples(t, repeat, [&]() -> std::optional<double> { return one(); });
         };
         // Samples of one CUDA Graph replay of `batch` copies of `launch` each,
         // divided by `batch`. With `alone`, a replay of `batch` copies of it
@@ -1162,7 +1182,7 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
         // whose time an event pair's few microseconds would swamp, or one
         // whose buffers overflow L2 (so a flush would change nothing), where
         // the launch latency still adds a few percent to a lone launch.
-        const double first_median = median_of(t.samples_ms);
+        const double first_median = t.median_ms;
         const bool short_kernel = first_median < kBatchUnderMs;
         const bool streaming = first_median < kBatchStreamingUnderMs && !t.l2_flushed;
         // A cold kernel too short for a lone launch's latency to vanish in:
@@ -1203,9 +1223,6 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
                 t.max_sm_clock_mhz = clocks->max_sm_mhz;
                 t.throttled = clocks->throttle_ids();
             }
-        t.median_ms = median_of(t.samples_ms);
-        t.min_ms = *std::min_element(t.samples_ms.begin(), t.samples_ms.end());
-        t.max_ms = *std::max_element(t.samples_ms.begin(), t.samples_ms.end());
         t.near_resolution = t.median_ms < kBatchUnderMs && t.batch == 1;
         r.gpu_time = t;
         // What it is measured against: this GPU's ceilings, measured once and cached.
@@ -1399,9 +1416,9 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
                 b.batch = batch;
                 b.ran = true;
                 b.samples = int(bt.samples_ms.size());
-                b.median_ms = median_of(bt.samples_ms);
-                b.min_ms = *std::min_element(bt.samples_ms.begin(), bt.samples_ms.end());
-                b.max_ms = *std::max_element(bt.samples_ms.begin(), bt.samples_ms.end());
+                b.median_ms = bt.median_ms;
+                b.min_ms = bt.min_ms;
+                b.max_ms = bt.max_ms;
             }
             r.baseline = std::move(b);
         }
@@ -1414,12 +1431,13 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
     }
 }
 
-// Copies of the run's buffers in memory of their own, which run() may write
+// Copies of a step's buffers in memory of their own, which run() may write
 // (an input it changes changes nothing of the run's caches), page-locked
-// for the call when the step asks (HostSpec::pinned) and released after.
+// for the calls when the step asks (HostSpec::pinned) and released after.
 class HostWorkBuffers {
 public:
-    HostWorkBuffers(const std::vector<HostBuffer>& from, const Driver* pin_with) : driver_(pin_with) {
+    HostWorkBuffers(const Step& step, const std::vector<HostBuffer>& from, const Driver* pin_with)
+        : step_(step), from_(from), driver_(pin_with) {
         for (const auto& h : from) {
             HostBuffer w = h.zeroed_like();
             if (h.size_bytes()) std::memcpy(w.mutable_data(), h.data(), h.size_bytes());
@@ -1429,28 +1447,51 @@ public:
             for (auto& b : buffers)
                 if (b.size_bytes() &&
                     driver_->api().cuMemHostRegister(b.mutable_data(), b.size_bytes(), CU_MEMHOSTREGISTER_PORTABLE) == CUDA_SUCCESS)
-                    pinned_.push_back(b.mutable_data());
+                    pinned_.emplace_back(reinterpret_cast<std::uint64_t>(b.data()), b.size_bytes());
     }
     ~HostWorkBuffers() {
-        for (void* p : pinned_) driver_->api().cuMemHostUnregister(p);
+        for (const auto& [address, bytes] : pinned_) driver_->api().cuMemHostUnregister(reinterpret_cast<void*>(address));
     }
     HostWorkBuffers(const HostWorkBuffers&) = delete;
     HostWorkBuffers& operator=(const HostWorkBuffers&) = delete;
 
-    std::vector<HostBuffer> buffers;
+    // Before a validation call (`poison` given): inputs as made, outputs
+    // poisoned; before a timed one, only what run() reads of the outputs
+    // (in-outs, and outputs the lesson fills).
+    void reset(std::optional<unsigned char> poison) {
+        for (std::size_t i = 0; i < from_.size(); ++i) {
+            HostBuffer& w = buffers[i];
+            if (!w.size_bytes()) continue;
+            if (from_[i].role == BufferRole::Output && !filled_by_lesson(step_, from_[i])) {
+                if (poison) std::memset(w.mutable_data(), *poison, w.size_bytes());
+            } else if (poison || from_[i].role != BufferRole::Input) {
+                std::memcpy(w.mutable_data(), from_[i].data(), w.size_bytes());
+            }
+        }
+    }
 
-    // The ranges page-locked here, as (address, bytes).
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> pinned_ranges() const {
-        std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
-        for (const auto& b : buffers)
-            for (void* p : pinned_)
-                if (p == b.data()) out.emplace_back(reinterpret_cast<std::uint64_t>(p), b.size_bytes());
+    // The outputs and in-outs as run() left them, in buffers of their own.
+    std::vector<HostBuffer> outputs() const {
+        std::vector<HostBuffer> out;
+        for (std::size_t i = 0; i < from_.size(); ++i)
+            if (from_[i].role != BufferRole::Input) {
+                HostBuffer b = from_[i].zeroed_like();
+                if (b.size_bytes()) std::memcpy(b.mutable_data(), buffers[i].data(), b.size_bytes());
+                out.push_back(std::move(b));
+            }
         return out;
     }
 
+    // The ranges page-locked here, as (address, bytes).
+    const std::vector<std::pair<std::uint64_t, std::uint64_t>>& pinned_ranges() const { return pinned_; }
+
+    std::vector<HostBuffer> buffers;
+
 private:
+    const Step& step_;
+    const std::vector<HostBuffer>& from_;
     const Driver* driver_;
-    std::vector<void*> pinned_;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> pinned_;
 };
 
 // What one call of run() did wrong, as the run's verdict; false when nothing.
@@ -1527,32 +1568,7 @@ void LocalBackend::run_host_on_gpu(const RunRequest& req, const Step& step, cons
     LoadedHostStep lib(build.library);
     std::string no_trace;
     ActivityTracer* tracer = ActivityTracer::get(no_trace);
-    HostWorkBuffers work(host, step.host->pinned ? &d : nullptr);
-    auto is_filled = [&](std::size_t i) { return filled_by_lesson(step, host[i]); };
-
-    // Before a validation call: inputs as made, outputs poisoned; before a
-    // timed one, only what run() reads of the outputs (in-outs, fills).
-    auto prepare = [&](std::optional<unsigned char> poison) {
-        for (std::size_t i = 0; i < host.size(); ++i) {
-            HostBuffer& w = work.buffers[i];
-            if (!w.size_bytes()) continue;
-            if (host[i].role == BufferRole::Output && !is_filled(i)) {
-                if (poison) std::memset(w.mutable_data(), *poison, w.size_bytes());
-            } else if (poison || host[i].role != BufferRole::Input) {
-                std::memcpy(w.mutable_data(), host[i].data(), w.size_bytes());
-            }
-        }
-    };
-    auto outputs = [&] {
-        std::vector<HostBuffer> out;
-        for (std::size_t i = 0; i < host.size(); ++i)
-            if (host[i].role != BufferRole::Input) {
-                HostBuffer b = host[i].zeroed_like();
-                if (b.size_bytes()) std::memcpy(b.mutable_data(), work.buffers[i].data(), b.size_bytes());
-                out.push_back(std::move(b));
-            }
-        return out;
-    };
+    HostWorkBuffers work(step, host, step.host->pinned ? &d : nullptr);
     auto unavailable = [&] {
         Timeline t;
         t.unavailable = no_trace;
@@ -1560,7 +1576,7 @@ void LocalBackend::run_host_on_gpu(const RunRequest& req, const Step& step, cons
     };
 
     // 6. two validation calls with different poison
-    prepare(kPoisonA);
+    work.reset(kPoisonA);
     const HostCall a = lib.call(work.buffers, r.params, ordinal_, tracer);
     r.timeline = a.trace ? a.trace->timeline : unavailable();
     const auto pinned_ranges = work.pinned_ranges();
@@ -1568,14 +1584,14 @@ void LocalBackend::run_host_on_gpu(const RunRequest& req, const Step& step, cons
         if (r.context_lost) context_lost_ = true;
         return;
     }
-    std::vector<HostBuffer> run_a = outputs();
-    prepare(kPoisonB);
+    std::vector<HostBuffer> run_a = work.outputs();
+    work.reset(kPoisonB);
     const HostCall b = lib.call(work.buffers, r.params, ordinal_, tracer);
     if (host_call_failed(b, r, pinned_ranges)) {
         if (r.context_lost) context_lost_ = true;
         return;
     }
-    std::vector<HostBuffer> run_b = outputs();
+    std::vector<HostBuffer> run_b = work.outputs();
 
     // 7. compare
     const bool all_passed = judge_outputs(r, compare, run_a, run_b, reference_out, {});
@@ -1597,11 +1613,10 @@ void LocalBackend::run_host_on_gpu(const RunRequest& req, const Step& step, cons
         std::optional<Timeline> timeline;
         std::optional<HostCall> failed;
     };
-    auto measure = [&](const LoadedHostStep& l, HostWorkBuffers& w, const std::map<std::string, double>& params,
-                       const std::function<void()>& before_each) {
+    auto measure = [&](const LoadedHostStep& l, HostWorkBuffers& w, const std::map<std::string, double>& params) {
         Measured m;
         auto one = [&](ActivityTracer* t) -> std::optional<HostCall> {
-            before_each();
+            w.reset(std::nullopt);
             HostCall c = l.call(w.buffers, params, ordinal_, t);
             if (c.code != 0 || !c.error.empty() || !c.cuda_error.empty()) {
                 m.failed = std::move(c);
@@ -1612,22 +1627,11 @@ void LocalBackend::run_host_on_gpu(const RunRequest& req, const Step& step, cons
         m.wall.warmup = warmup;
         for (int i = 0; i < warmup; ++i)
             if (!one(nullptr)) return m;
-        const auto began = std::chrono::steady_clock::now();
-        for (;;) {
+        const bool sampled = take_samples(m.wall, repeat, [&]() -> std::optional<double> {
             const auto c = one(nullptr);
-            if (!c) return m;
-            m.wall.samples_ms.push_back(c->wall_ms);
-            const int n = int(m.wall.samples_ms.size());
-            if (n < repeat) continue;
-            m.wall.noise = timing_noise(m.wall.samples_ms);
-            const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
-            if (m.wall.noise / std::sqrt(double(n)) <= kTimingNoiseTarget) { m.wall.stopped_by = "noise"; break; }
-            if (spent >= kTimingBudgetS) { m.wall.stopped_by = "budget"; break; }
-            if (n >= kTimingMaxSamples) { m.wall.stopped_by = "samples"; break; }
-        }
-        m.wall.median_ms = median_of(m.wall.samples_ms);
-        m.wall.min_ms = *std::min_element(m.wall.samples_ms.begin(), m.wall.samples_ms.end());
-        m.wall.max_ms = *std::max_element(m.wall.samples_ms.begin(), m.wall.samples_ms.end());
+            return c ? std::optional<double>(c->wall_ms) : std::nullopt;
+        });
+        if (!sampled) return m;
         if (tracer) {
             std::vector<double> copies, kernels;
             for (int k = 0; k < 3; ++k) {
@@ -1645,8 +1649,7 @@ void LocalBackend::run_host_on_gpu(const RunRequest& req, const Step& step, cons
         }
         return m;
     };
-    auto restore = [&] { prepare(std::nullopt); };
-    Measured mine = measure(lib, work, r.params, restore);
+    Measured mine = measure(lib, work, r.params);
     if (mine.failed) {
         // Passed twice, then failed while being timed: that is the verdict.
         host_call_failed(*mine.failed, r, pinned_ranges);
@@ -1687,30 +1690,17 @@ void LocalBackend::run_host_on_gpu(const RunRequest& req, const Step& step, cons
         r.target = std::move(t);
         return;
     }
+    // The case of the same name, with this run's values of the params both steps have.
     const TestCase* other_case = other->find_case(r.case_name);
-    std::map<std::string, double> other_params;
-    for (const auto& p : other->params) {
-        auto it = r.params.find(p.name);
-        other_params[p.name] = it != r.params.end() ? it->second : p.default_value;
-    }
-    if (other_case)
-        for (const auto& [n, v] : other_case->params) other_params[n] = v;
-    ExprVars other_vars(other_params.begin(), other_params.end());
-    std::vector<HostBuffer> other_host;
-    for (const auto& bspec : other->buffers) {
-        Buffer b = bspec;
-        if (other_case)
-            if (auto it = other_case->inputs.find(b.name); it != other_case->inputs.end()) b.init = it->second;
-        other_host.push_back(make_buffer(b, other_vars));
-    }
+    std::map<std::string, double> shared_params;
+    for (const auto& [name, value] : r.params)
+        if (other->find_param(name)) shared_params[name] = value;
+    const std::map<std::string, double> other_params = resolve_params(*other, other_case, shared_params);
+    const std::vector<HostBuffer> other_host =
+        make_step_buffers(*other, other_case, ExprVars(other_params.begin(), other_params.end()));
     LoadedHostStep other_lib(other_build.library);
-    HostWorkBuffers other_work(other_host, other->host->pinned ? &d : nullptr);
-    auto other_restore = [&] {
-        for (std::size_t i = 0; i < other_host.size(); ++i)
-            if (other_host[i].role != BufferRole::Input && other_host[i].size_bytes())
-                std::memcpy(other_work.buffers[i].mutable_data(), other_host[i].data(), other_host[i].size_bytes());
-    };
-    const Measured theirs = measure(other_lib, other_work, other_params, other_restore);
+    HostWorkBuffers other_work(*other, other_host, other->host->pinned ? &d : nullptr);
+    const Measured theirs = measure(other_lib, other_work, other_params);
     if (theirs.failed) {
         RunResult scratch;
         host_call_failed(*theirs.failed, scratch, other_work.pinned_ranges());

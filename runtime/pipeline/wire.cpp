@@ -145,6 +145,37 @@ T get_or(const json& j, const char* key, T fallback) {
     return it == j.end() || it->is_null() ? fallback : it->get<T>();
 }
 
+// A kernel's GPU time and a host step's run() wall time travel alike.
+json timing_json(const Timing& t) {
+    json samples = json::array();
+    for (double s : t.samples_ms) samples.push_back(num(s));
+    return {{"warmup", t.warmup}, {"samples_ms", samples}, {"median_ms", num(t.median_ms)}, {"min_ms", num(t.min_ms)},
+            {"max_ms", num(t.max_ms)}, {"near_resolution", t.near_resolution}, {"noise", num(t.noise)},
+            {"stopped_by", t.stopped_by}, {"l2_flushed", t.l2_flushed}, {"batch", t.batch},
+            {"not_batched", t.not_batched}, {"flush_subtracted", t.flush_subtracted}, {"sm_clock_mhz", t.sm_clock_mhz},
+            {"max_sm_clock_mhz", t.max_sm_clock_mhz}, {"throttled", t.throttled}};
+}
+
+Timing timing_from(const json& t) {
+    Timing tm;
+    tm.warmup = t.at("warmup");
+    for (const auto& s : t.at("samples_ms")) tm.samples_ms.push_back(get_num(s));
+    tm.median_ms = get_num(t.at("median_ms"));
+    tm.min_ms = get_num(t.at("min_ms"));
+    tm.max_ms = get_num(t.at("max_ms"));
+    tm.near_resolution = t.at("near_resolution");
+    if (t.contains("noise")) tm.noise = get_num(t.at("noise"));
+    tm.stopped_by = get_or<std::string>(t, "stopped_by", "");
+    tm.l2_flushed = get_or<bool>(t, "l2_flushed", false);
+    tm.batch = get_or<int>(t, "batch", 1);
+    tm.flush_subtracted = get_or<bool>(t, "flush_subtracted", false);
+    tm.not_batched = get_or<std::string>(t, "not_batched", "");
+    tm.sm_clock_mhz = get_or<unsigned>(t, "sm_clock_mhz", 0);
+    tm.max_sm_clock_mhz = get_or<unsigned>(t, "max_sm_clock_mhz", 0);
+    tm.throttled = get_or<std::string>(t, "throttled", "");
+    return tm;
+}
+
 json diags_json(const std::vector<Diagnostic>& ds) {
     json a = json::array();
     for (const auto& d : ds)
@@ -577,26 +608,8 @@ Frame encode_result(const RunResult& r) {
         j["inspection"] = {{"arch", in.arch}, {"cc", in.cc}, {"kernels", kernels}, {"ptx", listing(in.ptx)},
                            {"sass", listing(in.sass)}, {"sass_unavailable", in.sass_unavailable}};
     }
-    if (r.gpu_time) {
-        json samples = json::array();
-        for (double s : r.gpu_time->samples_ms) samples.push_back(num(s));
-        j["gpu_time"] = {{"warmup", r.gpu_time->warmup}, {"samples_ms", samples}, {"median_ms", num(r.gpu_time->median_ms)},
-                         {"min_ms", num(r.gpu_time->min_ms)}, {"max_ms", num(r.gpu_time->max_ms)},
-                         {"near_resolution", r.gpu_time->near_resolution}, {"noise", num(r.gpu_time->noise)},
-                         {"stopped_by", r.gpu_time->stopped_by}, {"l2_flushed", r.gpu_time->l2_flushed},
-                         {"batch", r.gpu_time->batch}, {"not_batched", r.gpu_time->not_batched},
-                         {"flush_subtracted", r.gpu_time->flush_subtracted},
-                         {"sm_clock_mhz", r.gpu_time->sm_clock_mhz}, {"max_sm_clock_mhz", r.gpu_time->max_sm_clock_mhz},
-                         {"throttled", r.gpu_time->throttled}};
-    }
+    if (r.gpu_time) j["gpu_time"] = timing_json(*r.gpu_time);
     j["host_step"] = r.host_step;
-    auto timing_json = [](const Timing& t) {
-        json samples = json::array();
-        for (double s : t.samples_ms) samples.push_back(num(s));
-        return json{{"warmup", t.warmup}, {"samples_ms", samples}, {"median_ms", num(t.median_ms)},
-                    {"min_ms", num(t.min_ms)}, {"max_ms", num(t.max_ms)}, {"noise", num(t.noise)},
-                    {"stopped_by", t.stopped_by}};
-    };
     if (r.wall_time) j["wall_time"] = timing_json(*r.wall_time);
     if (r.timeline) j["timeline"] = timeline_to_json(*r.timeline);
     if (r.target) {
@@ -755,39 +768,9 @@ RunResult decode_result(const Frame& frame) {
             in.sass_unavailable = ij.at("sass_unavailable");
             r.inspection = std::move(in);
         }
-        if (j.contains("gpu_time")) {
-            const json& t = j["gpu_time"];
-            Timing tm;
-            tm.warmup = t.at("warmup");
-            for (const auto& s : t.at("samples_ms")) tm.samples_ms.push_back(get_num(s));
-            tm.median_ms = get_num(t.at("median_ms"));
-            tm.min_ms = get_num(t.at("min_ms"));
-            tm.max_ms = get_num(t.at("max_ms"));
-            tm.near_resolution = t.at("near_resolution");
-            if (t.contains("noise")) tm.noise = get_num(t.at("noise"));
-            tm.stopped_by = get_or<std::string>(t, "stopped_by", "");
-            tm.l2_flushed = get_or<bool>(t, "l2_flushed", false);
-            tm.batch = get_or<int>(t, "batch", 1);
-            tm.flush_subtracted = get_or<bool>(t, "flush_subtracted", false);
-            tm.not_batched = get_or<std::string>(t, "not_batched", "");
-            tm.sm_clock_mhz = get_or<unsigned>(t, "sm_clock_mhz", 0);
-            tm.max_sm_clock_mhz = get_or<unsigned>(t, "max_sm_clock_mhz", 0);
-            tm.throttled = get_or<std::string>(t, "throttled", "");
-            r.gpu_time = tm;
-        }
+        if (j.contains("gpu_time")) r.gpu_time = timing_from(j["gpu_time"]);
         r.host_step = get_or<bool>(j, "host_step", false);
-        if (j.contains("wall_time")) {
-            const json& t = j["wall_time"];
-            Timing tm;
-            tm.warmup = t.at("warmup");
-            for (const auto& s : t.at("samples_ms")) tm.samples_ms.push_back(get_num(s));
-            tm.median_ms = get_num(t.at("median_ms"));
-            tm.min_ms = get_num(t.at("min_ms"));
-            tm.max_ms = get_num(t.at("max_ms"));
-            tm.noise = get_num(t.at("noise"));
-            tm.stopped_by = get_or<std::string>(t, "stopped_by", "");
-            r.wall_time = tm;
-        }
+        if (j.contains("wall_time")) r.wall_time = timing_from(j["wall_time"]);
         if (j.contains("timeline")) r.timeline = timeline_from_json(j["timeline"]);
         if (j.contains("target")) {
             const json& t = j["target"];

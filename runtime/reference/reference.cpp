@@ -174,23 +174,32 @@ std::vector<std::string> find_compiler() {
                 "the CPU reference is C++ compiled on this machine (apt install g++), or set CXX");
 }
 
-// `<compiler> --version`, once per process per compiler: part of the cache key,
-// so upgrading the compiler rebuilds every reference.
-std::string compiler_version(const std::vector<std::string>& compiler) {
+// `<command> --version`, run once per process per command once it has
+// succeeded (a failure is run again next time).
+ProcessResult version_output(const std::vector<std::string>& command) {
     static std::mutex mutex;
     static std::map<std::vector<std::string>, std::string> known;
     {
         std::lock_guard lock(mutex);
-        if (auto it = known.find(compiler); it != known.end()) return it->second;
+        if (auto it = known.find(command); it != known.end()) return {0, it->second};
     }
-    std::vector<std::string> args = compiler;
+    std::vector<std::string> args = command;
     args.push_back("--version");
     ProcessResult r = run_process(args);
+    if (r.exit_code == 0) {
+        std::lock_guard lock(mutex);
+        known[command] = r.output;
+    }
+    return r;
+}
+
+// The compiler's version: part of the cache key, so upgrading the compiler
+// rebuilds every reference.
+std::string compiler_version(const std::vector<std::string>& compiler) {
+    ProcessResult r = version_output(compiler);
     if (r.exit_code != 0)
         throw Error(ErrorKind::Reference, "the host C++ compiler " + compiler[0] + " does not run: " + r.output, {},
                     "install g++ or set CXX to a working C++ compiler");
-    std::lock_guard lock(mutex);
-    known[compiler] = r.output;
     return r.output;
 }
 
@@ -317,18 +326,8 @@ void add_linker_errors(std::vector<Diagnostic>& diags, const std::string& log, c
 }  // namespace
 
 std::optional<std::string> tool_version(const std::vector<std::string>& command) {
-    static std::mutex mutex;
-    static std::map<std::vector<std::string>, std::string> known;
-    {
-        std::lock_guard lock(mutex);
-        if (auto it = known.find(command); it != known.end()) return it->second;
-    }
-    std::vector<std::string> args = command;
-    args.push_back("--version");
-    const ProcessResult r = run_process(args);
+    ProcessResult r = version_output(command);
     if (r.exit_code != 0) return std::nullopt;
-    std::lock_guard lock(mutex);
-    known[command] = r.output;
     return r.output;
 }
 

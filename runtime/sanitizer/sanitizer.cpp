@@ -10,6 +10,7 @@
 #include "sanitizer/sanitizer.hpp"
 
 #include "core/error.hpp"
+#include "core/fs.hpp"
 
 #include <cstdlib>
 #include <map>
@@ -123,22 +124,7 @@ std::string SanitizerFinding::description() const {
     return s;
 }
 
-fs::path find_compute_sanitizer(const fs::path& cuda_home) {
-    std::error_code ec;
-    if (!cuda_home.empty()) {
-        fs::path p = cuda_home / "bin" / "compute-sanitizer";
-        if (fs::is_regular_file(p, ec)) return p;
-    }
-    if (const char* path = std::getenv("PATH")) {
-        std::stringstream ss(path);
-        for (std::string dir; std::getline(ss, dir, ':');) {
-            if (dir.empty()) continue;
-            fs::path p = fs::path(dir) / "compute-sanitizer";
-            if (fs::is_regular_file(p, ec)) return p;
-        }
-    }
-    return {};
-}
+fs::path find_compute_sanitizer(const fs::path& cuda_home) { return find_toolkit_program("compute-sanitizer", cuda_home); }
 
 std::vector<std::string> sanitizer_wrapper(SanitizerTool tool, const fs::path& cuda_home) {
     if (tool == SanitizerTool::None) throw Error(ErrorKind::Usage, "no sanitizer tool was asked for");
