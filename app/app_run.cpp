@@ -31,6 +31,7 @@
 #include "student_work.hpp"
 #include "trust.hpp"
 #include "ui_text.hpp"
+#include "widgets/keys.hpp"
 #include "widgets/widget_text.hpp"
 
 #include "compile/nvrtc.hpp"
@@ -205,12 +206,12 @@ void draw_frame(AppState& state, const Fonts& fonts) {
     const ImVec2 body(size.x, size.y - status_height);
     // Ctrl+Shift+L shows or hides the lesson list.
     const ImGuiIO& io = ImGui::GetIO();
-    if (io.KeyCtrl && io.KeyShift && ImGui::IsKeyPressed('L', false))
+    if (io.KeyCtrl && io.KeyShift && key_pressed(Key::L, false))
         set_lessons_collapsed(state, !state.layout.lessons_collapsed);
     // Ctrl+= (or keypad +), Ctrl+- (or keypad -) and Ctrl+0: the text size.
-    if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD))) change_text_zoom(state, +1);
-    if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT))) change_text_zoom(state, -1);
-    if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_0, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_0, false))) change_text_zoom(state, 0);
+    if (io.KeyCtrl && (key_pressed(Key::Equal) || key_pressed(Key::KeypadAdd))) change_text_zoom(state, +1);
+    if (io.KeyCtrl && (key_pressed(Key::Minus) || key_pressed(Key::KeypadSubtract))) change_text_zoom(state, -1);
+    if (io.KeyCtrl && (key_pressed(Key::Digit0, false) || key_pressed(Key::Keypad0, false))) change_text_zoom(state, 0);
     const Layout layout = compute_layout(origin, body, state.ui_scale, state.layout);
     state.drawn.layout = layout;
 

@@ -17,6 +17,7 @@
 
 #include "core/error.hpp"
 #include "core/fs.hpp"
+#include "widgets/keys.hpp"
 #include "widgets/timeline_view.hpp"
 
 #include <nlohmann/json.hpp>
@@ -144,14 +145,9 @@ public:
     }
     void screenshot(std::string path) { script_.screenshot_ = std::move(path); }
     // Down for the next frame; released before the command after.
-    void press_keys(const std::vector<int>& keys) {
+    void press_keys(const std::vector<Key>& keys) {
         ImGuiIO& io = ImGui::GetIO();
-        for (int key : keys) {
-            io.KeysDown[key] = true;
-            io.KeyCtrl |= key == GLFW_KEY_LEFT_CONTROL;
-            io.KeyShift |= key == GLFW_KEY_LEFT_SHIFT;
-            io.KeyAlt |= key == GLFW_KEY_LEFT_ALT;
-        }
+        for (Key key : keys) set_key_down(io, key, true);
         script_.keys_down_ = keys;
     }
     void run_command_started() {
@@ -511,28 +507,18 @@ Tick set_content_scale(Call& c) {
 // "ctrl+shift+l", "ctrl+equal", "ctrl+minus", "ctrl+0", "ctrl+enter".
 Tick press(Call& c) {
     if (c.words.size() != 1) return c.fail("press wants KEYS, such as ctrl+s or f8");
-    std::vector<int> keys;
+    std::vector<Key> keys;
     std::string spec = c.words[0];
     std::transform(spec.begin(), spec.end(), spec.begin(), [](unsigned char ch) { return std::tolower(ch); });
     std::size_t start = 0;
     while (start <= spec.size()) {
         const std::size_t plus = spec.find('+', start);
         const std::string name = spec.substr(start, plus == std::string::npos ? std::string::npos : plus - start);
-        int key = -1;
-        if (name == "ctrl") key = GLFW_KEY_LEFT_CONTROL;
-        else if (name == "shift") key = GLFW_KEY_LEFT_SHIFT;
-        else if (name == "alt") key = GLFW_KEY_LEFT_ALT;
-        else if (name == "enter") key = GLFW_KEY_ENTER;
-        else if (name == "equal") key = GLFW_KEY_EQUAL;
-        else if (name == "minus") key = GLFW_KEY_MINUS;
-        else if (name.size() == 1 && name[0] >= 'a' && name[0] <= 'z') key = GLFW_KEY_A + (name[0] - 'a');
-        else if (name.size() == 1 && name[0] >= '0' && name[0] <= '9') key = GLFW_KEY_0 + (name[0] - '0');
-        else if (name.size() >= 2 && name[0] == 'f') {
-            long long n = 0;
-            if (to_int(name.substr(1), n) && n >= 1 && n <= 12) key = GLFW_KEY_F1 + static_cast<int>(n) - 1;
-        }
-        if (key < 0) return c.fail("press: unknown key '" + name + "' (ctrl, shift, alt, enter, equal, minus, a-z, 0-9, f1-f12)");
-        keys.push_back(key);
+        const std::optional<Key> key = key_from_name(name);
+        if (!key)
+            return c.fail("press: unknown key '" + name +
+                          "' (ctrl, shift, alt, enter, tab, escape, backspace, equal, minus, a-z, 0-9, f1-f12)");
+        keys.push_back(*key);
         if (plus == std::string::npos) break;
         start = plus + 1;
     }
@@ -1100,8 +1086,7 @@ Script::Tick Script::keep_waiting(AppState& state, bool jobs_idle) {
 Script::Tick Script::tick(AppState& state, bool jobs_idle) {
     if (!keys_down_.empty()) {  // a `press` had them down for the frame just drawn
         ImGuiIO& io = ImGui::GetIO();
-        for (int key : keys_down_) io.KeysDown[key] = false;
-        io.KeyCtrl = io.KeyShift = io.KeyAlt = false;
+        for (Key key : keys_down_) set_key_down(io, key, false);
         keys_down_.clear();
     }
     if (waiting_ != Waiting::Nothing) return keep_waiting(state, jobs_idle);

@@ -91,6 +91,8 @@
 // handler and one line in script.cpp's table.
 #pragma once
 
+#include "widgets/keys.hpp"
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -147,7 +149,7 @@ private:
     std::uint64_t reloads_before_ = 0;  // Waiting::Reload: AppState::lesson_watch.reloads at the start
     bool run_pressed_ = false;  // a `run` command has pressed Run...
     std::string run_refused_;   // ...and found it disabled for this reason ("" when it started a run)
-    std::vector<int> keys_down_;  // `press`: GLFW key codes held down for one frame
+    std::vector<Key> keys_down_;  // `press`: keys held down for one frame
 };
 
 }  // namespace wb::app

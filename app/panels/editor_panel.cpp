@@ -16,6 +16,7 @@
 #include "ui_text.hpp"
 
 #include "widgets/code_editor.hpp"
+#include "widgets/keys.hpp"
 
 #include <algorithm>
 #include <sstream>
@@ -259,15 +260,12 @@ void draw_editor_panel(AppState& state, const Fonts& fonts, const PanelRect& rec
     // Shortcuts work wherever the focus is: Ctrl+Enter runs, Ctrl+S saves.
     const ImGuiIO& io = ImGui::GetIO();
     if (io.KeyCtrl) {
-        if ((ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false) ||
-             ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter), false)) && blocked.empty())
+        if ((key_pressed(Key::Enter, false) || key_pressed(Key::KeypadEnter, false)) && blocked.empty())
             state.requests.run = true;
-        // ImGui 1.86 names only a few letter keys; the GLFW backend indexes KeysDown by GLFW key code ('S').
-        if (ImGui::IsKeyPressed('S', false)) state.requests.save = true;
+        if (key_pressed(Key::S, false)) state.requests.save = true;
     }
     // F8: the next line with a diagnostic after the last one visited, from the top after the last.
-    constexpr int kKeyF8 = 297;  // GLFW_KEY_F8
-    if (ImGui::IsKeyPressed(kKeyF8, false) && state.compile) state.editor.goto_line = next_diagnostic_line(state);
+    if (key_pressed(Key::F8, false) && state.compile) state.editor.goto_line = next_diagnostic_line(state);
 
     ImGui::TextDisabled("%s  (%s)", state.editor.origin.c_str(),
                         state.editor.saved_revision == state.editor.revision ? tr(UiText::Saved, lang)

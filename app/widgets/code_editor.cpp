@@ -11,6 +11,7 @@
 // Undo keeps whole-text snapshots: kernels are a few kilobytes, so a snapshot per edit is
 // cheap and makes undo trivially right, which matters more here than memory.
 #include "widgets/code_editor.hpp"
+#include "widgets/keys.hpp"
 #include "widgets/widget_text.hpp"
 
 #include <imgui.h>
@@ -26,11 +27,6 @@ namespace {
 
 constexpr std::size_t kMaxUndo = 1000;
 const std::string kIndent(CodeEditor::kTabWidth, ' ');
-
-// Keys ImGui 1.86 has no ImGuiKey_ for. The GLFW backend stores io.KeysDown[] by GLFW key
-// code, so these are GLFW_KEY_F and GLFW_KEY_F3 (the app always runs on GLFW).
-constexpr int kKeyF = 70;
-constexpr int kKeyF3 = 292;
 
 bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 bool is_word(char c) {
@@ -592,31 +588,31 @@ std::vector<SyntaxToken> CodeEditor::tokenize_line(int line) const {
 
 void CodeEditor::handle_keyboard() {
     ImGuiIO& io = ImGui::GetIO();
-    auto key = [](ImGuiKey k) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(k)); };
+    auto key = [](Key k) { return key_pressed(k); };
     const bool ctrl = io.KeyCtrl && !io.KeyAlt, shift = io.KeyShift;
 
-    if (ctrl && key(ImGuiKey_Z)) shift ? redo() : undo();
-    else if (ctrl && key(ImGuiKey_Y)) redo();
-    else if (ctrl && key(ImGuiKey_A)) select_all();
-    else if (ctrl && key(ImGuiKey_C)) copy();
-    else if (ctrl && key(ImGuiKey_X)) cut();
-    else if (ctrl && key(ImGuiKey_V)) paste();
-    else if (key(ImGuiKey_LeftArrow)) move_left(shift, io.KeyCtrl);
-    else if (key(ImGuiKey_RightArrow)) move_right(shift, io.KeyCtrl);
-    else if (key(ImGuiKey_UpArrow)) move_up(shift);
-    else if (key(ImGuiKey_DownArrow)) move_down(shift);
-    else if (key(ImGuiKey_PageUp)) move_up(shift, page_lines_);
-    else if (key(ImGuiKey_PageDown)) move_down(shift, page_lines_);
-    else if (key(ImGuiKey_Home)) io.KeyCtrl ? set_cursor(0, 0, shift) : move_home(shift);
-    else if (key(ImGuiKey_End))
+    if (ctrl && key(Key::Z)) shift ? redo() : undo();
+    else if (ctrl && key(Key::Y)) redo();
+    else if (ctrl && key(Key::A)) select_all();
+    else if (ctrl && key(Key::C)) copy();
+    else if (ctrl && key(Key::X)) cut();
+    else if (ctrl && key(Key::V)) paste();
+    else if (key(Key::Left)) move_left(shift, io.KeyCtrl);
+    else if (key(Key::Right)) move_right(shift, io.KeyCtrl);
+    else if (key(Key::Up)) move_up(shift);
+    else if (key(Key::Down)) move_down(shift);
+    else if (key(Key::PageUp)) move_up(shift, page_lines_);
+    else if (key(Key::PageDown)) move_down(shift, page_lines_);
+    else if (key(Key::Home)) io.KeyCtrl ? set_cursor(0, 0, shift) : move_home(shift);
+    else if (key(Key::End))
         io.KeyCtrl ? set_cursor(line_count() - 1, static_cast<int>(lines_.back().size()), shift)
                    : move_end(shift);
-    else if (key(ImGuiKey_Backspace)) delete_backward();
-    else if (key(ImGuiKey_Delete)) delete_forward();
+    else if (key(Key::Backspace)) delete_backward();
+    else if (key(Key::Delete)) delete_forward();
     // Ctrl+Enter belongs to the app (compile and run), so only a plain Enter breaks the line.
-    else if (!io.KeyCtrl && (key(ImGuiKey_Enter) || key(ImGuiKey_KeyPadEnter))) new_line();
-    else if (key(ImGuiKey_Tab)) shift ? unindent_selection() : indent_selection();
-    else if (key(ImGuiKey_Escape)) find_open_ = false;
+    else if (!io.KeyCtrl && (key(Key::Enter) || key(Key::KeypadEnter))) new_line();
+    else if (key(Key::Tab)) shift ? unindent_selection() : indent_selection();
+    else if (key(Key::Escape)) find_open_ = false;
 
     // Typed characters; Ctrl+letter shortcuts produce none, AltGr (Ctrl+Alt) layouts do.
     if (!read_only_ && (!io.KeyCtrl || io.KeyAlt)) {
@@ -645,7 +641,7 @@ void CodeEditor::draw_find_bar() {
         ImGui::InputText("##find", buf, sizeof buf, ImGuiInputTextFlags_EnterReturnsTrue);
     if (ImGui::IsItemEdited()) find_query_ = buf;
     // Escape leaves the find box (InputText deactivates itself on it): close and go back.
-    if (ImGui::IsItemDeactivated() && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+    if (ImGui::IsItemDeactivated() && key_pressed(Key::Escape)) {
         find_open_ = false;
         focus_requested_ = true;
     }
@@ -849,8 +845,8 @@ bool CodeEditor::draw(const char* id, ImVec2 size, ImFont* mono) {
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     const ImGuiIO& io = ImGui::GetIO();
     const bool any_focused = ImGui::IsWindowFocused(ImGuiFocusedFlags_ChildWindows);
-    if (any_focused && io.KeyCtrl && ImGui::IsKeyPressed(kKeyF, false)) open_find_bar();
-    if (any_focused && ImGui::IsKeyPressed(kKeyF3))
+    if (any_focused && io.KeyCtrl && key_pressed(Key::F, false)) open_find_bar();
+    if (any_focused && key_pressed(Key::F3))
         io.KeyShift ? find_previous(find_query_) : find_next(find_query_);
     if (find_open_) draw_find_bar();
 

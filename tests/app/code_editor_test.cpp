@@ -3,6 +3,7 @@
 // context, driven with queued characters and key presses the way the GLFW backend feeds them.
 #include "widgets/code_editor.hpp"
 #include "widgets/cuda_syntax.hpp"
+#include "widgets/keys.hpp"
 
 #include <gtest/gtest.h>
 #include <imgui.h>
@@ -12,9 +13,6 @@
 
 namespace wb::app {
 namespace {
-
-// GLFW key codes, which is what the app's backend writes into io.KeysDown[].
-constexpr int kGlfwBackspace = 259, kGlfwEnter = 257, kGlfwTab = 258, kGlfwZ = 90, kGlfwF = 70;
 
 // A headless ImGui context: font atlas built, no window, no GL.
 class HeadlessImGui {
@@ -31,10 +29,7 @@ public:
         unsigned char* pixels = nullptr;
         int w = 0, h = 0;
         io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-        io.KeyMap[ImGuiKey_Backspace] = kGlfwBackspace;
-        io.KeyMap[ImGuiKey_Enter] = kGlfwEnter;
-        io.KeyMap[ImGuiKey_Tab] = kGlfwTab;
-        io.KeyMap[ImGuiKey_Z] = kGlfwZ;
+        use_backend_key_map(io);
     }
     ~HeadlessImGui() { ImGui::DestroyContext(ctx_); }
 
@@ -51,14 +46,15 @@ public:
     }
 
     // Presses and releases a key over two frames; returns whether either frame changed text.
-    bool press(CodeEditor& editor, int key, bool ctrl = false, bool shift = false) {
+    bool press(CodeEditor& editor, Key key, bool ctrl = false, bool shift = false) {
         ImGuiIO& io = ImGui::GetIO();
-        io.KeyCtrl = ctrl;
-        io.KeyShift = shift;
-        io.KeysDown[key] = true;
+        if (ctrl) set_key_down(io, Key::LeftCtrl, true);
+        if (shift) set_key_down(io, Key::LeftShift, true);
+        set_key_down(io, key, true);
         bool changed = frame(editor);
-        io.KeysDown[key] = false;
-        io.KeyCtrl = io.KeyShift = false;
+        set_key_down(io, key, false);
+        if (ctrl) set_key_down(io, Key::LeftCtrl, false);
+        if (shift) set_key_down(io, Key::LeftShift, false);
         changed |= frame(editor);
         return changed;
     }
@@ -344,17 +340,17 @@ TEST(CodeEditorDraw, QueuedCharactersAndKeysEditTheTextInAHeadlessContext) {
     EXPECT_EQ(e.line(1), "{x\xE4\xB8\xAD");
     EXPECT_FALSE(gui.frame(e));
 
-    EXPECT_TRUE(gui.press(e, kGlfwBackspace));
+    EXPECT_TRUE(gui.press(e, Key::Backspace));
     EXPECT_EQ(e.line(1), "{x");
-    EXPECT_TRUE(gui.press(e, kGlfwBackspace));
-    EXPECT_TRUE(gui.press(e, kGlfwEnter));  // after '{': one level deeper
+    EXPECT_TRUE(gui.press(e, Key::Backspace));
+    EXPECT_TRUE(gui.press(e, Key::Enter));  // after '{': one level deeper
     EXPECT_EQ(e.line(2), "    ");
-    EXPECT_TRUE(gui.press(e, kGlfwZ, /*ctrl=*/true));
+    EXPECT_TRUE(gui.press(e, Key::Z, /*ctrl=*/true));
     EXPECT_EQ(e.line(1), "{");
     EXPECT_EQ(e.line(2), "    p[threadIdx.x] = 1.0f; /* done");
 
     // Ctrl+F (GLFW's F) opens the find bar, and the following frames draw it.
-    gui.press(e, kGlfwF, /*ctrl=*/true);
+    gui.press(e, Key::F, /*ctrl=*/true);
     EXPECT_TRUE(e.find_bar_open());
 
     // A click on the third text line puts the caret there.

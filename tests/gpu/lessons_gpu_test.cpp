@@ -102,9 +102,10 @@ TEST_P(SolutionPasses, OnTheGpu) {
     // applies (on a tiny case, fixed costs decide the ratio; `check` times only the timing case).
     const wb::Step* step = lesson->find_step(id.step);
     const wb::TestCase* tc = step ? step->find_case(id.test_case) : nullptr;
-    if (tc && tc->timing && r.target && r.target->applies())
+    if (tc && tc->timing && r.target && r.target->applies()) {
         EXPECT_TRUE(r.target->met()) << "target: " << r.target->ratio() << "x of " << r.target->step << ", at most "
                                      << r.target->at_most;
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Lessons, SolutionPasses, testing::ValuesIn(all_cases()), case_name);
