@@ -6,6 +6,7 @@
 #include "compile/nvrtc.hpp"
 #include "core/error.hpp"
 #include "ceilings/ceilings.hpp"
+#include "driver/cuda_driver.hpp"
 #include "driver/device.hpp"
 #include "driver/gpu.hpp"
 #include "driver/monitor.hpp"
@@ -111,7 +112,8 @@ int cmd_device(int argc, char** argv) {
             if (i < ceilings.size()) j["ceilings"] = json::parse(ceilings_to_json(ceilings[i]));
             arr.push_back(j);
         }
-        std::cout << json{{"devices", arr}, {"nvrtc", nvrtc_version()}}.dump(2) << "\n";
+        std::cout << json{{"devices", arr}, {"nvrtc", nvrtc_version()}, {"driver_library", Driver::get()->library_path()}}.dump(2)
+                  << "\n";
         return kOk;
     }
     for (const auto& d : devices) {
@@ -119,7 +121,8 @@ int cmd_device(int argc, char** argv) {
         std::cout << "GPU " << d.ordinal << ": " << d.name << "\n"
                   << "  compute capability " << d.cc_major << "." << d.cc_minor << " (" << d.arch() << "), " << d.sm_count
                   << " SMs, " << bytes_human(double(d.total_memory)) << " memory, L2 " << bytes_human(d.l2_bytes) << "\n"
-                  << "  driver " << d.driver_version / 1000 << "." << (d.driver_version % 1000) / 10 << ", NVRTC "
+                  << "  driver " << d.driver_version / 1000 << "." << (d.driver_version % 1000) / 10 << " ("
+                  << Driver::get()->library_path() << "), NVRTC "
                   << nvrtc_version() << "\n"
                   << "  threads/block " << l.max_threads_per_block << ", block " << dims_str(l.max_block) << ", grid "
                   << dims_str(l.max_grid) << "\n"

@@ -2,6 +2,7 @@
 #include "driver/cuda_driver.hpp"
 
 #include "core/error.hpp"
+#include "driver/driver_library.hpp"
 
 #include <cstdlib>
 #include <dlfcn.h>
@@ -26,13 +27,15 @@ const Driver* Driver::get() {
             g_reason = {{"driver.disabled", {}}};
             return;
         }
-        void* h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+        const DriverLibrary lib = open_driver_library("libcuda.so.1");
+        void* h = lib.handle;
         if (!h) {
             g_reason = {{"driver.not_found", {}}};
             return;
         }
         auto* d = new Driver();
         d->handle_ = h;
+        d->path_ = lib.path;
         // Resolve the exact symbol cuda.h maps each name to (cuMemAlloc -> cuMemAlloc_v2),
         // so every pointer has the signature the header declares. cuGetProcAddress at
         // CUDA_VERSION is not used on purpose: for some entry points it returns a newer

@@ -48,6 +48,8 @@ public:
 
     const DriverApi& api() const { return api_; }
     int version() const { return version_; }  // e.g. 13000
+    // The libcuda.so.1 that loaded (driver_library.hpp says where it is looked for).
+    const std::string& library_path() const { return path_; }
 
     // "CUDA_ERROR_ILLEGAL_ADDRESS" / the driver's sentence for it.
     std::string error_name(CUresult r) const;
@@ -62,6 +64,7 @@ private:
     void* handle_ = nullptr;
     DriverApi api_;
     int version_ = 0;
+    std::string path_;
 };
 
 // A hint a student can act on for common driver errors, or "".

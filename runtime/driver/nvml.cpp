@@ -1,5 +1,6 @@
 // runtime/driver/nvml.cpp — NVML through dlopen (nvml.hpp).
 #include "driver/nvml.hpp"
+#include "driver/driver_library.hpp"
 
 #include <dlfcn.h>
 
@@ -48,7 +49,7 @@ const Nvml* Nvml::get() {
             g_reason = "NVML is off with the CUDA driver (WB_DISABLE_CUDA_DRIVER is set)";
             return;
         }
-        void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+        void* lib = open_driver_library("libnvidia-ml.so.1").handle;
         if (!lib) {
             g_reason = "NVML (libnvidia-ml.so.1) could not be loaded";
             return;

@@ -27,7 +27,7 @@ bool has_line(const std::string& out, const std::string& line) {
 
 // runtime/driver/cuda_driver.cpp's reason when WB_DISABLE_CUDA_DRIVER is set.
 const std::string kDisabledReason =
-    "The CUDA driver is disabled (WB_DISABLE_CUDA_DRIVER is set): running compile-only.";
+    "The CUDA driver is disabled (WB_DISABLE_CUDA_DRIVER is set).";
 
 }  // namespace
 
