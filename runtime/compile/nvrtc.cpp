@@ -19,6 +19,8 @@
 
 #include <nvrtc.h>
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -47,10 +49,33 @@ void check(nvrtcResult rc, const char* what) {
     if (rc != NVRTC_SUCCESS) throw_nvrtc(rc, what);
 }
 
+// NVRTC opens libnvrtc-builtins.so.<major>.<minor> by name at its first compile, so the loader
+// finds it only where the toolkit's lib folder is on its path: NVIDIA's packages add the folder to
+// ld.so.conf, but a toolkit unpacked elsewhere, or bound into a container or chroot, is reached
+// through our RUNPATH alone, which NVRTC's own dlopen does not use. Loading the builtins first,
+// from the folder the loaded libnvrtc came from, makes that later dlopen find them loaded (glibc
+// matches an already loaded library by its soname). Kept for the process, as NVRTC keeps them.
+void load_nvrtc_builtins_beside_nvrtc() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        int major = 0, minor = 0;
+        if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) return;
+        const std::string name = "libnvrtc-builtins.so." + std::to_string(major) + "." + std::to_string(minor);
+        if (dlopen(name.c_str(), RTLD_NOW | RTLD_NOLOAD)) return;  // already loaded
+        Dl_info info{};
+        void* symbol = dlsym(RTLD_DEFAULT, "nvrtcVersion");
+        if (!symbol || !dladdr(symbol, &info) || !info.dli_fname) return;
+        const fs::path beside = fs::path(info.dli_fname).parent_path() / name;
+        // If it is not there either, NVRTC's own lookup runs as before and reports what it missed.
+        if (fs::exists(beside)) dlopen(beside.c_str(), RTLD_NOW | RTLD_GLOBAL);
+    });
+}
+
 // Owns an nvrtcProgram; destroyed on every path, exceptions included.
 class Program {
 public:
     Program(const std::string& text, const std::string& name) {
+        load_nvrtc_builtins_beside_nvrtc();
         std::vector<const char*> contents, names;
         for (const auto& h : nvrtc_builtin_headers()) {
             names.push_back(h.name);
