@@ -1,6 +1,7 @@
 // tests/gpu/emulator_agreement_gpu_test.cpp — the CPU emulator and the GPU
 // give the same outputs: for every shipped lesson's solution, every step and
-// every case the emulator runs (not "emulate": false, not the timing case),
+// every case the emulator runs (not "emulate": false, not the timing case, not a
+// host step, whose run() the emulator refuses by design),
 // the emulated outputs are compared with the GPU's by the step's own rule
 // (its atol and rtol for that case). Prints one figure line per case.
 #include "compare/compare.hpp"
@@ -21,7 +22,7 @@ TEST(EmulatorAgreement, EveryEmulatedCaseMatchesTheGpuWithinTheLessonsTolerance)
         auto lesson = std::make_shared<const wb::Lesson>(std::move(*loaded.lesson));
         for (const auto& step : lesson->steps)
             for (const auto& tc : step.checks.cases) {
-                if (!tc.emulate || tc.timing) continue;
+                if (!tc.emulate || tc.timing || step.is_host()) continue;
                 wb::RunRequest req;
                 req.trusted = true;
                 req.lesson = lesson;
