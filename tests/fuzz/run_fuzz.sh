@@ -100,7 +100,7 @@ esac
 
 mkdir -p "$work/obj" "$work/$target/corpus"
 if ! command -v "$cxx" >/dev/null 2>&1; then
-    echo "SKIPPED: no $cxx (install clang and libclang-rt-14-dev)"
+    echo "SKIPPED: no $cxx (install clang and the libclang-rt-N-dev of its version N)"
     exit 77
 fi
 
@@ -113,7 +113,7 @@ probe="$work/obj/probe.cpp"
 echo 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }' >"$probe"
 if ! "$cxx" -fsanitize=fuzzer,address,undefined "$probe" -o "$work/obj/probe" 2>"$work/obj/probe.log"; then
     cat "$work/obj/probe.log"
-    cannot_build "$cxx cannot build with -fsanitize=fuzzer (is libclang-rt-14-dev installed?)"
+    cannot_build "$cxx cannot build with -fsanitize=fuzzer (is libclang-rt-N-dev installed, N being clang's version?)"
 fi
 
 flags="-std=c++20 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -I$src/runtime"
