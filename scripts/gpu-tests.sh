@@ -32,7 +32,7 @@ echo "== device"
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv | tee -a "$LOGS/device.txt"
 
 echo "== gpu-labelled tests"
-"$GPU_TESTS" --gtest_color=no 2>&1 | tee "$LOGS/gpu-tests.txt" | grep -E "^\[ (figures|device|  FAILED|  PASSED|  SKIPPED) |^\[==========\]|Failure|error" 
+"$GPU_TESTS" --gtest_color=no 2>&1 | tee "$LOGS/gpu-tests.txt" | grep -E "^\[ (figures|device|skipped |  FAILED|  PASSED|  SKIPPED) |^\[==========\]|Failure|error" 
 [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
 
 echo "== cuda-workbook-cli check lessons/"

@@ -40,6 +40,7 @@ PACKAGES=(
 )
 
 say() { printf '\033[1m[workbook]\033[0m %s\n' "$*"; }
+took() { local s=$((SECONDS - $1)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
 die() { printf '\033[1;31m[workbook] error:\033[0m %s\n' "$*" >&2; exit 1; }
 
 # The distribution's NVIDIA apt repository folder (ubuntu2404, debian12, wsl-ubuntu...), for messages.
@@ -75,13 +76,16 @@ EOF
 }
 
 # Finds the toolkit and checks its version, before anything is installed.
+# CUDA_HOME, else CUDA_PATH, else /usr/local/cuda: a folder named in a variable is the only one
+# looked at, so a wrong CUDA_HOME is reported rather than passed over.
 find_cuda() {
-  local c found=""
-  for c in "${CUDA_HOME:-}" "${CUDA_PATH:-}" /usr/local/cuda; do
-    if [[ -n "$c" && -f "$c/include/nvrtc.h" && -f "$c/include/cuda.h" ]]; then found="$c"; break; fi
-  done
-  if [[ -z "$found" ]]; then
-    printf '\033[1;31m[workbook] error:\033[0m %s\n' "the CUDA Toolkit was not found (looked for include/nvrtc.h in \$CUDA_HOME, \$CUDA_PATH and /usr/local/cuda)." >&2
+  local found where
+  if [[ -n "${CUDA_HOME:-}" ]]; then found="$CUDA_HOME"; where="CUDA_HOME=$CUDA_HOME"
+  elif [[ -n "${CUDA_PATH:-}" ]]; then found="$CUDA_PATH"; where="CUDA_PATH=$CUDA_PATH"
+  else found=/usr/local/cuda; where="/usr/local/cuda (CUDA_HOME is not set)"
+  fi
+  if [[ ! -f "$found/include/nvrtc.h" || ! -f "$found/include/cuda.h" ]]; then
+    printf '\033[1;31m[workbook] error:\033[0m %s\n' "the CUDA Toolkit was not found: $where has no include/nvrtc.h and include/cuda.h." >&2
     toolkit_help
     exit 1
   fi
@@ -161,13 +165,17 @@ configure() {
 build_app() {
   configure
   say "building the app, the CLI and the worker with $JOBS jobs"
+  local t0=$SECONDS
   cmake --build "$BUILD" -j "$JOBS" --target "${APP_TARGETS[@]}"
+  say "built the app, the CLI and the worker in $(took $t0)"
 }
 
 build_all() {
   configure
   say "building everything (tests, benchmarks) with $JOBS jobs"
+  local t0=$SECONDS
   cmake --build "$BUILD" -j "$JOBS"
+  say "built everything in $(took $t0)"
 }
 
 run_tests() {
@@ -176,6 +184,7 @@ run_tests() {
   local scratch
   scratch="$(mktemp -d)"
   trap 'rm -rf "$scratch"' RETURN
+  # ctest's summary stays the last thing printed (its "Total Test time" is the tests' time).
   XDG_CACHE_HOME="$scratch/cache" XDG_CONFIG_HOME="$scratch/config" XDG_DATA_HOME="$scratch/data" \
     ctest --test-dir "$BUILD" --output-on-failure -j "$JOBS"
 }

@@ -10,6 +10,7 @@
 #include "inspect/inspect.hpp"
 #include "lesson/loader.hpp"
 
+#include <cstdio>
 #include <filesystem>
 
 namespace {
@@ -31,7 +32,11 @@ TEST(Inspect, PtxasAndTheOccupancyCalculatorAgreeWithTheDriverOnEveryLessonKerne
         const wb::LoadResult loaded = wb::load_lesson(file.path());
         ASSERT_TRUE(loaded.lesson) << file.path();
         for (const wb::Step& step : loaded.lesson->steps) {
-            if (step.is_host()) continue;  // a whole CUDA C++ file built by nvcc, not an NVRTC module
+            if (step.is_host()) {  // a whole CUDA C++ file built by nvcc, not an NVRTC module
+                std::printf("[ skipped  ] %s %s: a host step, built by nvcc, not NVRTC\n",
+                            file.path().filename().c_str(), step.id.c_str());
+                continue;
+            }
             const wb::Inspection in = wb::inspect_source(step.solution, step, dev.arch(), false);
             ASSERT_TRUE(in.cubin.ok) << file.path() << " " << step.id;
             wb::GpuModule module(ctx.driver(), in.cubin.image);
