@@ -106,7 +106,7 @@ find_cuda() {
     if [[ -x "$found/bin/${part%%:*}" ]]; then
       say "  ${part%%:*}: found, for ${part#*:}"
     else
-      say "  ${part%%:*}: missing (${part#*:} need it; everything else works)"
+      say "  ${part%%:*}: missing (needed for ${part#*:}; everything else works)"
     fi
   done
   if compgen -G "$found/lib*/libcupti.so*" >/dev/null || compgen -G "$found/extras/CUPTI/lib64/libcupti.so*" >/dev/null; then

@@ -23,9 +23,9 @@ for screen_scale in 1366x768:1 1920x1080:1 3840x2160:2; do
     for lang in en zh; do
         # The runtime's own sentences (the run's message, why there is no GPU) are in the window's language too.
         if [ "$lang" = en ]; then
-            cpu="CPU reference" said="compiled and checked; nothing ran on a GPU" why="compile-only"
+            cpu="CPU reference" said="compiled and checked; nothing ran on a GPU" why="No CUDA driver was found"
         else
-            cpu="CPU 参考实现" said="已编译并检查；没有在 GPU 上运行" why="只编译"
+            cpu="CPU 参考实现" said="已编译并检查；没有在 GPU 上运行" why="没有找到 CUDA 驱动"
         fi
         rescaled="# the monitor's scale"
         [ "$scale" = 1 ] || rescaled="expect-log interface scale $scale.00"
