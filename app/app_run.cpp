@@ -236,27 +236,6 @@ void draw_frame(AppState& state, const Fonts& fonts) {
     draw_trust_prompt(state);
 }
 
-// Saves the editor text as the current step's work. Returns the file written,
-// or nothing when there is no step or the write failed (said in the log).
-std::optional<std::filesystem::path> save_current_work(AppState& state, bool say_so) {
-    const LessonEntry* entry = selected_entry(state);
-    const Step* step = selected_step(state);
-    if (!entry || !step) return std::nullopt;
-    try {
-        save_work(entry->id(), step->id, state.editor.text);
-        state.editor.saved_revision = state.editor.revision;
-        if (say_so) log_line(state, "saved " + work_file(entry->id(), step->id).string());
-        // Our own write must not look like an external edit.
-        std::error_code ec;
-        if (state.external.pid && state.external.file == work_file(entry->id(), step->id))
-            state.external.mtime = std::filesystem::last_write_time(state.external.file, ec);
-        return work_file(entry->id(), step->id);
-    } catch (const Error& e) {
-        log_line(state, "could not save: " + e.describe(), true);
-        return std::nullopt;
-    }
-}
-
 // Applies one finished job (or, with id 0, the backend's device report) to the state.
 void apply_result(AppState& state, JobOutcome& outcome) {
     if (outcome.id > state.last_finished_job) state.last_finished_job = outcome.id;
@@ -337,8 +316,7 @@ void apply_result(AppState& state, JobOutcome& outcome) {
 void apply_outcome(AppState& state, JobOutcome& outcome) {
     // Whatever went wrong may take more down with it: the unsaved edit goes to
     // disk now, not a second from now.
-    if (ended_in_error(outcome) && state.editor.saved_revision != state.editor.revision &&
-        save_current_work(state, false))
+    if (ended_in_error(outcome) && state.editor.saved_revision != state.editor.revision && save_open_work(state))
         log_line(state, "saved the unsaved edit after the job that went wrong");
     apply_result(state, outcome);
 }
@@ -479,18 +457,23 @@ void act_on_requests(AppState& state, JobRunner& jobs) {
         state.inspect_submitted_revision = ed.revision;
     }
     state.inspect_wanted = false;  // the panel says so again next frame
-    if (ed.saved_revision != ed.revision && (rq.save || state.now - ed.last_edit_time >= kSaveDelay))
-        save_current_work(state, rq.save);
+    // Autosave a second after the last edit; after a failed save, again every kSaveRetrySeconds
+    // (state.save_error, shown in the status bar, says why until a save succeeds).
+    const bool retry_due = !state.save_error.empty() && state.now >= state.save_retry_at;
+    if (ed.saved_revision != ed.revision &&
+        (rq.save || retry_due || (state.save_error.empty() && state.now - ed.last_edit_time >= kSaveDelay)))
+        save_open_work(state, rq.save);
     else if (rq.save)
         log_line(state, "nothing to save: the text is saved");
 
     if (rq.open_external) {
-        save_current_work(state, false);
         const LessonEntry* entry = selected_entry(state);
         const Step* step = selected_step(state);
-        if (entry && step) {
+        // The external editor opens the work file, so it must exist and hold the text first.
+        const bool saved = entry && step &&
+                           save_open_work(state, !std::filesystem::exists(work_file(entry->id(), step->id)));
+        if (saved) {
             const auto file = work_file(entry->id(), step->id);
-            if (!std::filesystem::exists(file)) save_work(entry->id(), step->id, ed.text);
             std::string error;
             const int pid = spawn_external_editor(file, error);
             if (pid == 0) {
@@ -782,10 +765,12 @@ int run_app(const AppOptions& options) {
     const int quit_by = quit_signal();
     const char* why = quit_by == SIGTERM ? "SIGTERM" : quit_by == SIGINT ? "SIGINT" : "exit";
     if (state.editor.saved_revision != state.editor.revision) {
-        if (const auto file = save_current_work(state, false))
-            std::printf("saved the unsaved edit to %s on %s\n", file->string().c_str(), why);
-        else if (!state.log.empty() && state.log.back().text.rfind("could not save", 0) == 0)
-            std::fprintf(stderr, "cuda-workbook: %s\n", state.log.back().text.c_str());
+        const LessonEntry* entry = selected_entry(state);
+        const Step* step = selected_step(state);
+        if (save_open_work(state) && entry && step)
+            std::printf("saved the unsaved edit to %s on %s\n", work_file(entry->id(), step->id).string().c_str(), why);
+        else if (!state.save_error.empty())
+            std::fprintf(stderr, "cuda-workbook: could not save: %s\n", state.save_error.c_str());
         std::fflush(stdout);
     }
     if (quit_by != 0 && status == 0) status = quit_signal_status(quit_by);

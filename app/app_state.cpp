@@ -76,7 +76,38 @@ void set_editor_text(AppState& state, std::string text) {
     state.editor.last_edit_time = state.now;
 }
 
-void select_step(AppState& state, int index) {
+bool save_open_work(AppState& state, bool say_so) {
+    const LessonEntry* entry = selected_entry(state);
+    const Step* step = selected_step(state);
+    if (!entry || !step) return true;
+    if (state.editor.saved_revision == state.editor.revision && !say_so) return true;
+    try {
+        save_work(entry->id(), step->id, state.editor.text);
+    } catch (const Error& e) {
+        const bool first = state.save_error.empty();
+        state.save_error = e.describe();
+        state.save_retry_at = state.now + kSaveRetrySeconds;
+        if (first) log_line(state, "could not save: " + state.save_error, true);
+        return false;
+    }
+    state.editor.saved_revision = state.editor.revision;
+    if (!state.save_error.empty()) log_line(state, "saved again: " + work_file(entry->id(), step->id).string());
+    else if (say_so) log_line(state, "saved " + work_file(entry->id(), step->id).string());
+    state.save_error.clear();
+    // Our own write must not look like an external edit.
+    std::error_code ec;
+    if (state.external.pid && state.external.file == work_file(entry->id(), step->id))
+        state.external.mtime = std::filesystem::last_write_time(state.external.file, ec);
+    return true;
+}
+
+bool select_step(AppState& state, int index) {
+    if (!save_open_work(state)) return false;
+    open_step(state, index);
+    return true;
+}
+
+void open_step(AppState& state, int index) {
     state.selected_step = index;
     const LessonEntry* entry = selected_entry(state);
     const Step* step = selected_step(state);
@@ -101,11 +132,31 @@ void select_step(AppState& state, int index) {
     reset_launch(state, "");
 }
 
-void select_lesson(AppState& state, int index) {
+bool select_lesson(AppState& state, int index) {
+    if (!save_open_work(state)) return false;
     state.selected_lesson = index;
     const LessonEntry* entry = selected_entry(state);
     state.lesson = entry && entry->ok() ? std::make_shared<const Lesson>(*entry->lesson) : nullptr;
-    select_step(state, 0);
+    open_step(state, 0);
+    return true;
+}
+
+void replace_editor_text(AppState& state, std::string text, const std::string& what) {
+    const LessonEntry* entry = selected_entry(state);
+    const Step* step = selected_step(state);
+    if (text == state.editor.text) return;
+    if (entry && step && !state.editor.text.empty()) {
+        try {
+            const auto kept = save_work_history(entry->id(), step->id, state.editor.text);
+            log_line(state, "kept the replaced text in " + kept.string());
+        } catch (const Error& e) {
+            log_line(state, "could not keep a copy of the replaced text: " + e.describe() + " (Ctrl+Z still brings it back)",
+                     true);
+        }
+    }
+    set_editor_text(state, std::move(text));
+    state.editor.replace_undoably = true;
+    log_line(state, what);
 }
 
 LaunchSettings default_launch(const Step& step, const std::string& test_case, std::string& error) {

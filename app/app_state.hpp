@@ -51,7 +51,14 @@ struct EditorState {
     std::uint64_t compile_submitted_revision = 0;
     int goto_line = 0;              // > 0: the editor moves its cursor there, then clears it
     int last_diagnostic_line = 0;   // where F8 went last; the next F8 goes to the next line with a diagnostic
+    bool replace_undoably = false;  // the next text change is one undo step in the widget, not a new history
 };
+
+// After a failed save, autosave tries again this often (seconds).
+inline constexpr double kSaveRetrySeconds = 2.0;
+
+// What may replace the student's text, after the student says yes.
+enum class ReplaceWith { Nothing, Starter, Solution };
 
 // What panels ask for; the frame loop acts on it after drawing.
 struct Requests {
@@ -63,6 +70,8 @@ struct Requests {
     bool sweep = false;          // the Sweep tab's Run sweep: one run per point of sweep.axis
     bool save = false;           // Ctrl+S
     bool open_external = false;
+    bool undo = false;           // scripts: as Ctrl+Z in the editor
+    int answer_replace = -1;     // scripts: 1 presses Yes, 0 Cancel in the replace popup
 };
 
 struct LogLine {
@@ -255,7 +264,9 @@ struct AppState {
     TrustState trust;
     ExternalEdit external;
     LessonWatch lesson_watch;
-    bool show_solution_confirm = false;
+    ReplaceWith confirm_replace = ReplaceWith::Nothing;  // the popup asking before the editor text is replaced
+    std::string save_error;                  // why the last save failed; "" once a save succeeds
+    double save_retry_at = 0.0;              // when autosave tries again after a failure
     bool show_diff = false;
     std::string diff_solution;               // the solution the diff compares against
     DrawnFrame drawn;                        // what the latest frame drew (for scripted tests)
@@ -266,10 +277,23 @@ const Step* selected_step(const AppState& state);
 std::string no_gpu_text(const AppState& state);  // why there is no GPU, in the UI's language
 std::string step_key(const AppState& state);  // "lesson_id/step_id", "" when none
 
-// Changes the selection; the editor gets the student's saved work for the
-// step, or the starter when there is none. The launch settings are reset.
-void select_lesson(AppState& state, int index);
-void select_step(AppState& state, int index);
+// Saves the open step's text as its work when it has unsaved changes. True when nothing is left
+// unsaved. A failure is logged and kept in state.save_error (the status bar shows it), never thrown.
+bool save_open_work(AppState& state, bool say_so = false);
+
+// Changes the selection; the editor gets the student's saved work for the step, or the starter
+// when there is none. The launch settings are reset. The text being left is saved first: when
+// that save fails, the selection stays where it is (false), so nothing typed is lost.
+bool select_lesson(AppState& state, int index);
+bool select_step(AppState& state, int index);
+// Opens step `index` of the selected lesson without saving the text being left: for callers that
+// have saved it themselves (a reloaded lesson whose step is gone).
+void open_step(AppState& state, int index);
+
+// Replaces the student's text with the step's starter or solution: the text it replaces goes to
+// the work folder's history first, and the replacement is one undo step, so Ctrl+Z brings the
+// old text back. `what` names it in the log.
+void replace_editor_text(AppState& state, std::string text, const std::string& what);
 
 // Replaces the editor text as an edit (revision and edit time advance).
 void set_editor_text(AppState& state, std::string text);

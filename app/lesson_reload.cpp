@@ -89,7 +89,7 @@ void keep_place(AppState& state, const Lesson& old_lesson, int index) {
         }
         const int last = static_cast<int>(lesson.steps.size()) - 1;
         const int nearest = std::clamp(old_index, 0, std::max(last, 0));
-        select_step(state, nearest);
+        open_step(state, nearest);  // the text was saved above, under the old step's id
         if (old_step) {
             const Step* now = selected_step(state);
             log_line(state, "step " + old_step->id + " is no longer in the lesson; opened " +

@@ -11,6 +11,7 @@
 #include "script.hpp"
 
 #include "app_state.hpp"
+#include "student_work.hpp"
 #include "trust.hpp"
 #include "panels/panels.hpp"
 #include "panels/results_views.hpp"
@@ -176,13 +177,45 @@ Tick open_lesson(Call& c) {
     for (int i = 0; i < static_cast<int>(c.state.lessons.size()); ++i)
         if (c.state.lessons[static_cast<std::size_t>(i)].id() == c.words[0]) found = i;
     if (found < 0) return c.fail("no lesson '" + c.words[0] + "'");
-    select_lesson(c.state, found);
+    // As a click in the lesson list: the text being left is saved first, and a failed save
+    // keeps the open step (said, not a script failure: tests check what stayed open).
+    if (found != c.state.selected_lesson && !select_lesson(c.state, found)) {
+        c.say("open: stayed on the open step, since its text could not be saved");
+        return Tick::Continue;
+    }
     if (c.words.size() == 2) {
         const Lesson* lesson = c.state.lesson.get();
         const Step* step = lesson ? lesson->find_step(c.words[1]) : nullptr;
         if (!step) return c.fail("lesson '" + c.words[0] + "' has no step '" + c.words[1] + "'");
-        select_step(c.state, static_cast<int>(step - lesson->steps.data()));
+        const int index = static_cast<int>(step - lesson->steps.data());
+        if (index != c.state.selected_step && !select_step(c.state, index))
+            c.say("open: stayed on the open step, since its text could not be saved");
     }
+    return Tick::Continue;
+}
+
+// As the Reset to starter and Show solution buttons: the popup asks next frame.
+Tick reset_starter(Call& c) {
+    c.state.confirm_replace = ReplaceWith::Starter;
+    c.wait_frames(2);
+    return Tick::Continue;
+}
+Tick show_solution(Call& c) {
+    c.state.confirm_replace = ReplaceWith::Solution;
+    c.wait_frames(2);
+    return Tick::Continue;
+}
+// Yes or Cancel in that popup.
+Tick answer_replace(Call& c) {
+    if (c.rest != "yes" && c.rest != "no") return c.fail("answer-replace wants yes or no");
+    c.state.requests.answer_replace = c.rest == "yes" ? 1 : 0;
+    c.wait_frames(2);
+    return Tick::Continue;
+}
+// Ctrl+Z in the editor.
+Tick undo(Call& c) {
+    c.state.requests.undo = true;
+    c.wait_frames(2);
     return Tick::Continue;
 }
 
@@ -671,6 +704,35 @@ Tick expect_saved(Call& c) {
     return Tick::Continue;
 }
 
+// STEP TEXT: the open lesson's STEP has work on disk that contains TEXT.
+Tick expect_work_contains(Call& c) {
+    if (c.words.size() < 2) return c.fail("expect-work-contains wants STEP TEXT");
+    const LessonEntry* entry = selected_entry(c.state);
+    if (!entry) return c.fail("no lesson is open");
+    const std::string text = c.rest.substr(c.rest.find(c.words[1], c.words[0].size()));
+    const std::optional<std::string> work = load_work(entry->id(), c.words[0]);
+    if (!work) return c.fail("step " + c.words[0] + " has no saved work (" + work_file(entry->id(), c.words[0]).string() + ")");
+    if (work->find(text) == std::string::npos) return c.fail("step " + c.words[0] + "'s saved work does not contain '" + text + "'");
+    return Tick::Continue;
+}
+
+// TEXT: a copy in the open lesson's work history (text the editor replaced) contains TEXT.
+Tick expect_history_contains(Call& c) {
+    const LessonEntry* entry = selected_entry(c.state);
+    if (!entry || c.rest.empty()) return c.fail("expect-history-contains wants TEXT, with a lesson open");
+    const std::filesystem::path dir = work_file(entry->id(), "x").parent_path() / "history";
+    std::error_code ec;
+    int files = 0;
+    for (const auto& f : std::filesystem::directory_iterator(dir, ec)) {
+        ++files;
+        if (read_file(f.path()).find(c.rest) != std::string::npos) {
+            c.say("history copy " + f.path().filename().string());
+            return Tick::Continue;
+        }
+    }
+    return c.fail("none of the " + std::to_string(files) + " copies in " + dir.string() + " contains '" + c.rest + "'");
+}
+
 // KIND BUFFER [SOURCE]: the results panel built a view of that kind for that
 // buffer, with data to draw (SOURCE: gpu+cpu, cpu, input, ...).
 Tick expect_view(Call& c) {
@@ -911,6 +973,12 @@ struct Command {
 
 constexpr Command kCommands[] = {
     {"open", open_lesson},
+    {"reset-starter", reset_starter},
+    {"show-solution", show_solution},
+    {"answer-replace", answer_replace},
+    {"undo", undo},
+    {"expect-work-contains", expect_work_contains},
+    {"expect-history-contains", expect_history_contains},
     {"set-block", set_block},
     {"set-grid", set_grid},
     {"auto-grid", auto_grid},

@@ -53,6 +53,11 @@
 //                              and it succeeded)
 //   expect-frames-during-compile N (waits)
 //   expect-saved (the editor text is on disk)
+//   reset-starter | show-solution (as those buttons: the popup asks next)
+//   answer-replace yes|no      (Yes or Cancel in that popup)
+//   undo                       (Ctrl+Z in the editor)
+//   expect-work-contains STEP TEXT  (the open lesson's STEP has saved work containing TEXT)
+//   expect-history-contains TEXT    (a copy of replaced text in the lesson's work history has TEXT)
 //   expect-view KIND BUFFER [SOURCE]  (the results panel built that view, with
 //                              data; SOURCE is gpu+cpu, gpu, cpu or input)
 //   expect-history N           (the current step has N runs this session)

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <ctime>
 #include <system_error>
 
 namespace wb::app {
@@ -32,6 +33,23 @@ void save_work(const std::string& lesson_id, const std::string& step_id, const s
     std::error_code ec;
     std::filesystem::create_directories(file.parent_path(), ec);
     write_file_atomic(file, text);
+}
+
+std::filesystem::path save_work_history(const std::string& lesson_id, const std::string& step_id,
+                                        const std::string& text) {
+    const std::filesystem::path dir = data_dir() / "work" / lesson_id / "history";
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    char stamp[32];
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &utc);
+    std::filesystem::path file = dir / (step_id + "." + stamp + ".cu");
+    for (int n = 2; std::filesystem::exists(file, ec); ++n)  // two replacements within a second
+        file = dir / (step_id + "." + stamp + "-" + std::to_string(n) + ".cu");
+    write_file_atomic(file, text);
+    return file;
 }
 
 void remove_work(const std::string& lesson_id, const std::string& step_id) {

@@ -21,8 +21,13 @@ std::filesystem::path work_file(const std::string& lesson_id, const std::string&
 std::optional<std::string> load_work(const std::string& lesson_id, const std::string& step_id);
 // Throws wb::Error (Io) when the file cannot be written.
 void save_work(const std::string& lesson_id, const std::string& step_id, const std::string& text);
-// Forgets the step's work (Reset to starter).
+// Forgets the step's work.
 void remove_work(const std::string& lesson_id, const std::string& step_id);
+// Keeps a copy of text the editor is about to replace (Reset to starter, Show solution) in
+// <data dir>/work/<lesson id>/history/<step id>.<UTC time>.cu; returns the file. Throws wb::Error
+// (Io) when it cannot be written.
+std::filesystem::path save_work_history(const std::string& lesson_id, const std::string& step_id,
+                                        const std::string& text);
 
 // The window as the student left it, in screen coordinates. width 0: never saved.
 struct WindowGeometry {

@@ -40,7 +40,7 @@ constexpr std::array<Entry, static_cast<std::size_t>(UiText::Count_)> kTable{{
     {"Check memory", "检查内存访问"},
     {"Check races", "检查数据竞争"},
     {"Open in external editor", "在外部编辑器中打开"},
-    {"Replace your code with the solution? Your current text is kept in the undo history of this session only.", "用答案替换你的代码吗？当前代码只保留在本次会话中。"},
+    {"Replace your code with the solution? Your code is kept in the work folder's history, and Ctrl+Z brings it back.", "用答案替换你的代码吗？你的代码会保存在工作文件夹的 history 中，按 Ctrl+Z 也能恢复。"},
     {"Yes", "是"},
     {"Cancel", "取消"},
     {"Diagnostics", "诊断"},
@@ -290,6 +290,10 @@ constexpr std::array<Entry, static_cast<std::size_t>(UiText::Count_)> kTable{{
     {"This step's run() makes its own launches, so there is no block size to sweep, and the step has no params.", "这一步的 run() 自己发起启动，所以没有线程块大小可以扫描；这一步也没有参数。"},
     {"run() ms", "run() 毫秒"},
     {"No timeline: the run stopped before run() was traced (the message above says why).", "没有时间线：运行在跟踪 run() 之前就停止了（原因见上方的信息）。"},
+    {"Replace your code with the starter? Your code is kept in the work folder's history, and Ctrl+Z brings it back.",
+     "用初始代码替换你的代码吗？你的代码会保存在工作文件夹的 history 中，按 Ctrl+Z 也能恢复。"},
+    {"Not saved: %s. Retrying every few seconds; your code stays in the editor.",
+     "没有保存：%s。每隔几秒会重试；你的代码仍在编辑器里。"},
 }};
 
 }  // namespace

@@ -263,6 +263,8 @@ enum class UiText {
     SweepHostNoParams,
     SweepWallMs,
     TimelineNotTraced,
+    ConfirmReset,
+    SaveFailed,
     Count_,
 };
 

@@ -98,7 +98,10 @@ void draw_code(AppState& state, const Fonts& fonts) {
     EditorWidget& w = editor_widget();
     EditorState& ed = state.editor;
     if (w.state_revision != ed.revision) {
-        w.editor.set_text(ed.text);
+        // A replacement the student asked for (Reset, Show solution) stays undoable; any other
+        // change of text from outside (a step opened, a file reloaded) starts a new history.
+        if (!ed.replace_undoably || !w.editor.replace_all(ed.text)) w.editor.set_text(ed.text);
+        ed.replace_undoably = false;
         w.state_revision = ed.revision;
         w.widget_revision = w.editor.revision();
     }
@@ -125,6 +128,7 @@ void draw_code(AppState& state, const Fonts& fonts) {
         w.editor.focus();
         ed.goto_line = 0;
     }
+    if (state.requests.undo) w.editor.undo();
     w.editor.draw("##code", ImVec2(0.0f, 0.0f), fonts.code);
     state.drawn.marker_lines = w.editor.drawn_marker_lines();
     state.drawn.cursor_line = w.editor.cursor().line + 1;
@@ -157,23 +161,32 @@ void draw_diff(AppState& state, const Fonts& fonts) {
     ImGui::EndChild();
 }
 
-void draw_solution_confirm(AppState& state, const Step& step) {
-    if (state.show_solution_confirm) {
-        ImGui::OpenPopup("###confirm_solution");
-        state.show_solution_confirm = false;
+// Asks before the student's text is replaced by the starter or the solution. Yes keeps the text
+// it replaces (history copy, one undo step); see replace_editor_text.
+void draw_replace_confirm(AppState& state, const Step& step) {
+    static ReplaceWith asked = ReplaceWith::Nothing;
+    if (state.confirm_replace != ReplaceWith::Nothing) {
+        asked = state.confirm_replace;
+        state.confirm_replace = ReplaceWith::Nothing;
+        ImGui::OpenPopup("###confirm_replace");
     }
-    const std::string title = std::string(tr(UiText::ShowSolution, state.lang)) + "###confirm_solution";
+    const bool starter = asked == ReplaceWith::Starter;
+    const std::string title =
+        std::string(tr(starter ? UiText::ResetToStarter : UiText::ShowSolution, state.lang)) + "###confirm_replace";
     if (ImGui::BeginPopupModal(title.c_str(), nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
-        ImGui::TextUnformatted(tr(UiText::ConfirmSolution, state.lang));
+        const char* question = tr(starter ? UiText::ConfirmReset : UiText::ConfirmSolution, state.lang);
+        ImGui::TextUnformatted(question);
+        record_drawn_text(state.drawn.texts, question);
         ImGui::PopTextWrapPos();
-        if (ImGui::Button(tr(UiText::Yes, state.lang))) {
-            set_editor_text(state, step.solution.text);
-            log_line(state, "replaced the editor text with the solution of step " + step.id);
+        if (ImGui::Button(tr(UiText::Yes, state.lang)) || state.requests.answer_replace == 1) {
+            if (starter) replace_editor_text(state, step.starter.text, "reset step " + step.id + " to its starter code");
+            else replace_editor_text(state, step.solution.text, "replaced the editor text with the solution of step " + step.id);
             ImGui::CloseCurrentPopup();
         }
         ImGui::SameLine();
-        if (ImGui::Button(tr(UiText::Cancel, state.lang))) ImGui::CloseCurrentPopup();
+        if (ImGui::Button(tr(UiText::Cancel, state.lang)) || state.requests.answer_replace == 0) ImGui::CloseCurrentPopup();
+        state.requests.answer_replace = -1;
         ImGui::EndPopup();
     }
 }
@@ -241,13 +254,10 @@ void draw_editor_panel(AppState& state, const Fonts& fonts, const PanelRect& rec
     if (ImGui::Button(tr(UiText::Stop, lang))) state.requests.stop = true;
     ImGui::EndDisabled();
     next_button(tr(UiText::ResetToStarter, lang));
-    if (ImGui::Button(tr(UiText::ResetToStarter, lang))) {
-        set_editor_text(state, step->starter.text);
-        log_line(state, "reset step " + step->id + " to its starter code");
-    }
+    if (ImGui::Button(tr(UiText::ResetToStarter, lang))) state.confirm_replace = ReplaceWith::Starter;
     next_button(tr(UiText::ShowSolution, lang));
     ImGui::BeginDisabled(step->solution.text.empty());
-    if (ImGui::Button(tr(UiText::ShowSolution, lang))) state.show_solution_confirm = true;
+    if (ImGui::Button(tr(UiText::ShowSolution, lang))) state.confirm_replace = ReplaceWith::Solution;
     next_button(tr(UiText::CompareWithSolution, lang));
     if (ImGui::Button(tr(UiText::CompareWithSolution, lang))) {
         state.show_diff = !state.show_diff;
@@ -272,7 +282,7 @@ void draw_editor_panel(AppState& state, const Fonts& fonts, const PanelRect& rec
                                                                               : tr(UiText::Unsaved, lang));
     if (state.show_diff) draw_diff(state, fonts);
     else draw_code(state, fonts);
-    draw_solution_confirm(state, *step);
+    draw_replace_confirm(state, *step);
 }
 
 }  // namespace wb::app

@@ -101,10 +101,9 @@ void draw_lesson_list(AppState& state, const PanelRect& rect) {
             step_label += "###" + step.id;
             const bool selected = i == state.selected_lesson && s == state.selected_step;
             if (done) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.35f, 0.80f, 0.40f, 1.0f));
-            if (ImGui::Selectable(step_label.c_str(), selected) && !selected) {
-                if (i != state.selected_lesson) select_lesson(state, i);
-                select_step(state, s);
-            }
+            // Each select saves the text being left first, and stays put when it cannot.
+            if (ImGui::Selectable(step_label.c_str(), selected) && !selected)
+                if (i == state.selected_lesson || select_lesson(state, i)) select_step(state, s);
             if (done) ImGui::PopStyleColor();
         }
         ImGui::TreePop();

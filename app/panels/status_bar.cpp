@@ -7,6 +7,8 @@
 #include "trust.hpp"
 #include "ui_text.hpp"
 
+#include <cstdio>
+
 namespace wb::app {
 
 void draw_status_bar(AppState& state, const PanelRect& rect) {
@@ -33,6 +35,16 @@ void draw_status_bar(AppState& state, const PanelRect& rect) {
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", untrusted_reason(state).c_str());
         ImGui::SameLine();
         if (ImGui::SmallButton(lang == "zh" ? "信任...###trust_again" : "Trust...###trust_again")) state.trust.prompt_open = true;
+        ImGui::SameLine();
+        ImGui::TextDisabled("|");
+        ImGui::SameLine();
+    }
+    // A save that failed: said until one succeeds (autosave retries; app_state.hpp).
+    if (!state.save_error.empty()) {
+        char line[1024];
+        std::snprintf(line, sizeof line, tr(UiText::SaveFailed, lang), state.save_error.c_str());
+        ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "%s", line);
+        record_drawn_text(state.drawn.texts, line);
         ImGui::SameLine();
         ImGui::TextDisabled("|");
         ImGui::SameLine();

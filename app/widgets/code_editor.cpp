@@ -230,6 +230,18 @@ std::string CodeEditor::selected_text() const {
     return out + "\n" + lines_[b.line].substr(0, b.column);
 }
 
+bool CodeEditor::replace_all(std::string_view text) {
+    if (read_only_) return false;
+    std::string clean;
+    clean.reserve(text.size());
+    for (char c : text)
+        if (c != '\r') clean += c;  // as set_text: CRLF files edit as LF
+    select_all();
+    const bool changed = insert_text(clean);
+    set_cursor(0, 0);
+    return changed;
+}
+
 void CodeEditor::select_all() {
     set_selection({0, 0}, {line_count() - 1, static_cast<int>(lines_.back().size())});
 }

@@ -48,6 +48,9 @@ public:
     // --- text -----------------------------------------------------------------------------
     // Replaces everything; clears undo history and selection ("\r\n" becomes "\n").
     void set_text(std::string text);
+    // Replaces everything as one undo step, so undo() brings the old text back (Reset to
+    // starter, Show solution). The caret goes to the top. False when read-only.
+    bool replace_all(std::string_view text);
     const std::string& text() const;
     int line_count() const { return static_cast<int>(lines_.size()); }
     const std::string& line(int index) const { return lines_[index]; }

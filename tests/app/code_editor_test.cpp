@@ -87,6 +87,22 @@ TEST(CodeEditor, TypingThenUndoRestoresTheText) {
     EXPECT_FALSE(e.can_undo());
 }
 
+// Reset to starter and Show solution replace the whole text as one step that undo takes back.
+TEST(CodeEditor, ReplaceAllIsOneUndoStep) {
+    CodeEditor e;
+    e.set_text("int a;\r\nint b;");
+    e.set_cursor(1, 3);
+    ASSERT_TRUE(e.replace_all("// starter\r\n"));
+    EXPECT_EQ(e.text(), "// starter\n");
+    EXPECT_EQ(e.cursor(), (TextPos{0, 0}));
+    ASSERT_TRUE(e.undo());
+    EXPECT_EQ(e.text(), "int a;\nint b;");
+    EXPECT_FALSE(e.can_undo());
+    e.set_read_only(true);
+    EXPECT_FALSE(e.replace_all("x"));
+    EXPECT_EQ(e.text(), "int a;\nint b;");
+}
+
 TEST(CodeEditor, RedoReappliesWhatUndoTookBack) {
     CodeEditor e;
     e.set_text("a");
