@@ -294,6 +294,7 @@ constexpr std::array<Entry, static_cast<std::size_t>(UiText::Count_)> kTable{{
      "用初始代码替换你的代码吗？你的代码会保存在工作文件夹的 history 中，按 Ctrl+Z 也能恢复。"},
     {"Not saved: %s. Retrying every few seconds; your code stays in the editor.",
      "没有保存：%s。每隔几秒会重试；你的代码仍在编辑器里。"},
+    {"CPU emulator: kernels run on this computer's CPU", "CPU 模拟器：核函数在这台电脑的 CPU 上运行"},
 }};
 
 }  // namespace

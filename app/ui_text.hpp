@@ -265,6 +265,7 @@ enum class UiText {
     TimelineNotTraced,
     ConfirmReset,
     SaveFailed,
+    OnTheEmulator,
     Count_,
 };
 

@@ -1,6 +1,6 @@
-// app/panels/device_panel.cpp — the GPU the runs use, with its limits; or,
-// without a driver, the plain sentence "compile only: <reason>"; and the
-// switch that sends runs to the CPU emulator instead.
+// app/panels/device_panel.cpp — where runs go, in one state: the GPU, with its limits; or,
+// without one, the CPU emulator or compile only (by the switch below), each with why there is no
+// GPU; and the switch that sends runs to the CPU emulator.
 #include "panels/panels.hpp"
 
 #include "app_state.hpp"
@@ -17,6 +17,14 @@ void draw_device_panel(AppState& state, const PanelRect& rect) {
     ImGui::PushTextWrapPos(0.0f);
     if (!state.backend_known) {
         ImGui::TextUnformatted(tr(UiText::Waiting, state.lang));
+    } else if (!state.device && state.use_emulator) {
+        const std::string why = no_gpu_text(state);
+        const char* where = tr(UiText::OnTheEmulator, state.lang);
+        ImGui::TextColored(ImVec4(0.45f, 0.80f, 0.95f, 1.0f), "%s", where);
+        record_drawn_text(state.drawn.texts, where);
+        ImGui::TextDisabled("%s", why.c_str());
+        record_drawn_text(state.drawn.texts, why);
+        ImGui::Text(tr(UiText::DevTarget, state.lang), state.default_arch.c_str());
     } else if (!state.device) {
         const std::string why = no_gpu_text(state);
         const std::string note = std::string(tr(UiText::CompileOnly, state.lang)) + ": " + why;

@@ -67,7 +67,9 @@ void print_run_text(const RunResult& r) {
     if (!r.case_name.empty()) header += " · case " + r.case_name;
     if (!r.params.empty()) header += " (" + params_str(r.params) + ")";
     std::cout << header << "\n";
-    if (r.device)
+    if (r.emulated)  // the CPU emulator ran it; without a GPU, the line also says why there is none
+        std::cout << "device  CPU emulator" << (r.device_note.empty() ? "" : " (no GPU: " + r.device_note + ")") << "\n";
+    else if (r.device)
         std::cout << "device  " << r.device->name << " (" << r.device->arch() << ", " << r.device->sm_count << " SMs, "
                   << bytes_human(double(r.device->total_memory)) << ")\n";
     else if (!r.device_note.empty())

@@ -16,13 +16,18 @@ home=$(mktemp -d)
 trap 'rm -rf "$home"' EXIT
 export XDG_CACHE_HOME="$home/cache" XDG_CONFIG_HOME="$home/config" XDG_DATA_HOME="$home/data"
 
-# No GPU: the app chose the emulator itself, and says so in its log.
+# No GPU: the app chose the emulator itself, says so in its log, and the device panel is in one
+# state, the emulator's (never "compile only" above a ticked emulator switch).
 choose="expect-log runs go to the CPU emulator"
-if [ -e /dev/nvidiactl ]; then choose="emulator on"; fi
+device_state="expect-drawn-text CPU emulator: kernels run on this computer's CPU
+expect-no-drawn-text compile only"
+if [ -e /dev/nvidiactl ]; then choose="emulator on" device_state="# a GPU: the panel names it"; fi
 cat >"$home/script.txt" <<END
 open rgb_to_gray grid_2d_hwc
 $choose
 expect-drawn-text Run on the CPU emulator
+frames 2
+$device_state
 set-source $lessons/03_rgb_to_gray/solution_step2.cu
 case photo
 run

@@ -116,6 +116,9 @@ TEST(CliExitCodes, NoGpuByDefaultRunsOnTheCpuEmulator) {
     auto run = run_cli("run lessons/01_vector_add.json --solution --case small");
     EXPECT_EQ(run.code, 0) << run.out;
     EXPECT_TRUE(contains(run.out, "ran on the CPU emulator")) << run.out;
+    // One device line, the emulator's, with why there is no GPU; never "device  none" before an emulated run.
+    EXPECT_TRUE(contains(run.out, "\ndevice  CPU emulator (no GPU: The CUDA driver is disabled")) << run.out;
+    EXPECT_FALSE(contains(run.out, "device  none")) << run.out;
     auto check = run_cli("check lessons/01_vector_add.json");
     EXPECT_EQ(check.code, 0) << check.out;
     EXPECT_TRUE(contains(check.out, "device: the CPU emulator")) << check.out;
