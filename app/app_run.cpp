@@ -37,6 +37,7 @@
 #include "compile/nvrtc.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
+#include "core/sha256.hpp"
 
 #include <glad/gl.h>
 #define GLFW_INCLUDE_NONE
@@ -236,6 +237,83 @@ void draw_frame(AppState& state, const Fonts& fonts) {
     draw_trust_prompt(state);
 }
 
+// Counts a finished run in its step's tally (runtime/lesson/progress.hpp): a verdict on the
+// kernel (passed, or failed a check) counts; a run that never judged it (compile-only, stopped,
+// a compile error) does not. The step is done once every case has passed with one text.
+void tally_run(AppState& state, const RunResult& r, const std::string& digest) {
+    if (digest.empty() || !state.lesson || r.lesson_id != state.lesson->id) return;
+    const Step* step = state.lesson->find_step(r.step_id);
+    if (!step || step->id != r.step_id) return;
+    const bool judged = r.status == RunStatus::Passed || r.status == RunStatus::Mismatch ||
+                        r.status == RunStatus::CudaError || r.status == RunStatus::TimedOut ||
+                        r.status == RunStatus::Crashed || r.status == RunStatus::SanitizerErrors ||
+                        r.status == RunStatus::HostError;
+    if (!judged) return;
+    const std::string key = r.lesson_id + "/" + r.step_id;
+    CaseTally& tally = state.tallies[key];
+    tally.add(digest, r.emulated, r.case_name, r.status == RunStatus::Passed);
+    if (tally.done(*step) && state.done_steps.insert(key).second)
+        log_line(state, "step " + r.step_id + " done: every case passed (" +
+                            std::to_string(tally.passed_of(*step)) + " of " +
+                            std::to_string(cases_to_pass(*step, tally.emulated).size()) + ")");
+}
+
+// The last "Check all cases" run is back: each case's verdict goes to the log, and the results
+// panel shows the first case that failed (or the last, when all passed).
+void finish_check_all(AppState& state) {
+    CheckAllState& ca = state.check_all;
+    int passed = 0;
+    std::size_t shown = ca.results.size();
+    for (std::size_t i = 0; i < ca.results.size(); ++i) {
+        const std::optional<RunResult>& r = ca.results[i];
+        const bool ok = r && r->status == RunStatus::Passed;
+        passed += ok;
+        if (!ok && shown == ca.results.size()) shown = i;
+        log_line(state, "case " + ca.cases[i] + ": " + (r ? run_status_name(r->status) : std::string("not run")) +
+                            (r && !ok ? " (" + r->message + ")" : std::string()),
+                 !ok);
+    }
+    log_line(state, "check all cases: " + std::to_string(passed) + " of " + std::to_string(ca.results.size()) + " passed");
+    if (shown == ca.results.size() && !ca.results.empty()) shown = ca.results.size() - 1;
+    const Step* step = selected_step(state);
+    if (shown < ca.results.size() && ca.results[shown] && step && step_key(state) == ca.key)
+        record_run(state, *ca.results[shown]);
+}
+
+// "Check all cases": one run of the editor's text per case the step must pass, with the
+// lesson's own launch and params for each (no launch-panel overrides), as `check` runs it.
+void submit_check_all(AppState& state, JobRunner& jobs) {
+    const Step* step = selected_step(state);
+    if (!state.lesson || !step) return;
+    if (state.check_all.running()) {
+        log_line(state, "check all cases is already running: Stop ends it", true);
+        return;
+    }
+    CheckAllState ca;
+    ca.key = step_key(state);
+    ca.cases = cases_to_pass(*step, state.use_emulator);
+    if (ca.cases.empty()) {
+        log_line(state, "check all cases: this step has no case that runs here", true);
+        return;
+    }
+    const std::string digest = sha256_hex(state.editor.text);
+    for (const std::string& name : ca.cases) {
+        RunRequest req = make_request(state, false);
+        req.test_case = name;
+        req.params.clear();
+        req.launches.clear();
+        req.timeout_s = 0;  // the lesson's own deadline for the case
+        const std::uint64_t id = jobs.submit(JobKind::Run, std::move(req), state.editor.revision);
+        state.run_digests[id] = digest;
+        ca.jobs.push_back(id);
+    }
+    ca.results.assign(ca.jobs.size(), std::nullopt);
+    state.last_submitted_job = ca.jobs.back();
+    state.editor.compile_submitted_revision = state.editor.revision;
+    log_line(state, "check all cases submitted: " + std::to_string(ca.jobs.size()) + " cases");
+    state.check_all = std::move(ca);
+}
+
 // Applies one finished job (or, with id 0, the backend's device report) to the state.
 void apply_result(AppState& state, JobOutcome& outcome) {
     if (outcome.id > state.last_finished_job) state.last_finished_job = outcome.id;
@@ -254,6 +332,25 @@ void apply_result(AppState& state, JobOutcome& outcome) {
         return;
     }
     const char* what = outcome.kind == JobKind::Run ? "run" : "compile";
+    std::string digest;  // the text a run ran, for the step's tally of passed cases
+    if (const auto d = state.run_digests.find(outcome.id); d != state.run_digests.end()) {
+        digest = d->second;
+        state.run_digests.erase(d);
+    }
+    // A "Check all cases" run: counted, and listed when the last is back.
+    CheckAllState& ca = state.check_all;
+    if (const auto it = std::find(ca.jobs.begin(), ca.jobs.end(), outcome.id); it != ca.jobs.end()) {
+        const std::size_t i = std::size_t(it - ca.jobs.begin());
+        *it = 0;
+        if (!outcome.failure.empty()) {
+            r.status = RunStatus::Crashed;
+            r.message = outcome.failure;
+        }
+        if (!outcome.discarded) tally_run(state, r, digest);
+        ca.results[i] = std::move(r);
+        if (++ca.finished == static_cast<int>(ca.jobs.size())) finish_check_all(state);
+        return;
+    }
     // A sweep's point: it fills its row of the Sweep tab, and nothing else.
     SweepState& sw = state.sweep;
     if (const auto it = std::find(sw.jobs.begin(), sw.jobs.end(), outcome.id); it != sw.jobs.end()) {
@@ -308,7 +405,7 @@ void apply_result(AppState& state, JobOutcome& outcome) {
     }
     log_line(state, std::string("run ") + run_status_name(r.status) + ": " + r.message + " (" + seconds + ")",
              r.status != RunStatus::Passed && r.status != RunStatus::CompileOnly);
-    if (r.status == RunStatus::Passed) state.done_steps.insert(r.lesson_id + "/" + r.step_id);
+    tally_run(state, r, digest);
     record_run(state, std::move(r));  // last_run + this step's history (app_state.cpp)
 }
 
@@ -388,6 +485,11 @@ void act_on_requests(AppState& state, JobRunner& jobs) {
                                 std::to_string(state.sweep.plan->points.size()) + " points";
             state.sweep.jobs.clear();
         }
+        if (state.check_all.running()) {
+            log_line(state, "check all cases stopped after " + std::to_string(state.check_all.finished) + " of " +
+                                std::to_string(state.check_all.jobs.size()) + " cases");
+            state.check_all = CheckAllState{};
+        }
         if (jobs.stop())
             log_line(state, "Stop: the running job's worker process was stopped; a fresh one serves the next job");
         else
@@ -423,6 +525,7 @@ void act_on_requests(AppState& state, JobRunner& jobs) {
         const bool allowed = blocked.empty() || (rq.run_even_without_gpu && state.lesson && selected_step(state));
         if (allowed) {
             state.last_submitted_job = jobs.submit(JobKind::Run, make_request(state, false), ed.revision);
+            state.run_digests[state.last_submitted_job] = sha256_hex(ed.text);
             ed.compile_submitted_revision = ed.revision;
             log_line(state, "run submitted (case " + state.launch.test_case + ")");
         } else {
@@ -430,6 +533,12 @@ void act_on_requests(AppState& state, JobRunner& jobs) {
         }
     }
     if (rq.sweep) submit_sweep(state, jobs, off_reason);
+    if (rq.check_all) {
+        const std::string blocked = run_blocked_reason(state);
+        if (!off_reason.empty()) log_line(state, "Check all cases is unavailable: " + off_reason, true);
+        else if (!blocked.empty()) log_line(state, "Check all cases is unavailable: " + blocked, true);
+        else submit_check_all(state, jobs);
+    }
     const bool due = ed.revision != ed.compile_submitted_revision && state.now - ed.last_edit_time >= kCompileDebounce;
     if (!off_reason.empty() && (rq.compile || due)) {
         // Nothing to wait for: this text is not compiled until the folder is

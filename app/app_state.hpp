@@ -14,6 +14,7 @@
 #include "driver/device.hpp"
 #include "driver/monitor.hpp"
 #include "pipeline/run.hpp"
+#include "lesson/progress.hpp"
 #include "pipeline/sweep.hpp"
 
 #include <array>
@@ -71,6 +72,7 @@ struct Requests {
     bool save = false;           // Ctrl+S
     bool open_external = false;
     bool undo = false;           // scripts: as Ctrl+Z in the editor
+    bool check_all = false;      // "Check all cases" (Ctrl+Shift+Enter)
     int answer_replace = -1;     // scripts: 1 presses Yes, 0 Cancel in the replace popup
 };
 
@@ -139,6 +141,17 @@ struct SweepState {
         for (const auto& r : results) done.push_back(r ? &*r : nullptr);
         return summarize_sweep(*plan, done);
     }
+};
+
+// "Check all cases": one run per case the step must pass (runtime/lesson/progress.hpp), with the
+// lesson's own launch for each, as `check` runs a solution.
+struct CheckAllState {
+    std::string key;                                 // "lesson_id/step_id" it checks
+    std::vector<std::string> cases;                  // in the lesson's order
+    std::vector<std::uint64_t> jobs;                 // job id per case; 0 once back
+    std::vector<std::optional<RunResult>> results;   // per case, as they finish
+    int finished = 0;
+    bool running() const { return finished < static_cast<int>(jobs.size()); }
 };
 
 // The results panel's pictures, plots and tables, built from `last_run`
@@ -259,7 +272,10 @@ struct AppState {
     int worker_pid = 0;                      // this app's cuda-workbook-worker, as its supervisor knows it; 0 before one starts
     std::vector<LogLine> log;
 
-    std::set<std::string> done_steps;        // "lesson_id/step_id" that passed a run
+    std::set<std::string> done_steps;        // "lesson_id/step_id" whose every case passed with one text
+    std::map<std::string, CaseTally> tallies;  // per "lesson_id/step_id": the cases passed by the current text
+    std::map<std::uint64_t, std::string> run_digests;  // run job id -> sha256 of the text it ran
+    CheckAllState check_all;
     Requests requests;
     TrustState trust;
     ExternalEdit external;

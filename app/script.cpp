@@ -212,6 +212,28 @@ Tick answer_replace(Call& c) {
     c.wait_frames(2);
     return Tick::Continue;
 }
+// The "Check all cases" button; waits until every case is back.
+Tick check_all(Call& c) {
+    c.state.requests.check_all = true;
+    c.wait(Waiting::Idle, 600);
+    return Tick::Continue;
+}
+
+// on|off: the open step is marked done (every case passed with one text).
+Tick expect_done(Call& c) {
+    if (c.rest != "on" && c.rest != "off") return c.fail("expect-done wants on or off");
+    const bool done = c.state.done_steps.count(step_key(c.state)) > 0;
+    const auto t = c.state.tallies.find(step_key(c.state));
+    const Step* step = selected_step(c.state);
+    c.say("step " + step_key(c.state) + (done ? " is done" : " is not done") +
+          (t != c.state.tallies.end() && step
+               ? ", " + std::to_string(t->second.passed_of(*step)) + " of " +
+                     std::to_string(cases_to_pass(*step, t->second.emulated).size()) + " cases passed"
+               : std::string()));
+    if (done != (c.rest == "on")) return c.fail(std::string("the step is ") + (done ? "" : "not ") + "done");
+    return Tick::Continue;
+}
+
 // Ctrl+Z in the editor.
 Tick undo(Call& c) {
     c.state.requests.undo = true;
@@ -977,6 +999,8 @@ constexpr Command kCommands[] = {
     {"show-solution", show_solution},
     {"answer-replace", answer_replace},
     {"undo", undo},
+    {"check-all", check_all},
+    {"expect-done", expect_done},
     {"expect-work-contains", expect_work_contains},
     {"expect-history-contains", expect_history_contains},
     {"set-block", set_block},
@@ -1098,7 +1122,7 @@ Script::Tick Script::keep_waiting(AppState& state, bool jobs_idle) {
         // has been sent to the compiler (compile-as-you-type has caught up).
         const bool caught_up =
             state.lesson == nullptr || state.editor.compile_submitted_revision == state.editor.revision;
-        if (!(jobs_idle && caught_up && !state.requests.compile && !state.requests.run)) {
+        if (!(jobs_idle && caught_up && !state.requests.compile && !state.requests.run && !state.requests.check_all)) {
             if (timed_out) return fail("timed out waiting for the jobs to finish");
             return Tick::Continue;
         }

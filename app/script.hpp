@@ -56,6 +56,8 @@
 //   reset-starter | show-solution (as those buttons: the popup asks next)
 //   answer-replace yes|no      (Yes or Cancel in that popup)
 //   undo                       (Ctrl+Z in the editor)
+//   check-all                  (the "Check all cases" button; waits for every case)
+//   expect-done on|off         (the open step is marked done: every case passed with one text)
 //   expect-work-contains STEP TEXT  (the open lesson's STEP has saved work containing TEXT)
 //   expect-history-contains TEXT    (a copy of replaced text in the lesson's work history has TEXT)
 //   expect-view KIND BUFFER [SOURCE]  (the results panel built that view, with

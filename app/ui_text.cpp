@@ -295,6 +295,9 @@ constexpr std::array<Entry, static_cast<std::size_t>(UiText::Count_)> kTable{{
     {"Not saved: %s. Retrying every few seconds; your code stays in the editor.",
      "没有保存：%s。每隔几秒会重试；你的代码仍在编辑器里。"},
     {"CPU emulator: kernels run on this computer's CPU", "CPU 模拟器：核函数在这台电脑的 CPU 上运行"},
+    {"Check all cases", "检查所有用例"},
+    {"All cases: %d of %d passed", "所有用例：通过 %d 个，共 %d 个"},
+    {"%d/%d cases", "%d/%d 个用例"},
 }};
 
 }  // namespace

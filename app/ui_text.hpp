@@ -266,6 +266,9 @@ enum class UiText {
     ConfirmReset,
     SaveFailed,
     OnTheEmulator,
+    CheckAllCases,
+    AllCasesSummary,
+    CasesPassed,
     Count_,
 };
 

@@ -239,6 +239,11 @@ void draw_editor_panel(AppState& state, const Fonts& fonts, const PanelRect& rec
     state.drawn.run_disabled = !blocked.empty();
     if (!blocked.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("%s", blocked.c_str());
+    // Every case the step must pass, each with the lesson's own launch: how a step gets done.
+    next_button(tr(UiText::CheckAllCases, lang));
+    ImGui::BeginDisabled(!blocked.empty() || state.check_all.running());
+    if (ImGui::Button(tr(UiText::CheckAllCases, lang))) state.requests.check_all = true;
+    ImGui::EndDisabled();
     // compute-sanitizer: memcheck catches the access one past the end that a normal
     // run lets through; racecheck, for kernels that share memory, the missing barrier.
     next_button(tr(UiText::CheckMemory, lang));
@@ -270,8 +275,10 @@ void draw_editor_panel(AppState& state, const Fonts& fonts, const PanelRect& rec
     // Shortcuts work wherever the focus is: Ctrl+Enter runs, Ctrl+S saves.
     const ImGuiIO& io = ImGui::GetIO();
     if (io.KeyCtrl) {
-        if ((key_pressed(Key::Enter, false) || key_pressed(Key::KeypadEnter, false)) && blocked.empty())
-            state.requests.run = true;
+        if ((key_pressed(Key::Enter, false) || key_pressed(Key::KeypadEnter, false)) && blocked.empty()) {
+            if (io.KeyShift) state.requests.check_all = true;  // Ctrl+Shift+Enter
+            else state.requests.run = true;
+        }
         if (key_pressed(Key::S, false)) state.requests.save = true;
     }
     // F8: the next line with a diagnostic after the last one visited, from the top after the last.

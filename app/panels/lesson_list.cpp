@@ -1,6 +1,7 @@
 // app/panels/lesson_list.cpp — lessons on the left, in file order, each with
-// its steps passed out of its steps ("1/3"); a step that passed a run is
-// marked done, and the open step is highlighted. The list collapses to a
+// its steps done out of its steps ("1/3"); a step is done when every case passed with one text
+// (runtime/lesson/progress.hpp), and until then shows the cases its current text passed
+// ("1/4 cases"); the open step is highlighted. The list collapses to a
 // narrow strip ("<<" in its header, or Ctrl+Shift+L) that shows the open
 // lesson's progress and a ">>" to bring it back. A lesson that failed to
 // load is listed by file name in red with its first problem under it, so the
@@ -11,6 +12,7 @@
 #include "app_state.hpp"
 #include "ui_text.hpp"
 
+#include <cstdio>
 #include <string>
 
 namespace wb::app {
@@ -95,9 +97,19 @@ void draw_lesson_list(AppState& state, const PanelRect& rect) {
         const auto& steps = entry.lesson->steps;
         for (int s = 0; s < static_cast<int>(steps.size()); ++s) {
             const Step& step = steps[static_cast<std::size_t>(s)];
-            const bool done = state.done_steps.count(entry.id() + "/" + step.id) > 0;
+            const std::string key = entry.id() + "/" + step.id;
+            const bool done = state.done_steps.count(key) > 0;
             std::string step_label = std::to_string(s + 1) + ". " + step.title.get(state.lang);
-            if (done) step_label += std::string("  (") + tr(UiText::Done, state.lang) + ")";
+            if (done) {
+                step_label += std::string("  (") + tr(UiText::Done, state.lang) + ")";
+            } else if (const auto t = state.tallies.find(key); t != state.tallies.end()) {
+                // Cases passed so far by the current text: progress, never "done" before all pass.
+                char cases[64];
+                std::snprintf(cases, sizeof cases, tr(UiText::CasesPassed, state.lang), t->second.passed_of(step),
+                              static_cast<int>(cases_to_pass(step, t->second.emulated).size()));
+                step_label += std::string("  (") + cases + ")";
+                record_drawn_text(state.drawn.texts, step_label.substr(0, step_label.find("###")));
+            }
             step_label += "###" + step.id;
             const bool selected = i == state.selected_lesson && s == state.selected_step;
             if (done) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.35f, 0.80f, 0.40f, 1.0f));

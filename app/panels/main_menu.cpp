@@ -54,6 +54,7 @@ float draw_main_menu(AppState& state) {
     const std::string help = std::string(tr(UiText::Help, state.lang)) + "###help";
     if (ImGui::BeginMenu(help.c_str())) {
         const std::pair<UiText, const char*> keys[] = {{UiText::KeyRun, "Ctrl+Enter"},
+                                                       {UiText::CheckAllCases, "Ctrl+Shift+Enter"},
                                                        {UiText::KeySave, "Ctrl+S"},
                                                        {UiText::KeyFind, "Ctrl+F"},
                                                        {UiText::KeyNextDiagnostic, "F8"},

@@ -350,6 +350,25 @@ void draw_contents(AppState& state) {
         draw_tabs(state, nullptr);  // Sweep, Resources, PTX and SASS need no run
         return;
     }
+    // The last "Check all cases" of this step: how many passed, and which failed.
+    const CheckAllState& ca = state.check_all;
+    if (!ca.running() && !ca.results.empty() && ca.key == step_key(state)) {
+        int passed = 0;
+        std::string failed;
+        for (std::size_t i = 0; i < ca.results.size(); ++i) {
+            const bool ok = ca.results[i] && ca.results[i]->status == RunStatus::Passed;
+            passed += ok;
+            if (!ok)
+                failed += (failed.empty() ? "  " : ", ") + ca.cases[i] + ": " +
+                          (ca.results[i] ? run_status_label(ca.results[i]->status, state.lang) : std::string("-"));
+        }
+        char line[256];
+        std::snprintf(line, sizeof line, tr(UiText::AllCasesSummary, state.lang), passed,
+                      static_cast<int>(ca.results.size()));
+        const std::string text = line + failed;
+        ImGui::TextColored(passed == static_cast<int>(ca.results.size()) ? kGood : kBad, "%s", text.c_str());
+        record_drawn_text(state.drawn.texts, text);
+    }
     const RunResult& r = *state.last_run;
     const ImVec4 colour = r.status == RunStatus::Passed        ? kGood
                           : r.status == RunStatus::CompileOnly ? kNeutral
