@@ -8,7 +8,7 @@ extern "C" __global__ void strided_copy(const int* x, int* y, int n, int stride,
     extern __shared__ int tile[];
     // TODO 3: row r of the tile starts at tile[r * pitch]. Choose pitch (at
     //         least stride, at most stride + 1) so that the 32 threads of a warp
-    //         reading tile[tid * pitch + c] in step 2 hit 32 different banks.
+    //         reading tile[tid * pitch + c] in the write phase hit 32 different banks.
     const int pitch = stride;
     const int tid = threadIdx.x;
     const int r0 = blockIdx.x * blockDim.x;            // first row of this block
