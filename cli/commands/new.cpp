@@ -43,8 +43,9 @@ constexpr const char* kHelp =
     "and large (N=16777216, timed).\n"
     "\n"
     "  LESSON_ID   a-z, 0-9 and _ (progress is saved under it)\n"
-    "  --dir D     an existing folder (default: the current one). lesson.schema.json is\n"
-    "              copied there when it is missing, so that editors find the schema.\n"
+    "  --dir D     the folder (default: the current one), made when it does not exist.\n"
+    "              lesson.schema.json is copied there when it is missing, so that editors\n"
+    "              find the schema; one that differs from the shipped schema is kept, and said.\n"
     "  --json      print the files written as JSON\n"
     "\n"
     "Existing files are never overwritten: the command stops before writing anything.\n"
@@ -64,7 +65,7 @@ bool is_lesson_id(const std::string& s) {
 std::string lesson_json(const std::string& id) {
     std::string s = R"JSON({
   "$schema": "./lesson.schema.json",
-  "format": 1,
+  "format": 2,
   "id": "@ID@",
   "title": {
     "en": "TODO: the lesson's title (@ID@)",
@@ -184,7 +185,8 @@ int cmd_new(int argc, char** argv) {
     if (!is_lesson_id(id)) throw UsageError("'" + id + "' is not a lesson id: use only a-z, 0-9 and _");
     const fs::path dir = a.value("--dir").value_or(".");
     std::error_code ec;
-    if (!fs::is_directory(dir, ec)) throw UsageError("--dir " + dir.string() + ": no such folder");
+    if (fs::exists(fs::symlink_status(dir, ec)) && !fs::is_directory(dir, ec))
+        throw UsageError("--dir " + dir.string() + " exists and is not a folder");
 
     const fs::path json_file = dir / (id + ".json");
     const fs::path side = dir / id;
@@ -202,14 +204,21 @@ int cmd_new(int argc, char** argv) {
         throw UsageError(side.string() + " exists and is not a folder");
 
     const fs::path schema = dir / "lesson.schema.json";
-    std::string schema_note;
+    const auto shipped = shipped_lessons_folder();
+    if (!shipped || !fs::is_regular_file(*shipped / "lesson.schema.json", ec))
+        throw Error(ErrorKind::Io, "cannot find the shipped lessons folder's lesson.schema.json to copy into " +
+                                       dir.string() + " (the lesson's \"$schema\" names it)");
+    const fs::path shipped_schema = *shipped / "lesson.schema.json";
+    fs::create_directories(dir, ec);
+    if (ec) throw Error(ErrorKind::Io, "cannot create the folder " + dir.string() + ": " + ec.message());
+    std::string schema_note, stale_schema;
     if (!fs::exists(fs::symlink_status(schema, ec))) {
-        const auto shipped = shipped_lessons_folder();
-        if (!shipped || !fs::is_regular_file(*shipped / "lesson.schema.json", ec))
-            throw Error(ErrorKind::Io, "cannot find the shipped lessons folder's lesson.schema.json to copy into " +
-                                           dir.string() + " (the lesson's \"$schema\" names it)");
-        create_new_file(schema, read_file(*shipped / "lesson.schema.json"));
-        schema_note = "copied from " + (*shipped / "lesson.schema.json").string();
+        create_new_file(schema, read_file(shipped_schema));
+        schema_note = "copied from " + shipped_schema.string();
+    } else if (fs::is_regular_file(schema, ec) && read_file(schema) != read_file(shipped_schema)) {
+        // An instructor's own schema is theirs to keep; an old copy checks against an old format.
+        stale_schema = schema.string() + " differs from the shipped " + shipped_schema.string() +
+                       ": kept; if it is an older copy, copy the shipped one over it so editors check the current format";
     }
     fs::create_directory(side, ec);
     if (ec) throw Error(ErrorKind::Io, "cannot create the folder " + side.string() + ": " + ec.message());
@@ -222,11 +231,13 @@ int cmd_new(int argc, char** argv) {
     if (a.flag("--json")) {
         json out = {{"lesson", json_file.string()}, {"files", written}};
         if (!schema_note.empty()) out["schema"] = schema.string();
+        if (!stale_schema.empty()) out["schema_differs"] = stale_schema;
         std::cout << out.dump(2) << "\n";
         return kOk;
     }
     for (const auto& p : written) std::cout << "wrote " << p.get<std::string>() << "\n";
     if (!schema_note.empty()) std::cout << "wrote " << schema.string() << " (" << schema_note << ")\n";
+    if (!stale_schema.empty()) std::cout << "note: " << stale_schema << "\n";
     std::cout << "next: cuda-workbook-cli validate " << json_file.string() << "\n"
               << "      cuda-workbook-cli check " << json_file.string() << " --trust\n";
     return kOk;

@@ -43,7 +43,8 @@ int cmd_validate(int argc, char** argv) {
         if (as_json) {
             out.push_back({{"file", p}, {"ok", lr.ok()}, {"issues", issues_json(lr.issues)}});
         } else if (lr.ok()) {
-            std::cout << p << ": ok (" << lr.lesson->id << ", " << lr.lesson->steps.size() << " steps)\n";
+            const std::size_t steps = lr.lesson->steps.size();
+            std::cout << p << ": ok (" << lr.lesson->id << ", " << steps << (steps == 1 ? " step)\n" : " steps)\n");
         } else {
             print_issues(lr.issues);
         }

@@ -182,7 +182,8 @@ TEST(CliNew, WritesALessonThatValidatesAndPassesCompileOnly) {
 
     auto v = run_cli("validate " + tmp.q("my_scale.json"));
     EXPECT_EQ(v.code, 0) << v.out;
-    EXPECT_TRUE(contains(v.out, ": ok (my_scale, 1 steps)")) << v.out;
+    EXPECT_TRUE(contains(v.out, ": ok (my_scale, 1 step)")) << v.out;
+    EXPECT_TRUE(contains(json, "\"format\": 2,")) << "the format docs/lesson-format.md describes\n" << json;
 
     auto c = run_cli("check " + tmp.q("my_scale.json") + " --compile-only --trust");
     EXPECT_EQ(c.code, 0) << c.out;
@@ -196,8 +197,12 @@ TEST(CliNew, WritesALessonThatValidatesAndPassesCompileOnly) {
 TEST(CliNew, NeverOverwritesAndKeepsAnInstructorsSchema) {
     TempDir tmp;
     std::ofstream(tmp.path / "lesson.schema.json") << "{\"mine\": true}\n";
-    ASSERT_EQ(run_cli("new twice --dir " + tmp.q()).code, 0);
+    auto first = run_cli("new twice --dir " + tmp.q());
+    ASSERT_EQ(first.code, 0) << first.out;
     EXPECT_EQ(slurp(tmp.path / "lesson.schema.json"), "{\"mine\": true}\n");
+    // Kept, but never silently: it may be an old copy that checks against an old format.
+    EXPECT_TRUE(contains(first.out, "note: " + (tmp.path / "lesson.schema.json").string() + " differs from the shipped"))
+        << first.out;
     std::ofstream(tmp.path / "twice/starter.cu") << "// my edits\n";
 
     auto again = run_cli("new twice --dir " + tmp.q());
@@ -212,7 +217,7 @@ TEST(CliNew, NeverOverwritesAndKeepsAnInstructorsSchema) {
     EXPECT_FALSE(fs::exists(tmp.path / "twice")) << half.out;
 }
 
-TEST(CliNew, RefusesABadIdAndAMissingFolder) {
+TEST(CliNew, RefusesABadIdAndMakesAMissingFolder) {
     TempDir tmp;
     for (const char* id : {"Bad-Id", "with.dot", "../escape", "''"}) {
         auto r = run_cli(std::string("new ") + id + " --dir " + tmp.q());
@@ -220,10 +225,14 @@ TEST(CliNew, RefusesABadIdAndAMissingFolder) {
         EXPECT_TRUE(contains(r.out, "is not a lesson id: use only a-z, 0-9 and _")) << r.out;
     }
     EXPECT_TRUE(fs::is_empty(tmp.path));
-    auto r = run_cli("new fine --dir " + tmp.q("missing"));
-    EXPECT_EQ(r.code, 2) << r.out;
-    EXPECT_TRUE(contains(r.out, "no such folder")) << r.out;
-    EXPECT_FALSE(fs::exists(tmp.path / "missing"));
+    auto r = run_cli("new fine --dir " + tmp.q("missing/deeper"));
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_TRUE(fs::is_regular_file(tmp.path / "missing/deeper/fine.json")) << r.out;
+    EXPECT_TRUE(fs::is_regular_file(tmp.path / "missing/deeper/lesson.schema.json")) << r.out;
+    std::ofstream(tmp.path / "a_file") << "x";
+    auto not_dir = run_cli("new fine --dir " + tmp.q("a_file"));
+    EXPECT_EQ(not_dir.code, 2) << not_dir.out;
+    EXPECT_TRUE(contains(not_dir.out, "exists and is not a folder")) << not_dir.out;
 }
 
 // ---- check --junit -------------------------------------------------------------------
