@@ -44,11 +44,13 @@ std::string signal_text(int sig) {
 }
 
 // A phase as a catalogue argument ("@phase.gpu": "while running the kernel").
+// Every phase run.cpp reports has a phrase; a run that ended before saying one is "while running",
+// so a sentence never has an empty place in it ("timed out after 5 s while ...").
 std::string phase_text(const std::string& phase) {
     if (phase == "compile" || phase == "reference" || phase == "gpu" || phase == "timing" || phase == "start" ||
-        phase == "host")
+        phase == "host" || phase == "emulate" || phase == "baseline" || phase == "ceilings")
         return "@phase." + phase;
-    return "";
+    return "@phase.running";
 }
 
 // What is known of a run before the worker answers, for the failures.

@@ -125,6 +125,18 @@ TEST(CliExitCodes, NoGpuByDefaultRunsOnTheCpuEmulator) {
     EXPECT_TRUE(contains(check.out, "starter fails case")) << check.out;
 }
 
+// An endless kernel on the CPU emulator: the timeout names the deadline and where it struck.
+TEST(CliExitCodes, AnEndlessKernelOnTheEmulatorTimesOutSayingWhere) {
+    TempDir tmp;
+    std::ofstream(tmp.path / "endless.cu")
+        << "extern \"C\" __global__ void vector_add(const float* a, const float* b, float* c, int n)\n"
+           "{ volatile int spin = 1; while (spin) {} }\n";
+    auto r = run_cli("run lessons/01_vector_add.json --case small --timeout 2 --source " + tmp.q("endless.cu"));
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_TRUE(contains(r.out, "result  timed-out: timed out after 2 s while running the kernel on the CPU emulator\n"))
+        << r.out;
+}
+
 // ---- step numbers ----------------------------------------------------------------
 
 TEST(CliSteps, NumbersStartAt1AsInTheGui) {

@@ -62,6 +62,17 @@ TEST(Phrase, ArgumentsVerbatimTextAndNestedPhrasesRender) {
     EXPECT_EQ(render(s, "fr"), render(s, "en")) << "an unknown language falls back to English";
 }
 
+// A timeout on the emulator names where it happened in both languages, with no empty place left
+// in the sentence ("在超时（30 秒）" and "timed out after 5 s " were what an unknown phase gave).
+TEST(Phrase, ATimeoutOnTheEmulatorSaysWhereInBothLanguages) {
+    const Sentence s = {{"worker.timed_out", {"30", "@phase.emulate"}}};
+    EXPECT_EQ(render(s, "en"), "timed out after 30 s while running the kernel on the CPU emulator");
+    EXPECT_EQ(render(s, "zh"), "在用 CPU 模拟器运行核函数时超时（30 秒）");
+    const Sentence anywhere = {{"worker.timed_out", {"5", "@phase.running"}}};
+    EXPECT_EQ(render(anywhere, "en"), "timed out after 5 s while running");
+    EXPECT_EQ(render(anywhere, "zh"), "在运行时超时（5 秒）");
+}
+
 TEST(Phrase, AStaleOrUnknownSentenceIsNeverShown) {
     const Sentence s = {{"run.passed", {"2"}}};
     const std::string en = render(s, "en");
