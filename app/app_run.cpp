@@ -369,6 +369,7 @@ void apply_result(AppState& state, JobOutcome& outcome) {
     }
     if (outcome.discarded) {
         log_line(state, std::string("discarded the result of the stopped ") + what);
+        if (outcome.kind == JobKind::Run) state.run_stopped = true;
         return;
     }
     if (!outcome.failure.empty()) {

@@ -60,6 +60,7 @@ void record_run(AppState& state, RunResult result) {
     if (const ResultsTab tab = tab_after_run(result, state.results_tab); tab != state.results_tab)
         show_results_tab(state, tab);
     state.last_run = std::move(result);
+    state.run_stopped = false;
     ++state.run_serial;
 }
 
@@ -127,6 +128,7 @@ void open_step(AppState& state, int index) {
     state.editor = std::move(fresh);
     state.compile.reset();
     state.last_run.reset();
+    state.run_stopped = false;
     state.results_views.reset();  // its buffer copies belong to the step being left
     state.show_diff = false;
     reset_launch(state, "");

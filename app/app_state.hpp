@@ -276,6 +276,7 @@ struct AppState {
     std::map<std::string, CaseTally> tallies;  // per "lesson_id/step_id": the cases passed by the current text
     std::map<std::uint64_t, std::string> run_digests;  // run job id -> sha256 of the text it ran
     CheckAllState check_all;
+    bool run_stopped = false;                // the open step's latest run was stopped before its result
     Requests requests;
     TrustState trust;
     ExternalEdit external;

@@ -234,6 +234,13 @@ Tick expect_done(Call& c) {
     return Tick::Continue;
 }
 
+// The Stop button beside a run's progress.
+Tick stop(Call& c) {
+    c.state.requests.stop = true;
+    c.wait_frames(2);
+    return Tick::Continue;
+}
+
 // Ctrl+Z in the editor.
 Tick undo(Call& c) {
     c.state.requests.undo = true;
@@ -999,6 +1006,7 @@ constexpr Command kCommands[] = {
     {"show-solution", show_solution},
     {"answer-replace", answer_replace},
     {"undo", undo},
+    {"stop", stop},
     {"check-all", check_all},
     {"expect-done", expect_done},
     {"expect-work-contains", expect_work_contains},

@@ -56,6 +56,7 @@
 //   reset-starter | show-solution (as those buttons: the popup asks next)
 //   answer-replace yes|no      (Yes or Cancel in that popup)
 //   undo                       (Ctrl+Z in the editor)
+//   stop                       (the Stop button beside a run's progress)
 //   check-all                  (the "Check all cases" button; waits for every case)
 //   expect-done on|off         (the open step is marked done: every case passed with one text)
 //   expect-work-contains STEP TEXT  (the open lesson's STEP has saved work containing TEXT)

@@ -298,6 +298,10 @@ constexpr std::array<Entry, static_cast<std::size_t>(UiText::Count_)> kTable{{
     {"Check all cases", "检查所有用例"},
     {"All cases: %d of %d passed", "所有用例：通过 %d 个，共 %d 个"},
     {"%d/%d cases", "%d/%d 个用例"},
+    {"running on the CPU emulator", "正在 CPU 模拟器上运行"},
+    {"(last run)", "（上一次运行）"},
+    {"Stopped before a result. Press Run to try again.", "在得出结果前已停止。按“运行”再试一次。"},
+    {"Stopped before a result; below is the last run that finished.", "在得出结果前已停止；下面是上一次完成的运行。"},
 }};
 
 }  // namespace

@@ -269,6 +269,10 @@ enum class UiText {
     CheckAllCases,
     AllCasesSummary,
     CasesPassed,
+    PhaseEmulate,
+    LastRunLabel,
+    StoppedNoResult,
+    StoppedShowingLast,
     Count_,
 };
 

@@ -260,6 +260,7 @@ bool draw_progress(AppState& state) {
                          : p == "gpu"       ? on_gpu
                          : p == "timing" || p == "baseline" ? UiText::PhaseTiming
                          : p == "ceilings"  ? UiText::PhaseCeilings
+                         : p == "emulate"   ? UiText::PhaseEmulate
                                             : UiText::PhaseStarting;
     char line[256];
     std::snprintf(line, sizeof line, "%c %s  %.1f s", spinner_char(state.now), tr(phase, state.lang), state.job_seconds);
@@ -346,7 +347,9 @@ void draw_contents(AppState& state) {
         ImGui::SameLine();
     }
     if (!state.last_run) {
-        ImGui::TextUnformatted(tr(UiText::NoRunYet, state.lang));
+        const char* none = tr(state.run_stopped ? UiText::StoppedNoResult : UiText::NoRunYet, state.lang);
+        ImGui::TextUnformatted(none);
+        record_drawn_text(state.drawn.texts, none);
         draw_tabs(state, nullptr);  // Sweep, Resources, PTX and SASS need no run
         return;
     }
@@ -369,13 +372,25 @@ void draw_contents(AppState& state) {
         ImGui::TextColored(passed == static_cast<int>(ca.results.size()) ? kGood : kBad, "%s", text.c_str());
         record_drawn_text(state.drawn.texts, text);
     }
+    if (state.run_stopped) {
+        ImGui::TextDisabled("%s", tr(UiText::StoppedShowingLast, state.lang));
+        record_drawn_text(state.drawn.texts, tr(UiText::StoppedShowingLast, state.lang));
+    }
     const RunResult& r = *state.last_run;
-    const ImVec4 colour = r.status == RunStatus::Passed        ? kGood
+    // While a new run works, the verdict beside its progress is the last run's: greyed, and said.
+    const bool stale = state.job_text == "running";
+    const ImVec4 colour = stale                                ? kNeutral
+                          : r.status == RunStatus::Passed        ? kGood
                           : r.status == RunStatus::CompileOnly ? kNeutral
                                                                : kBad;
     ImGui::SameLine();
     badge(run_status_label(r.status, state.lang).c_str(), colour);
     record_drawn_text(state.drawn.texts, std::string("verdict ") + run_status_name(r.status));
+    if (stale) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", tr(UiText::LastRunLabel, state.lang));
+        record_drawn_text(state.drawn.texts, tr(UiText::LastRunLabel, state.lang));
+    }
     ImGui::SameLine();
     ImGui::Text(tr(UiText::ResCase, state.lang), r.case_name.c_str());
     expand_button(state);
