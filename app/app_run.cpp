@@ -237,6 +237,19 @@ void draw_frame(AppState& state, const Fonts& fonts) {
     draw_trust_prompt(state);
 }
 
+// When `outcome` is one of a batch's jobs (a sweep's points, Check all cases): its index, with the
+// job marked back (0) and a worker failure made the run's verdict (Crashed, with its sentence).
+std::optional<std::size_t> take_batch_job(std::vector<std::uint64_t>& jobs, const JobOutcome& outcome, RunResult& r) {
+    const auto it = std::find(jobs.begin(), jobs.end(), outcome.id);
+    if (it == jobs.end()) return std::nullopt;
+    *it = 0;
+    if (!outcome.failure.empty()) {
+        r.status = RunStatus::Crashed;
+        r.message = outcome.failure;
+    }
+    return static_cast<std::size_t>(it - jobs.begin());
+}
+
 // Counts a finished run in its step's tally (runtime/lesson/progress.hpp): a verdict on the
 // kernel (passed, or failed a check) counts; a run that never judged it (compile-only, stopped,
 // a compile error) does not. The step is done once every case has passed with one text.
@@ -339,28 +352,16 @@ void apply_result(AppState& state, JobOutcome& outcome) {
     }
     // A "Check all cases" run: counted, and listed when the last is back.
     CheckAllState& ca = state.check_all;
-    if (const auto it = std::find(ca.jobs.begin(), ca.jobs.end(), outcome.id); it != ca.jobs.end()) {
-        const std::size_t i = std::size_t(it - ca.jobs.begin());
-        *it = 0;
-        if (!outcome.failure.empty()) {
-            r.status = RunStatus::Crashed;
-            r.message = outcome.failure;
-        }
+    if (const auto i = take_batch_job(ca.jobs, outcome, r)) {
         if (!outcome.discarded) tally_run(state, r, digest);
-        ca.results[i] = std::move(r);
+        ca.results[*i] = std::move(r);
         if (++ca.finished == static_cast<int>(ca.jobs.size())) finish_check_all(state);
         return;
     }
     // A sweep's point: it fills its row of the Sweep tab, and nothing else.
     SweepState& sw = state.sweep;
-    if (const auto it = std::find(sw.jobs.begin(), sw.jobs.end(), outcome.id); it != sw.jobs.end()) {
-        const std::size_t i = std::size_t(it - sw.jobs.begin());
-        *it = 0;
-        if (!outcome.failure.empty()) {
-            r.status = RunStatus::Crashed;
-            r.message = outcome.failure;
-        }
-        sw.results[i] = std::move(r);
+    if (const auto i = take_batch_job(sw.jobs, outcome, r)) {
+        sw.results[*i] = std::move(r);
         ++sw.finished;
         if (!sw.running() && sw.plan && sw.error.empty()) {
             log_line(state, "sweep: " + sw.summary().text);
