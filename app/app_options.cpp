@@ -3,6 +3,8 @@
 // gets a one-line message naming the option.
 #include "app_options.hpp"
 
+#include "core/phrase.hpp"
+
 #include <charconv>
 #include <cstdlib>
 #include <string_view>
@@ -50,15 +52,6 @@ std::string usage_text(const char* program) {
            "window closed, SIGTERM or SIGINT (Ctrl+C). Exit status: 0 closed, 1 could not\n"
            "start, 2 bad command line, 3 a script command failed, 143 or 130 ended by\n"
            "SIGTERM or SIGINT (128 + the signal's number; the edit was saved first).\n";
-}
-
-std::string language_from_environment() {
-    for (const char* name : {"LC_ALL", "LC_MESSAGES", "LANG"}) {
-        const char* value = std::getenv(name);
-        if (value == nullptr || *value == '\0') continue;
-        return std::string_view(value).starts_with("zh") ? "zh" : "en";
-    }
-    return "en";
 }
 
 ParsedOptions parse_options(int argc, char** argv) {
@@ -128,7 +121,7 @@ ParsedOptions parse_options(int argc, char** argv) {
     }
     if (!o.screenshot_path.empty() && o.frames == 0)
         result.error = "--screenshot needs --frames N, so the app knows which frame to save";
-    if (o.lang.empty()) o.lang = language_from_environment();
+    if (o.lang.empty()) o.lang = wb::language_from_environment();  // core/phrase.hpp
     return result;
 }
 

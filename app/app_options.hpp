@@ -32,7 +32,4 @@ struct ParsedOptions {
 ParsedOptions parse_options(int argc, char** argv);
 std::string usage_text(const char* program);
 
-// "zh" when $LC_ALL / $LC_MESSAGES / $LANG asks for Chinese, else "en".
-std::string language_from_environment();
-
 }  // namespace wb::app

@@ -252,19 +252,19 @@ void check_launch_settings(AppState& state) {
     ov.shared_bytes = s.shared_bytes;
     for (int i = 0; i < 3; ++i) {
         if (s.block[i] < 1 || (!s.auto_grid && s.grid[i] < 1)) {
-            state.launch_refusal = "every block and grid size must be at least 1";
+            state.launch_refusal = render({{"refuse.sizes_min", {}}}, state.lang);
             return;
         }
     }
     if (s.shared_bytes < 0) {
-        state.launch_refusal = "dynamic shared memory cannot be negative";
+        state.launch_refusal = render({{"refuse.shared_negative", {}}}, state.lang);
         return;
     }
     try {
         LaunchDims dims = resolve_launch(step->launches[step->tuned_launch()], s.params, &ov);
         state.launch_dims = dims;
         const DeviceLimits& limits = state.device ? state.device->limits : state.compile_only_limits;
-        if (auto refusal = check_launch(dims, limits)) state.launch_refusal = refusal->message;
+        if (auto refusal = check_launch(dims, limits)) state.launch_refusal = refusal->message_in(state.lang);
     } catch (const Error& e) {
         state.launch_refusal = e.message();
     }

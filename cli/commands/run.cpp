@@ -59,7 +59,9 @@ void print_baseline(const RunResult& r) {
     std::cout << "\n";
 }
 
-void print_run_text(const RunResult& r) {
+// The run as text. Its sentences (the result, the hint, a refusal, a note, why there is no
+// GPU) are in the student's language (LANG, core/phrase.hpp); the row names are the fields'.
+void print_run_text(const RunResult& r, const std::string& lang) {
     // Only what is known: an input error or a timeout may come before the step,
     // the case or the params are.
     std::string header = "lesson " + (r.lesson_id.empty() ? std::string("?") : r.lesson_id);
@@ -68,12 +70,13 @@ void print_run_text(const RunResult& r) {
     if (!r.params.empty()) header += " (" + params_str(r.params) + ")";
     std::cout << header << "\n";
     if (r.emulated)  // the CPU emulator ran it; without a GPU, the line also says why there is none
-        std::cout << "device  CPU emulator" << (r.device_note.empty() ? "" : " (no GPU: " + r.device_note + ")") << "\n";
+        std::cout << "device  " << render({{"cli.emulator", {}}}, lang)
+                  << (r.device_note.empty() ? "" : render({{"cli.no_gpu", {r.device_note_in(lang)}}}, lang)) << "\n";
     else if (r.device)
         std::cout << "device  " << r.device->name << " (" << r.device->arch() << ", " << r.device->sm_count << " SMs, "
                   << bytes_human(double(r.device->total_memory)) << ")\n";
     else if (!r.device_note.empty())
-        std::cout << "device  none: " << r.device_note << "\n";
+        std::cout << "device  " << render({{"cli.no_device", {r.device_note_in(lang)}}}, lang) << "\n";
     if (!r.compile.options.empty()) {
         std::cout << "compile " << (r.compile.ok ? "ok" : "FAILED") << ": " << r.compile.arch << " "
                   << (r.host_step ? "nvcc shared library" : r.compile.is_cubin ? "cubin" : "PTX") << ", "
@@ -98,17 +101,17 @@ void print_run_text(const RunResult& r) {
         if (l.resources.registers >= 0)
             std::cout << ", " << l.resources.registers << " regs/thread, " << l.resources.static_shared << " B static smem";
         std::cout << "\n";
-        if (l.refusal) std::cout << "        REFUSED (" << l.refusal->limit << "): " << l.refusal->message << "\n";
+        if (l.refusal) std::cout << "        REFUSED (" << l.refusal->limit << "): " << l.refusal->message_in(lang) << "\n";
     }
     for (const auto& c : r.comparisons) {
         std::cout << "check   " << c.buffer << ": " << (c.passed ? "PASS" : "FAIL") << "  max abs err "
                   << fmt("%.3g", c.max_abs_error) << ", max rel err " << fmt("%.3g", c.max_rel_error) << ", "
                   << c.mismatches << " mismatches of " << c.count << " (atol " << fmt("%g", c.atol) << ", rtol "
                   << fmt("%g", c.rtol) << ")\n";
-        if (!c.note.empty()) std::cout << "        " << c.note << "\n";
+        if (!c.note.empty()) std::cout << "        " << c.note_in(lang) << "\n";
         for (const auto& m : c.first)
             std::cout << "        at " << index_str(m.index) << ": got " << fmt("%.9g", m.got) << ", want "
-                      << fmt("%.9g", m.want) << " (" << mismatch_reason_name(m.reason) << ")\n";
+                      << fmt("%.9g", m.want) << " (" << render({{mismatch_reason_key(m.reason), {}}}, lang) << ")\n";
     }
     if (r.wall_time) {
         const auto& t = *r.wall_time;
@@ -151,8 +154,8 @@ void print_run_text(const RunResult& r) {
         std::istringstream lines(r.output);
         for (std::string line; std::getline(lines, line);) std::cout << "        " << line << "\n";
     }
-    std::cout << "result  " << run_status_name(r.status) << ": " << r.message << "\n";
-    if (!r.hint.empty()) std::cout << "hint    " << r.hint << "\n";
+    std::cout << "result  " << run_status_label(r.status, lang) << ": " << r.message_in(lang) << "\n";
+    if (!r.hint.empty()) std::cout << "hint    " << r.hint_in(lang) << "\n";
 }
 
 }  // namespace
@@ -221,7 +224,7 @@ int cmd_run(int argc, char** argv) {
     auto backend = make_backend(a);
     RunResult r = backend->run(req);
     if (as_json) std::cout << to_json(r).dump(2) << "\n";
-    else print_run_text(r);
+    else print_run_text(r, language_from_environment());
     return exit_for(r, a.flag("--compile-only"));
 }
 

@@ -47,16 +47,16 @@ Bits pattern(uint8_t byte) {
 }
 
 // Why `got` and `want` cannot be compared at all, or "" when they can.
-std::string layout_problem(const HostBuffer& got, const HostBuffer& want, const char* what) {
+// `what` is a catalogue key naming the buffer's side ("compare.what.output").
+Sentence layout_problem(const HostBuffer& got, const HostBuffer& want, const char* what) {
+    const std::string w = std::string("@") + what;
     if (got.type != want.type)
-        return std::string(what) + " type differs: got " + std::string(dtype_name(got.type)) + ", want " +
-               std::string(dtype_name(want.type));
+        return {{"compare.type_differs", {w, std::string(dtype_name(got.type)), std::string(dtype_name(want.type))}}};
     if (got.shape != want.shape)
-        return std::string(what) + " shape differs: got " + shape_string(got.shape) + ", want " +
-               shape_string(want.shape);
+        return {{"compare.shape_differs", {w, shape_string(got.shape), shape_string(want.shape)}}};
     if (got.bytes.size() != got.count() * dtype_size(got.type))
-        return std::string(what) + " holds " + std::to_string(got.bytes.size()) + " bytes, but its shape needs " +
-               std::to_string(got.count() * dtype_size(got.type));
+        return {{"compare.bytes_differ",
+                 {w, std::to_string(got.bytes.size()), std::to_string(got.count() * dtype_size(got.type))}}};
     return {};
 }
 
@@ -194,6 +194,17 @@ const char* mismatch_reason_name(MismatchReason r) {
     return "unknown";
 }
 
+const char* mismatch_reason_key(MismatchReason r) {
+    switch (r) {
+    case MismatchReason::Tolerance: return "reason.tolerance";
+    case MismatchReason::NotANumber: return "reason.nan";
+    case MismatchReason::Infinite: return "reason.infinite";
+    case MismatchReason::Unwritten: return "reason.unwritten";
+    case MismatchReason::Nondeterministic: return "reason.nondeterministic";
+    }
+    return "reason.tolerance";
+}
+
 std::vector<std::uint8_t> mismatch_mask(const CompareResult& result, std::size_t count) {
     if (!result.note.empty() && result.count == 0 && !result.passed) return std::vector<std::uint8_t>(count, 1);
     std::vector<std::uint8_t> mask(count, 0);
@@ -244,11 +255,12 @@ CompareResult compare_buffers(const HostBuffer& got, const HostBuffer* got_b, co
     r.atol = spec.atol;
     r.rtol = spec.rtol;
 
-    std::string problem = layout_problem(want, want, "reference output");
-    if (problem.empty()) problem = layout_problem(got, want, "output");
-    if (problem.empty() && got_b) problem = layout_problem(*got_b, want, "second run's output");
+    Sentence problem = layout_problem(want, want, "compare.what.reference");
+    if (problem.empty()) problem = layout_problem(got, want, "compare.what.output");
+    if (problem.empty() && got_b) problem = layout_problem(*got_b, want, "compare.what.second");
     if (!problem.empty()) {
-        r.note = problem;
+        r.note = render(problem, "en");
+        r.note_said = std::move(problem);
         r.passed = false;
         return r;
     }
@@ -265,10 +277,11 @@ CompareResult compare_buffers(const HostBuffer& got, const HostBuffer* got_b, co
     case DType::F64: compare_all<double, uint64_t>(got, got_b, want, atol, rtol, det, listed, r); break;
     }
     r.passed = r.mismatches == 0;
-    if (r.nondeterministic && !det && r.passed)
-        r.note = std::to_string(r.nondeterministic) + " element" + (r.nondeterministic == 1 ? "" : "s") +
-                 " changed between the two validation runs, each within tolerance: float atomics add in a "
-                 "different order each run (a lesson can forbid this with \"deterministic\": true)";
+    if (r.nondeterministic && !det && r.passed) {
+        r.note_said = {{r.nondeterministic == 1 ? "compare.float_order_one" : "compare.float_order",
+                        {std::to_string(r.nondeterministic)}}};
+        r.note = render(r.note_said, "en");
+    }
     return r;
 }
 

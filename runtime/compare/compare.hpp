@@ -16,6 +16,7 @@
 // is a note when both runs pass, and the likely cause when one fails.
 #pragma once
 
+#include "core/phrase.hpp"
 #include "data/buffers.hpp"
 #include "lesson/lesson.hpp"
 
@@ -28,7 +29,8 @@ namespace wb {
 
 enum class MismatchReason { Tolerance, NotANumber, Infinite, Unwritten, Nondeterministic };
 
-const char* mismatch_reason_name(MismatchReason r);
+const char* mismatch_reason_name(MismatchReason r);  // in English, for JSON and logs
+const char* mismatch_reason_key(MismatchReason r);   // its catalogue key (core/phrase.hpp), for a front end
 
 struct Mismatch {
     std::size_t flat = 0;
@@ -65,7 +67,9 @@ struct CompareResult {
     std::vector<Mismatch> first;     // the first few mismatches, in index order
     std::vector<MismatchRun> mismatch_runs;  // every mismatched element, as runs (up to kMaxMismatchRuns)
     bool mismatch_runs_truncated = false;
-    std::string note;                // e.g. "shape differs: got [4], want [5]"
+    std::string note;                // e.g. "output shape differs: got [4], want [5]": render(note_said, "en")
+    Sentence note_said;              // the same, as catalogue phrases
+    std::string note_in(std::string_view lang) const { return render_checked(note, note_said, lang); }
 };
 
 struct CompareOptions {

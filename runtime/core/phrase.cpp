@@ -7,6 +7,7 @@
 #include "core/phrase.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace wb {
 
@@ -18,10 +19,30 @@ struct Entry {
 
 // Sorted by key (checked by phrase_keys' test): looked up by binary search.
 constexpr Entry kCatalogue[] = {
+    {"cli.emulator", "CPU emulator", "CPU 模拟器"},
+    {"cli.no_device", "none: {0}", "无：{0}"},
+    {"cli.no_gpu", " (no GPU: {0})", "（没有 GPU：{0}）"},
+    {"compare.bytes_differ", "{0} holds {1} bytes, but its shape needs {2}", "{0}有 {1} 字节，但它的形状需要 {2} 字节"},
+    {"compare.float_order",
+     "{0} elements changed between the two validation runs, each within tolerance: float atomics add in a different order each run (a lesson can forbid this with \"deterministic\": true)",
+     "{0} 个元素在两次验证运行之间变了，但都在容差之内：浮点原子操作每次运行的相加顺序不同（课程可以用 \"deterministic\": true 禁止这种情况）"},
+    {"compare.float_order_one",
+     "1 element changed between the two validation runs, within tolerance: float atomics add in a different order each run (a lesson can forbid this with \"deterministic\": true)",
+     "1 个元素在两次验证运行之间变了，但在容差之内：浮点原子操作每次运行的相加顺序不同（课程可以用 \"deterministic\": true 禁止这种情况）"},
+    {"compare.shape_differs", "{0} shape differs: got {1}, want {2}", "{0}的形状不同：得到 {1}，应为 {2}"},
+    {"compare.type_differs", "{0} type differs: got {1}, want {2}", "{0}的类型不同：得到 {1}，应为 {2}"},
+    {"compare.what.output", "output", "输出"},
+    {"compare.what.reference", "reference output", "参考实现的输出"},
+    {"compare.what.second", "second run's output", "第二次运行的输出"},
     {"cpu.from_cache", "; outputs and time kept from an earlier run on the same inputs", "；输出和时间沿用之前相同输入的一次运行"},
     {"cpu.method_cold", "one cold call, {0} thread(s), g++ -O3 -march=native", "单次冷调用，{0} 个线程，g++ -O3 -march=native"},
     {"cpu.method_warm", "median of {0} warm calls after a cold one, {1} thread(s), g++ -O3 -march=native",
      "冷调用之后 {0} 次热调用的中位数，{1} 个线程，g++ -O3 -march=native"},
+    {"deadline.case", "case '{0}''s timeout_s in the lesson", "课程中用例 '{0}' 的 timeout_s"},
+    {"deadline.default", "the default time limit", "默认的时间限制"},
+    {"deadline.given", "the time limit given for this run (--timeout, or Time limit in the launch panel)",
+     "这次运行给定的时间限制（--timeout，或启动配置面板中的“时间限制”）"},
+    {"deadline.lesson", "the lesson's checks.timeout_s (a case may set its own)", "课程的 checks.timeout_s（用例可以设置自己的）"},
     {"detail", ": {0}", "：{0}"},
     {"device.none", "The CUDA driver found no GPU.",
      "CUDA 驱动没有找到 GPU。"},
@@ -39,9 +60,39 @@ constexpr Entry kCatalogue[] = {
     {"driver.too_old",
      "The CUDA driver is too old for this program (missing {0}): update the NVIDIA driver.",
      "CUDA 驱动版本太旧（缺少 {0}）：请更新 NVIDIA 驱动。"},
+    {"emu.at", " at {0}", "，在 {0}"},
+    {"emu.deadlock", "block ({0}, {1}, {2}) cannot go on: ", "线程块 ({0}, {1}, {2}) 无法继续："},
+    {"emu.deadlock.warp",
+     "{0} of its threads wait at a warp operation (a shuffle, vote or __syncwarp) whose lanes will not all arrive, while {1} wait at __syncthreads()",
+     "其中 {0} 个线程在一个线程束操作（洗牌、投票或 __syncwarp）处等待，而它的线程束中的通道（lane）不会全部到达；另有 {1} 个线程在 __syncthreads() 处等待"},
+    {"emu.divide_by_zero", "integer division by zero", "整数除以零"},
+    {"emu.divide_by_zero.gpu", " (a GPU gives an undefined result here; the CPU stops)", "（GPU 在这里给出未定义的结果；CPU 会停下）"},
+    {"emu.in_kernel", "in kernel '{0}', ", "在核函数 '{0}' 中，"},
+    {"emu.read_before", "the kernel read outside buffer '{0}' ({1} elements): element [{2}], before its start",
+     "核函数读取了缓冲区 '{0}'（{1} 个元素）之外的元素 [{2}]，在它的开头之前"},
+    {"emu.read_nowhere", "the kernel read from an address that is no buffer's ({0})", "核函数从一个不属于任何缓冲区的地址（{0}）读取"},
+    {"emu.read_past", "the kernel read outside buffer '{0}' ({1} elements): element [{2}], past its end",
+     "核函数读取了缓冲区 '{0}'（{1} 个元素）之外的元素 [{2}]，越过了它的末尾"},
+    {"emu.trap", "the kernel stopped itself: ", "核函数自己停止了："},
+    {"emu.trap.assert", "assert({0}) failed", "assert({0}) 失败"},
+    {"emu.trap.brkpt", "__brkpt() was called", "调用了 __brkpt()"},
+    {"emu.trap.trap", "__trap() was called", "调用了 __trap()"},
+    {"emu.undefined",
+     "the kernel reached code whose behaviour is undefined, where the host compiler put a trap (a division by zero it could see, or a function that ends without returning its value)",
+     "核函数执行到了行为未定义的代码，主机编译器在那里放了一个陷阱（例如它能看出的除以零，或没有返回值就结束的函数）"},
+    {"emu.who", ", in block ({0}, {1}, {2}), thread ({3}, {4}, {5})", "，位于线程块 ({0}, {1}, {2}) 的线程 ({3}, {4}, {5})"},
+    {"emu.wrote_before", "the kernel wrote outside buffer '{0}' ({1} elements): element [{2}], before its start",
+     "核函数写到了缓冲区 '{0}'（{1} 个元素）之外的元素 [{2}]，在它的开头之前"},
+    {"emu.wrote_nowhere", "the kernel wrote to an address that is no buffer's ({0})", "核函数写入了一个不属于任何缓冲区的地址（{0}）"},
+    {"emu.wrote_past", "the kernel wrote outside buffer '{0}' ({1} elements): element [{2}], past its end",
+     "核函数写到了缓冲区 '{0}'（{1} 个元素）之外的元素 [{2}]，越过了它的末尾"},
     {"hint.context_lost", "restart the program, or run through the worker process, which is replaced after a fault",
      "重新启动程序，或者通过工作进程运行：出错后它会被自动替换"},
-    {"hint.deadline", "the deadline is {0}", "时限来自 {0}"},
+    {"hint.deadline", "the deadline is {0}", "时限来自{0}"},
+    {"hint.deadlock",
+     "every thread of a block must reach the same __syncthreads(), and every lane a warp operation names must reach it: one inside an if that only some threads take never completes",
+     "一个线程块的每个线程都必须到达同一个 __syncthreads()，线程束操作点名的每个线程束中的通道（lane）也都必须到达它：放在只有部分线程进入的条件分支里的同步永远完成不了"},
+    {"hint.divide_by_zero", "a divisor on the marked line is zero for some thread: check the values it can take", "标出的那一行里，有线程的除数是零：检查除数可能取哪些值"},
     {"hint.emulator_refused", "run this step on a computer with an NVIDIA GPU",
      "请在装有 NVIDIA GPU 的计算机上运行这一步"},
     {"hint.endless",
@@ -96,6 +147,11 @@ constexpr Entry kCatalogue[] = {
      "让每个线程块少用一些共享内存：用更小的分块，或减少动态共享内存（启动面板的“共享内存”，或命令行的 --shared）"},
     {"hint.sanitizer_slow", "kernels run 10-100x slower under compute-sanitizer: try a smaller case",
      "在 compute-sanitizer 下核函数会慢 10 到 100 倍：换一个小一些的用例试试"},
+    {"hint.trap", "a thread called __trap() or failed an assert(): the condition it checked did not hold; the line is marked in the editor",
+     "有线程调用了 __trap() 或者 assert() 失败了：它检查的条件不成立；编辑器里标出了那一行"},
+    {"hint.undefined",
+     "look at the marked line for a division whose divisor can be zero, or a function that can end without returning a value",
+     "在标出的那一行找一找：除数可能为零的除法，或者可能没有返回值就结束的函数"},
     {"hint.worker_corrupt", "this is a bug in CUDA Workbook; the worker was replaced, so running again may work",
      "这是 CUDA Workbook 的缺陷；工作进程已被替换，再运行一次也许就好了"},
     {"hint.worker_killed",
@@ -118,7 +174,11 @@ constexpr Entry kCatalogue[] = {
      "；run() 耗时 {0} 毫秒"},
     {"host.unchecked_error", "a CUDA call in run() failed and nothing checked it: {0}",
      "run() 中有一个 CUDA 调用失败了，但没有被检查：{0}"},
+    {"limits.target_arch", "for sm_{0}, the target architecture (no GPU here)", "（目标架构 sm_{0} 的限制；这里没有 GPU）"},
+    {"limits.this_gpu", "on this GPU", "（这块 GPU 的限制）"},
     {"paren", " ({0})", "（{0}）"},
+    {"paren.close", ")", "）"},
+    {"paren.open", " (", "（"},
     {"phase.baseline", "while timing the baseline", "为基准计时时"},
     {"phase.ceilings", "while measuring the GPU's ceilings", "测量 GPU 的上限时"},
     {"phase.compile", "while compiling the kernel", "编译核函数时"},
@@ -129,6 +189,40 @@ constexpr Entry kCatalogue[] = {
     {"phase.running", "while running", "运行时"},
     {"phase.start", "while starting", "启动时"},
     {"phase.timing", "while timing the kernel", "为核函数计时时"},
+    {"reason.infinite", "infinity", "无穷大"},
+    {"reason.nan", "NaN", "NaN（非数）"},
+    {"reason.nondeterministic", "differs between runs", "两次运行结果不同"},
+    {"reason.tolerance", "outside tolerance", "超出容差"},
+    {"reason.unwritten", "never written", "从未写入"},
+    {"refuse.arg_count", "kernel '{0}' takes {1} parameters, but the lesson passes {2} ({3})",
+     "核函数 '{0}' 有 {1} 个参数，但课程传入了 {2} 个（{3}）"},
+    {"refuse.arg_count_one", "kernel '{0}' takes 1 parameter, but the lesson passes {2} ({3})",
+     "核函数 '{0}' 有 1 个参数，但课程传入了 {2} 个（{3}）"},
+    {"refuse.arg_size", "kernel '{0}' parameter {1} is {2} bytes, but the lesson passes '{3}' there, which is {4} bytes",
+     "核函数 '{0}' 的第 {1} 个参数是 {2} 字节，但课程在那里传入的 '{3}' 是 {4} 字节"},
+    {"refuse.block_axis", "{0} is {1}, over the limit of {2} threads in that dimension {3}",
+     "{0} 是 {1}，超过了这一维 {2} 个线程的上限{3}"},
+    {"refuse.block_min", "{0} is {1}; every block dimension must be at least 1", "{0} 是 {1}；线程块的每一维至少是 1"},
+    {"refuse.constant_size", "__constant__ '{0}' is {1} bytes, but the lesson fills it from {2} of {3} bytes",
+     "__constant__ '{0}' 是 {1} 字节，但课程用 {3} 字节的{2}填充它"},
+    {"refuse.from_buffer", "buffer '{0}'", "缓冲区 '{0}'"},
+    {"refuse.from_values", "{0} values", "{0} 个值"},
+    {"refuse.grid_axis", "{0} is {1}, over the limit of {2} blocks in that dimension {3}",
+     "{0} 是 {1}，超过了这一维 {2} 个线程块的上限{3}"},
+    {"refuse.grid_min", "{0} is {1}; every grid dimension must be at least 1", "{0} 是 {1}；网格的每一维至少是 1"},
+    {"refuse.kernel_threads", "this kernel can run at most {0} threads per block (its register use limits it), and the block has {1}",
+     "这个核函数每个线程块最多只能运行 {0} 个线程（受它的寄存器用量限制），而这个线程块有 {1} 个"},
+    {"refuse.no_constant", "the kernel declares no __constant__ '{0}', which the lesson fills from {1}",
+     "核函数没有声明 __constant__ '{0}'，而课程要用{1}填充它"},
+    {"refuse.pass", " (pass {0})", "（第 {0} 遍）"},
+    {"refuse.registers", "each thread uses {0} registers, so a block of {1} threads needs {2}, over the {3} registers a block may use {4}",
+     "每个线程用 {0} 个寄存器，所以 {1} 个线程的线程块需要 {2} 个，超过了一个线程块可用的 {3} 个寄存器{4}"},
+    {"refuse.shared", "the block asks for {0} of shared memory ({1} static + {2} dynamic); a block may have at most {3} {4}",
+     "线程块要用 {0} 共享内存（静态 {1} + 动态 {2}）；一个线程块最多只能有 {3}{4}"},
+    {"refuse.shared_negative", "dynamic shared memory cannot be negative", "动态共享内存不能是负数"},
+    {"refuse.sizes_min", "every block and grid size must be at least 1", "线程块和网格的每一维都至少是 1"},
+    {"refuse.threads", "a block of {0} x {1} x {2} has {3} threads; a block may have at most {4} threads {5}",
+     "{0} × {1} × {2} 的线程块有 {3} 个线程；一个线程块最多只能有 {4} 个线程{5}"},
     {"run.and", "; and ", "；另外，"},
     {"run.compile_error_one", "1 error in {0}", "{0} 中有 1 个错误"},
     {"run.compile_errors", "{0} errors in {1}", "{1} 中有 {0} 个错误"},
@@ -147,7 +241,6 @@ constexpr Entry kCatalogue[] = {
      "；在 CPU 模拟器上运行，其用时（启动共 {0} ms）与 GPU 的速度无关"},
     {"run.emulator_compile_error", "the host compiler could not build the kernel for the CPU emulator: {0}",
      "主机编译器无法为 CPU 模拟器构建这个核函数：{0}"},
-    {"run.emulator_fault", "on the CPU emulator, {0}", "在 CPU 模拟器上，{0}"},
     {"run.emulator_refused", "the CPU emulator cannot run this step: {0}", "CPU 模拟器无法运行这一步：{0}"},
     {"run.mismatch", "output '{0}': {1} of {2} elements differ from the CPU reference",
      "输出 '{0}'：{2} 个元素中有 {1} 个和 CPU 参考实现的结果不同"},
@@ -157,6 +250,7 @@ constexpr Entry kCatalogue[] = {
     {"run.mismatch.race_likely", " ({0} of the wrong elements changed between two runs: a race is the likely cause)",
      "（出错的元素里有 {0} 个在两次运行之间变了：很可能是竞争）"},
     {"run.mismatch.unwritten", " ({0} never written)", "（其中 {0} 个从未写入）"},
+    {"run.on_emulator", "on the CPU emulator, ", "在 CPU 模拟器上，"},
     {"run.out_of_bounds_after",
      "the kernel wrote outside buffer '{0}' ({1} elements): first at element [{2}], past its end",
      "核函数写到了缓冲区 '{0}'（{1} 个元素）之外：第一处在元素 [{2}]，越过了末尾"},
@@ -166,7 +260,7 @@ constexpr Entry kCatalogue[] = {
     {"run.passed", "all {0} compared outputs match the CPU reference", "比较的 {0} 个输出全部和 CPU 参考实现一致"},
     {"run.passed_one", "all 1 compared output match the CPU reference", "比较的 1 个输出和 CPU 参考实现一致"},
     {"run.reference_no_compile", "the CPU reference did not compile", "CPU 参考实现没有编译通过"},
-    {"run.refused", "launch of '{0}' refused: {1}", "'{0}' 的启动被拒绝：{1}"},
+    {"run.refused", "launch of '{0}' refused: ", "'{0}' 的启动被拒绝："},
     {"sanitizer.clean", "; {0} found no errors", "；{0} 没有发现错误"},
     {"sanitizer.first", ", first: {0}", "，第一个：{0}"},
     {"sanitizer.found", "{0} found {1} errors", "{0} 发现了 {1} 个错误"},
@@ -174,6 +268,14 @@ constexpr Entry kCatalogue[] = {
     {"sanitizer.needs_gpu", "{0} needs a GPU, so nothing ran under it; ", "{0} 需要 GPU，所以没有在它下面运行任何东西；"},
     {"sanitizer.run_itself", " (the run itself: {0}: ", "（运行本身：{0}："},
     {"sanitizer.run_itself_end", ")", "）"},
+    {"signal.11", "signal 11 (Segmentation fault)", "信号 11（段错误）"},
+    {"signal.15", "signal 15 (Terminated)", "信号 15（被终止）"},
+    {"signal.4", "signal 4 (Illegal instruction)", "信号 4（非法指令）"},
+    {"signal.6", "signal 6 (Aborted)", "信号 6（中止）"},
+    {"signal.7", "signal 7 (Bus error)", "信号 7（总线错误）"},
+    {"signal.8", "signal 8 (Floating point exception)", "信号 8（算术异常）"},
+    {"signal.9", "signal 9 (Killed)", "信号 9（被强制结束）"},
+    {"signal.other", "signal {0}", "信号 {0}"},
     {"status.compile-error", "compile-error", "编译错误"},
     {"status.compile-only", "compile-only", "仅编译"},
     {"status.crashed", "crashed", "崩溃"},
@@ -225,10 +327,11 @@ constexpr Entry kCatalogue[] = {
     {"worker.killed", "{0} was killed from outside ({1}) {2}", "{0}在{2}被外部结束（{1}）"},
     {"worker.no_answer", "the worker did not answer: {0}", "工作进程没有应答：{0}"},
     {"worker.process", "the worker process", "工作进程"},
+    {"worker.process_under", "the worker under {0}", "{0} 下的工作进程"},
     {"worker.stopped", "stopped {0}", "在{0}被停止"},
     {"worker.stopped_before_start", "stopped before it started", "还没开始就被停止了"},
     {"worker.timed_out", "timed out after {0} s {1}", "在{1}超时（{0} 秒）"},
-    {"worker.timed_out_tool", "timed out after {0} s {1} {2}", "在{2}超时（{0} 秒，{1}）"},
+    {"worker.timed_out_tool", "timed out after {0} s under {1} {2}", "在{2}超时（{0} 秒，在 {1} 下）"},
     {"worker.unreadable", "{0} sent an answer that could not be read {1}", "{0}在{1}发回了无法读取的应答"},
 };
 
@@ -241,7 +344,22 @@ const Entry* find_entry(std::string_view key) {
 
 std::string_view pick(const Entry& e, std::string_view lang) { return lang == "zh" ? e.zh : e.en; }
 
-// Fills {0}, {1}, ... of `tmpl`; "@key" arguments are catalogue entries.
+std::string fill(std::string_view tmpl, const std::vector<std::string>& args, std::string_view lang);
+
+// An "@key" argument, or "@key|a|b": a catalogue entry with arguments of its own.
+std::string fill_reference(std::string_view ref, std::string_view lang) {
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    for (std::size_t bar; (bar = ref.find('|', start)) != std::string_view::npos; start = bar + 1)
+        parts.emplace_back(ref.substr(start, bar - start));
+    parts.emplace_back(ref.substr(start));
+    const Entry* e = find_entry(parts.front());
+    if (!e) return {};
+    parts.erase(parts.begin());
+    return fill(pick(*e, lang), parts, lang);
+}
+
+// Fills {0}, {1}, ... of `tmpl`; "@key" and "@key|arg|..." arguments are catalogue entries.
 std::string fill(std::string_view tmpl, const std::vector<std::string>& args, std::string_view lang) {
     std::string out;
     for (std::size_t i = 0; i < tmpl.size(); ++i) {
@@ -250,7 +368,7 @@ std::string fill(std::string_view tmpl, const std::vector<std::string>& args, st
             if (n < args.size()) {
                 const std::string& a = args[n];
                 if (a.size() > 1 && a[0] == '@') {
-                    if (const Entry* e = find_entry(std::string_view(a).substr(1))) out += pick(*e, lang);
+                    out += fill_reference(std::string_view(a).substr(1), lang);
                 } else {
                     out += a;
                 }
@@ -282,6 +400,15 @@ std::string render(const Sentence& s, std::string_view lang) {
 std::string render_checked(const std::string& english, const Sentence& s, std::string_view lang) {
     if (s.empty() || lang == "en" || render(s, "en") != english) return english;
     return render(s, lang);
+}
+
+std::string language_from_environment() {
+    for (const char* name : {"LC_ALL", "LC_MESSAGES", "LANG"}) {
+        const char* value = std::getenv(name);
+        if (value == nullptr || *value == '\0') continue;
+        return std::string_view(value).starts_with("zh") ? "zh" : "en";
+    }
+    return "en";
 }
 
 bool phrase_known(std::string_view key) { return key.empty() || find_entry(key) != nullptr; }

@@ -45,6 +45,11 @@ std::string render_checked(const std::string& english, const Sentence& s, std::s
 // Whether the catalogue has `key`, for the wire decoder and the tests.
 bool phrase_known(std::string_view key);
 
+// The student's language from the environment, as a program that follows the
+// locale would take it: LC_ALL, else LC_MESSAGES, else LANG; "zh" when it
+// starts with zh (zh_CN.UTF-8), else "en".
+std::string language_from_environment();
+
 // Every key of the catalogue, for the test that every entry has both languages.
 std::vector<std::string_view> phrase_keys();
 

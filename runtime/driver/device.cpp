@@ -24,7 +24,7 @@ DeviceLimits limits_for_arch(int cc) {
     else if (cc >= 80) { l.shared_per_block_optin = 163 * 1024; l.shared_per_sm = 164 * 1024; }
     else if (cc >= 75) { l.shared_per_block_optin = 64 * 1024; l.shared_per_sm = 64 * 1024; l.max_threads_per_sm = 1024; }
     else if (cc >= 70) { l.shared_per_block_optin = 96 * 1024; l.shared_per_sm = 96 * 1024; }
-    l.where = "for sm_" + std::to_string(cc) + ", the target architecture (no GPU here)";
+    l.where = "@limits.target_arch|" + std::to_string(cc);
     return l;
 }
 
@@ -103,55 +103,44 @@ std::optional<LaunchRefusal> check_launch(const LaunchDims& dims, const DeviceLi
     for (int i = 0; i < 3; ++i) {
         if (dims.block[i] < 1)
             return LaunchRefusal{std::string("block.") + kAxis[i],
-                                 std::string("block.") + kAxis[i] + " is " + std::to_string(dims.block[i]) +
-                                     "; every block dimension must be at least 1"};
+                                 {{"refuse.block_min", {std::string("block.") + kAxis[i], std::to_string(dims.block[i])}}}};
         if (dims.grid[i] < 1)
             return LaunchRefusal{std::string("grid.") + kAxis[i],
-                                 std::string("grid.") + kAxis[i] + " is " + std::to_string(dims.grid[i]) +
-                                     "; every grid dimension must be at least 1"};
+                                 {{"refuse.grid_min", {std::string("grid.") + kAxis[i], std::to_string(dims.grid[i])}}}};
     }
     for (int i = 0; i < 3; ++i)
         if (dims.block[i] > limits.max_block[i])
             return LaunchRefusal{std::string("block.") + kAxis[i],
-                                 std::string("block.") + kAxis[i] + " is " + std::to_string(dims.block[i]) +
-                                     ", over the limit of " + std::to_string(limits.max_block[i]) +
-                                     " threads in that dimension " + limits.where};
+                                 {{"refuse.block_axis", {std::string("block.") + kAxis[i], std::to_string(dims.block[i]),
+                                                         std::to_string(limits.max_block[i]), limits.where}}}};
     long long threads = dims.threads_per_block();
     if (threads > limits.max_threads_per_block)
         return LaunchRefusal{"threads_per_block",
-                             "a block of " + std::to_string(dims.block[0]) + " x " + std::to_string(dims.block[1]) +
-                                 " x " + std::to_string(dims.block[2]) + " has " + std::to_string(threads) +
-                                 " threads; a block may have at most " + std::to_string(limits.max_threads_per_block) +
-                                 " threads " + limits.where};
+                             {{"refuse.threads", {std::to_string(dims.block[0]), std::to_string(dims.block[1]),
+                                                  std::to_string(dims.block[2]), std::to_string(threads),
+                                                  std::to_string(limits.max_threads_per_block), limits.where}}}};
     for (int i = 0; i < 3; ++i)
         if (dims.grid[i] > limits.max_grid[i])
             return LaunchRefusal{std::string("grid.") + kAxis[i],
-                                 std::string("grid.") + kAxis[i] + " is " + std::to_string(dims.grid[i]) +
-                                     ", over the limit of " + std::to_string(limits.max_grid[i]) +
-                                     " blocks in that dimension " + limits.where};
+                                 {{"refuse.grid_axis", {std::string("grid.") + kAxis[i], std::to_string(dims.grid[i]),
+                                                        std::to_string(limits.max_grid[i]), limits.where}}}};
     if (dims.shared_bytes < 0)
-        return LaunchRefusal{"shared_memory", "dynamic shared memory cannot be negative"};
+        return LaunchRefusal{"shared_memory", {{"refuse.shared_negative", {}}}};
     long long shared = dims.shared_bytes + res.static_shared;
     if (shared > limits.shared_per_block_optin)
-        return LaunchRefusal{"shared_memory",
-                             "the block asks for " + kib(shared) + " of shared memory (" + kib(res.static_shared) +
-                                 " static + " + kib(dims.shared_bytes) + " dynamic); a block may have at most " +
-                                 kib(limits.shared_per_block_optin) + " " + limits.where};
+        return LaunchRefusal{"shared_memory", {{"refuse.shared", {kib(shared), kib(res.static_shared), kib(dims.shared_bytes),
+                                                                 kib(limits.shared_per_block_optin), limits.where}}}};
     if (shared > limits.shared_per_block && needs_optin) *needs_optin = true;
     if (res.registers > 0) {
         long long regs = (long long)res.registers * threads;
         if (regs > limits.regs_per_block)
-            return LaunchRefusal{"registers",
-                                 "each thread uses " + std::to_string(res.registers) + " registers, so a block of " +
-                                     std::to_string(threads) + " threads needs " + std::to_string(regs) +
-                                     ", over the " + std::to_string(limits.regs_per_block) +
-                                     " registers a block may use " + limits.where};
+            return LaunchRefusal{"registers", {{"refuse.registers", {std::to_string(res.registers), std::to_string(threads),
+                                                                     std::to_string(regs), std::to_string(limits.regs_per_block),
+                                                                     limits.where}}}};
     }
     if (res.max_threads_per_block > 0 && threads > res.max_threads_per_block)
-        return LaunchRefusal{"threads_per_block",
-                             "this kernel can run at most " + std::to_string(res.max_threads_per_block) +
-                                 " threads per block (its register use limits it), and the block has " +
-                                 std::to_string(threads)};
+        return LaunchRefusal{"threads_per_block", {{"refuse.kernel_threads", {std::to_string(res.max_threads_per_block),
+                                                                             std::to_string(threads)}}}};
     return std::nullopt;
 }
 
@@ -162,17 +151,13 @@ std::optional<LaunchRefusal> check_kernel_args(const std::string& entry, const s
         for (const auto& [name, size] : args) s += (s.empty() ? "" : ", ") + name;
         return s;
     };
-    const std::string kernel = "kernel '" + entry + "' ";
     if (params.size() != args.size())
-        return LaunchRefusal{"arguments", kernel + "takes " + std::to_string(params.size()) + " parameter" +
-                                              (params.size() == 1 ? "" : "s") + ", but the lesson passes " +
-                                              std::to_string(args.size()) + " (" + list() + ")"};
+        return LaunchRefusal{"arguments", {{params.size() == 1 ? "refuse.arg_count_one" : "refuse.arg_count",
+                                            {entry, std::to_string(params.size()), std::to_string(args.size()), list()}}}};
     for (std::size_t i = 0; i < params.size(); ++i)
         if (params[i] != args[i].second)
-            return LaunchRefusal{"arguments", kernel + "parameter " + std::to_string(i + 1) + " is " +
-                                                  std::to_string(params[i]) + " bytes, but the lesson passes '" +
-                                                  args[i].first + "' there, which is " +
-                                                  std::to_string(args[i].second) + " bytes"};
+            return LaunchRefusal{"arguments", {{"refuse.arg_size", {entry, std::to_string(i + 1), std::to_string(params[i]),
+                                                                    args[i].first, std::to_string(args[i].second)}}}};
     return std::nullopt;
 }
 

@@ -7,6 +7,8 @@
 // understands, naming the limit and the value that broke it.
 #pragma once
 
+#include "core/phrase.hpp"
+
 #include <array>
 #include <cstddef>
 #include <optional>
@@ -27,9 +29,10 @@ struct DeviceLimits {
     int regs_per_sm = 65536;
     int max_threads_per_sm = 2048;
     int warp_size = 32;
-    // Whose limits these are, for refusals: "on this GPU", or the target
-    // architecture's when there is no GPU (limits_for_arch).
-    std::string where = "on this GPU";
+    // Whose limits these are, for refusals: this GPU's, or the target
+    // architecture's when there is no GPU (limits_for_arch). A catalogue
+    // argument (core/phrase.hpp).
+    std::string where = "@limits.this_gpu";
 };
 
 struct DeviceInfo {
@@ -79,7 +82,17 @@ struct KernelResources {
 
 struct LaunchRefusal {
     std::string limit;    // short id: "threads_per_block", "block.z", "grid.x", "shared_memory", "registers"
-    std::string message;  // the sentence for the student
+    std::string message;  // the sentence for the student, in English: render(said, "en")
+    Sentence said;        // the same, as catalogue phrases
+    LaunchRefusal() = default;
+    LaunchRefusal(std::string limit, Sentence said)
+        : limit(std::move(limit)), message(render(said, "en")), said(std::move(said)) {}
+    std::string message_in(std::string_view lang) const { return render_checked(message, said, lang); }
+    // Adds to the sentence (" (pass 2)").
+    void add(Phrase p) {
+        said.push_back(std::move(p));
+        message = render(said, "en");
+    }
 };
 
 // The kernel's real parameter sizes against what the lesson passes (one

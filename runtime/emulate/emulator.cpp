@@ -208,7 +208,7 @@ std::optional<long long> EmuArena::first_guard_write(std::size_t i, unsigned cha
     return std::nullopt;
 }
 
-std::optional<std::string> EmuArena::describe(std::uintptr_t address) const {
+std::optional<EmuArena::Place> EmuArena::describe(std::uintptr_t address) const {
     for (const Region& r : buffers_) {
         const auto begin = reinterpret_cast<std::uintptr_t>(r.map);
         if (address < begin || address >= begin + r.map_bytes) continue;
@@ -216,8 +216,7 @@ std::optional<std::string> EmuArena::describe(std::uintptr_t address) const {
         const long long offset = static_cast<long long>(address) - static_cast<long long>(data);
         const long long element = element_at(offset, static_cast<long long>(r.element_size));
         const long long n = static_cast<long long>(r.bytes / r.element_size);
-        return "buffer '" + r.name + "' (" + std::to_string(n) + " elements): element [" + std::to_string(element) + "], " +
-               (offset >= 0 ? "past its end" : "before its start");
+        return Place{r.name, n, element, offset >= 0};
     }
     return std::nullopt;
 }
@@ -231,7 +230,8 @@ struct ThreadFault {
     std::uintptr_t address = 0;
     std::uintptr_t pc = 0;
     bool write = false;
-    std::string trap;  // a trap's message
+    std::string trap;        // a trap's message ("__trap() was called")
+    std::string trap_where;  // its file:line
 };
 
 struct BlockRun;
@@ -269,15 +269,18 @@ public:
         sa.sa_sigaction = on_fault;
         sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
         sigemptyset(&sa.sa_mask);
-        for (int i = 0; i < 3; ++i) ::sigaction(kSignals[i], &sa, &old_[i]);
+        for (int i = 0; i < kCount; ++i) ::sigaction(kSignals[i], &sa, &old_[i]);
     }
     ~FaultHandlers() {
-        for (int i = 0; i < 3; ++i) ::sigaction(kSignals[i], &old_[i], nullptr);
+        for (int i = 0; i < kCount; ++i) ::sigaction(kSignals[i], &old_[i], nullptr);
     }
 
 private:
-    static constexpr int kSignals[3] = {SIGSEGV, SIGBUS, SIGFPE};
-    struct sigaction old_[3] {};
+    // SIGILL: the host compiler puts a trap (ud2) where it proved the code's
+    // behaviour undefined, e.g. a division by a zero it could see.
+    static constexpr int kCount = 4;
+    static constexpr int kSignals[kCount] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+    struct sigaction old_[kCount] {};
 };
 
 // A signal stack for this OS thread: a fiber that overflows its stack still gets its fault reported.
@@ -407,7 +410,7 @@ struct BlockRun {
     std::vector<Warp>* warps = nullptr;
     unsigned current = 0;
     int barrier_count = 0;
-    std::string deadlock;  // set when the block cannot go on
+    Sentence deadlock;     // set when the block cannot go on: why
 };
 
 void set_thread(BlockRun& b, unsigned linear) {
@@ -456,10 +459,21 @@ const std::uint64_t* hook_warp_exchange(unsigned mask, std::uint64_t mine, unsig
     return w.results;
 }
 
+// A trap's words (cuda_emu.h's __trap, __brkpt and assert) as a catalogue phrase.
+Phrase trap_phrase(const std::string& what) {
+    if (what.rfind("__trap()", 0) == 0) return {"emu.trap.trap", {}};
+    if (what.rfind("__brkpt()", 0) == 0) return {"emu.trap.brkpt", {}};
+    const std::string open = "Assertion `", close = "` failed.";
+    if (what.rfind(open, 0) == 0 && what.size() >= open.size() + close.size() &&
+        what.compare(what.size() - close.size(), close.size(), close) == 0)
+        return {"emu.trap.assert", {what.substr(open.size(), what.size() - open.size() - close.size())}};
+    return verbatim(what);
+}
+
 [[noreturn]] void hook_trap(const char* what, const char* file, int line) {
     t_fault = ThreadFault{};
-    t_fault.trap = std::string(what ? what : "__trap()");
-    if (file && *file) t_fault.trap += std::string(" (") + file + ":" + std::to_string(line) + ")";
+    t_fault.trap = std::string(what ? what : "__trap() was called");
+    if (file && *file) t_fault.trap_where = std::string(file) + ":" + std::to_string(line);
     t_fault.signal = -1;
     t_in_kernel = false;
     ::siglongjmp(t_jump, 1);
@@ -509,10 +523,7 @@ bool release(BlockRun& b) {
         any = true;
     }
     if (any) return true;
-    std::ostringstream why;
-    why << (live - at_barrier) << " of its threads wait at a warp operation (a shuffle, vote or __syncwarp) whose "
-        << "lanes will not all arrive, while " << at_barrier << " wait at __syncthreads()";
-    b.deadlock = why.str();
+    b.deadlock = {{"emu.deadlock.warp", {std::to_string(live - at_barrier), std::to_string(at_barrier)}}};
     return false;
 }
 
@@ -652,8 +663,9 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
                 EmuFault f;
                 f.kind = EmuFault::Kind::Deadlock;
                 f.block = {b.block.x, b.block.y, b.block.z};
-                f.message = "block (" + std::to_string(b.block.x) + ", " + std::to_string(b.block.y) + ", " +
-                            std::to_string(b.block.z) + ") cannot go on: " + b.deadlock;
+                f.said = {{"emu.deadlock", {std::to_string(b.block.x), std::to_string(b.block.y), std::to_string(b.block.z)}}};
+                f.said.insert(f.said.end(), b.deadlock.begin(), b.deadlock.end());
+                f.message = render(f.said, "en");
                 std::lock_guard<std::mutex> lock(fault_mutex);
                 if (!fault) fault = std::move(f);
                 stop = true;
@@ -666,29 +678,38 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
             f.has_thread = true;
             f.address = t_fault.address;
             f.write = t_fault.write;
-            const std::string who = "block (" + std::to_string(f.block[0]) + ", " + std::to_string(f.block[1]) + ", " +
-                                    std::to_string(f.block[2]) + "), thread (" + std::to_string(f.thread[0]) + ", " +
-                                    std::to_string(f.thread[1]) + ", " + std::to_string(f.thread[2]) + ")";
+            const Phrase who{"emu.who", {std::to_string(f.block[0]), std::to_string(f.block[1]), std::to_string(f.block[2]),
+                                         std::to_string(f.thread[0]), std::to_string(f.thread[1]), std::to_string(f.thread[2])}};
             if (t_fault.signal == -1) {
                 f.kind = EmuFault::Kind::Trap;
-                f.message = "the kernel stopped itself: " + t_fault.trap + ", in " + who;
+                f.where = t_fault.trap_where;
+                f.said = {{"emu.trap", {}}, trap_phrase(t_fault.trap), who};
             } else if (t_fault.signal == SIGFPE) {
                 f.kind = EmuFault::Kind::Arithmetic;
                 f.where = source_line_of(t_fault.pc);
-                f.message = "integer division by zero in " + who + (f.where.empty() ? "" : " at " + f.where) +
-                            " (a GPU gives an undefined result here; the CPU stops)";
+                f.said = {{"emu.divide_by_zero", {}}, who};
+            } else if (t_fault.signal == SIGILL) {
+                f.kind = EmuFault::Kind::Undefined;
+                f.where = source_line_of(t_fault.pc);
+                f.said = {{"emu.undefined", {}}, who};
             } else {
                 f.where = source_line_of(t_fault.pc);
                 const auto in = arena ? arena->describe(f.address) : std::nullopt;
                 f.kind = in ? EmuFault::Kind::OutOfBounds : EmuFault::Kind::BadAddress;
-                std::ostringstream m;
-                m << (f.write ? "the kernel wrote " : "the kernel read ");
-                if (in) m << "outside " << *in;
-                else m << "from an address that is no buffer's (0x" << std::hex << f.address << std::dec << ")";
-                m << ", in " << who;
-                if (!f.where.empty()) m << " at " << f.where;
-                f.message = m.str();
+                if (in)
+                    f.said = {{f.write ? (in->past_end ? "emu.wrote_past" : "emu.wrote_before")
+                                       : (in->past_end ? "emu.read_past" : "emu.read_before"),
+                               {in->buffer, std::to_string(in->elements), std::to_string(in->element)}},
+                              who};
+                else {
+                    char hex[32];
+                    std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(f.address));
+                    f.said = {{f.write ? "emu.wrote_nowhere" : "emu.read_nowhere", {hex}}, who};
+                }
             }
+            if (!f.where.empty()) f.said.push_back({"emu.at", {f.where}});
+            if (t_fault.signal == SIGFPE) f.said.push_back({"emu.divide_by_zero.gpu", {}});
+            f.message = render(f.said, "en");
             std::lock_guard<std::mutex> lock(fault_mutex);
             if (!fault) fault = std::move(f);
             stop = true;

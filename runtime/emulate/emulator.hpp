@@ -22,6 +22,8 @@
 #include "driver/device.hpp"
 #include "lesson/lesson.hpp"
 
+#include "core/phrase.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -55,8 +57,9 @@ EmuBuild build_emulated(const SourceText& source, const std::vector<std::string>
 
 // Why a launch stopped before its end.
 struct EmuFault {
-    enum class Kind { OutOfBounds, BadAddress, Trap, Arithmetic, Deadlock } kind = Kind::BadAddress;
-    std::string message;                   // the sentence for the student
+    enum class Kind { OutOfBounds, BadAddress, Trap, Arithmetic, Undefined, Deadlock } kind = Kind::BadAddress;
+    std::string message;                   // the sentence for the student, in English: render(said, "en")
+    Sentence said;                         // the same, as catalogue phrases (core/phrase.hpp)
     std::uintptr_t address = 0;            // OutOfBounds/BadAddress
     bool write = false;                    // the access was a write (x86-64 tells)
     std::array<unsigned, 3> block{}, thread{};
@@ -83,8 +86,14 @@ public:
     // finds the first of those bytes changed (its byte offset from the buffer's start).
     void fill_guards(std::size_t i, unsigned char pattern);
     std::optional<long long> first_guard_write(std::size_t i, unsigned char pattern) const;
-    // The buffer an address falls in or next to (within a page): "buffer 'x' (1000 elements): element [1003]".
-    std::optional<std::string> describe(std::uintptr_t address) const;
+    // The buffer an address falls in or next to (within a page), and the element it would be.
+    struct Place {
+        std::string buffer;
+        long long elements = 0;  // the buffer's
+        long long element = 0;   // the index the address falls on
+        bool past_end = true;    // else before its start
+    };
+    std::optional<Place> describe(std::uintptr_t address) const;
 
 private:
     struct Region {

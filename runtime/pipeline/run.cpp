@@ -213,7 +213,9 @@ ArgPack pack_args(const std::vector<Arg>& args, const std::map<std::string, doub
 // with the compiled kernel's registers and static shared memory.
 void set_refused(RunResult& r, const LaunchReport& lr) {
     r.status = RunStatus::Refused;
-    r.say({{"run.refused", {lr.entry, lr.refusal->message}}});
+    Sentence said{{"run.refused", {lr.entry}}};
+    said.insert(said.end(), lr.refusal->said.begin(), lr.refusal->said.end());
+    r.say(std::move(said));
     const std::string& limit = lr.refusal->limit;
     const char* hint = limit == "shared_memory" ? "hint.refused.shared"
                        : limit == "constants"   ? "hint.refused.constants"
@@ -331,7 +333,13 @@ bool judge_outputs(RunResult& r, const std::vector<CompareSpec>& compare, const 
                 first_failure.push_back({"run.mismatch.must_be_same", {std::to_string(c.nondeterministic)}});
             else if (c.changed_and_failed)
                 first_failure.push_back({"run.mismatch.race_likely", {std::to_string(c.changed_and_failed)}});
-            if (!c.note.empty()) first_failure.push_back({"paren", {c.note}});
+            if (!c.note_said.empty()) {
+                first_failure.push_back({"paren.open", {}});
+                first_failure.insert(first_failure.end(), c.note_said.begin(), c.note_said.end());
+                first_failure.push_back({"paren.close", {}});
+            } else if (!c.note.empty()) {
+                first_failure.push_back({"paren", {c.note}});
+            }
         }
         all_passed = all_passed && c.passed;
         r.comparisons.push_back(std::move(c));
@@ -830,7 +838,7 @@ void LocalBackend::check_launches(const RunRequest& req, const Step& step, RunRe
             bool optin = false;
             lr.refusal = check_launch(p == 0 ? lr.dims : resolve_launch(spec, r.params, ov, p), limits, {}, &optin);
             lr.shared_optin = lr.shared_optin || optin;
-            if (lr.refusal && spec.multi_pass()) lr.refusal->message += " (pass " + std::to_string(p) + ")";
+            if (lr.refusal && spec.multi_pass()) lr.refusal->add({"refuse.pass", {std::to_string(p)}});
         }
         r.launches.push_back(lr);
         if (lr.refusal) {
@@ -874,7 +882,7 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
             dims.push_back(p == 0 ? lr.dims : resolve_launch(spec, r.params, ov, p));
             bool optin = false;
             lr.refusal = check_launch(dims.back(), ctx_->info().limits, lr.resources, &optin);
-            if (lr.refusal && spec.multi_pass()) lr.refusal->message += " (pass " + std::to_string(p) + ")";
+            if (lr.refusal && spec.multi_pass()) lr.refusal->add({"refuse.pass", {std::to_string(p)}});
             lr.shared_optin = lr.shared_optin || optin;
             max_shared = std::max(max_shared, dims.back().shared_bytes);
         }
@@ -907,16 +915,14 @@ void LocalBackend::run_on_gpu(const RunRequest& req, const Step& step, const std
         const ConstantSpec& c = step.constants[k];
         const auto global = module.global(c.name);
         const std::vector<unsigned char>& bytes = constants[k];
-        const std::string from = c.buffer.empty() ? std::to_string(c.values.size()) + " values"
-                                                  : "buffer '" + c.buffer + "'";
+        const std::string from = c.buffer.empty() ? "@refuse.from_values|" + std::to_string(c.values.size())
+                                                  : "@refuse.from_buffer|" + c.buffer;
         LaunchReport& lr = r.launches.front();
         if (!global)
-            lr.refusal = LaunchRefusal{"constants", "the kernel declares no __constant__ '" + c.name +
-                                                        "', which the lesson fills from " + from};
+            lr.refusal = LaunchRefusal{"constants", {{"refuse.no_constant", {c.name, from}}}};
         else if (bytes.size() > global->second)
-            lr.refusal = LaunchRefusal{"constants", "__constant__ '" + c.name + "' is " + std::to_string(global->second) +
-                                                        " bytes, but the lesson fills it from " + from + " of " +
-                                                        std::to_string(bytes.size()) + " bytes"};
+            lr.refusal = LaunchRefusal{"constants", {{"refuse.constant_size", {c.name, std::to_string(global->second), from,
+                                                                                std::to_string(bytes.size())}}}};
         if (lr.refusal) {
             set_refused(r, lr);
             return;
@@ -1751,9 +1757,8 @@ void LocalBackend::run_on_cpu(const RunRequest& req, const Step& step, const Sou
         if (module.arity(e) != int(spec.args.size())) {
             std::string names;
             for (const auto& a : spec.args) names += (names.empty() ? "" : ", ") + a.name;
-            lr.refusal = LaunchRefusal{"args", "kernel '" + lr.entry + "' takes " + std::to_string(module.arity(e)) +
-                                                   " parameters, but the lesson passes " + std::to_string(spec.args.size()) +
-                                                   " (" + names + ")"};
+            lr.refusal = LaunchRefusal{"args", {{module.arity(e) == 1 ? "refuse.arg_count_one" : "refuse.arg_count",
+                                                 {lr.entry, std::to_string(module.arity(e)), std::to_string(spec.args.size()), names}}}};
             set_refused(r, lr);
             return;
         }
@@ -1763,9 +1768,9 @@ void LocalBackend::run_on_cpu(const RunRequest& req, const Step& step, const Sou
         void* global = module.symbol(c.name);
         if (!global) {
             LaunchReport& lr = r.launches.front();
-            lr.refusal = LaunchRefusal{"constants", "the kernel declares no __constant__ '" + c.name +
-                                                        "', which the lesson fills from " +
-                                                        (c.buffer.empty() ? std::string("its values") : "buffer '" + c.buffer + "'")};
+            lr.refusal = LaunchRefusal{"constants", {{"refuse.no_constant", {c.name, c.buffer.empty()
+                                                                                          ? "@refuse.from_values|" + std::to_string(c.values.size())
+                                                                                          : "@refuse.from_buffer|" + c.buffer}}}};
             set_refused(r, lr);
             return;
         }
@@ -1804,7 +1809,10 @@ void LocalBackend::run_on_cpu(const RunRequest& req, const Step& step, const Sou
                 });
                 const LaunchDims dims = p == 0 ? r.launches[li].dims : resolve_launch(spec, r.params, ov, p);
                 fault = module.launch(entry_of[li], dims, pack.pointers.data(), &arena);
-                if (fault) fault->message = "in kernel '" + r.launches[li].entry + "', " + fault->message;
+                if (fault) {
+                    fault->said.insert(fault->said.begin(), Phrase{"emu.in_kernel", {r.launches[li].entry}});
+                    fault->message = render(fault->said, "en");
+                }
                 if (p + 1 < r.launches[li].passes)
                     for (const auto& [a, b] : spec.swap) std::swap(binding[index_of(a)], binding[index_of(b)]);
             }
@@ -1829,11 +1837,21 @@ void LocalBackend::run_on_cpu(const RunRequest& req, const Step& step, const Sou
     if (fault) {
         // The launch stopped at a bad access or a trap: that is the verdict.
         r.status = RunStatus::CudaError;
-        r.say({{"run.emulator_fault", {fault->message}}});
-        r.say_hint({{fault->kind == EmuFault::Kind::OutOfBounds || fault->kind == EmuFault::Kind::BadAddress
-                         ? "hint.out_of_bounds_access"
-                         : "hint.mismatch",
-                     {}}});
+        // "kernel.cu:12": the line in the student's file, to mark in the editor.
+        if (const std::string prefix = source.origin + ":"; fault->where.rfind(prefix, 0) == 0)
+            r.fault_line = std::atoi(fault->where.c_str() + prefix.size());
+        Sentence said{{"run.on_emulator", {}}};
+        said.insert(said.end(), fault->said.begin(), fault->said.end());
+        r.say(std::move(said));
+        const char* hint = "hint.out_of_bounds_access";
+        switch (fault->kind) {
+        case EmuFault::Kind::OutOfBounds: case EmuFault::Kind::BadAddress: break;
+        case EmuFault::Kind::Trap: hint = "hint.trap"; break;
+        case EmuFault::Kind::Arithmetic: hint = "hint.divide_by_zero"; break;
+        case EmuFault::Kind::Undefined: hint = "hint.undefined"; break;
+        case EmuFault::Kind::Deadlock: hint = "hint.deadlock"; break;
+        }
+        r.say_hint({{hint, {}}});
         r.emulated_ms = -1;
         return;
     }
@@ -1901,12 +1919,12 @@ double run_timeout(const RunRequest& req) {
 }
 
 std::string run_timeout_source(const RunRequest& req) {
-    if (req.timeout_s > 0) return "the time limit given for this run (--timeout, or Time limit in the launch panel)";
+    if (req.timeout_s > 0) return "@deadline.given";
     const Step* step = request_step(req);
-    if (!step) return "the default time limit";
+    if (!step) return "@deadline.default";
     const TestCase* tc = request_case(req, *step);
-    if (tc && tc->timeout_s > 0) return "case '" + tc->name + "''s timeout_s in the lesson";
-    return "the lesson's checks.timeout_s (a case may set its own)";
+    if (tc && tc->timeout_s > 0) return "@deadline.case|" + tc->name;
+    return "@deadline.lesson";
 }
 
 double sanitized_timeout(const RunRequest& req) { return std::max(120.0, 10 * run_timeout(req)); }

@@ -206,6 +206,7 @@ struct RunResult {
     std::string error_code;  // e.g. CUDA_ERROR_ILLEGAL_ADDRESS
     std::string output;      // what the kernel printed (device printf, assert messages) and other stdout/stderr
     bool context_lost = false;  // a sticky fault: the process's CUDA context is unusable from now on
+    int fault_line = 0;         // the student's source line where a kernel faulted, when known (the CPU emulator's); 0: not known
 
     std::string lesson_id, step_id, case_name;
     std::map<std::string, double> params;  // the values used
@@ -353,8 +354,8 @@ const TestCase* request_case(const RunRequest& request, const Step& step);
 // The deadline for a request: its own, else its case's, else its lesson's checks.
 double run_timeout(const RunRequest& request);
 
-// Where run_timeout() took its value from, as a clause for messages:
-// "the time limit given for this run", "case 'large''s timeout_s", ...
+// Where run_timeout() took its value from, as a catalogue argument for messages:
+// "@deadline.given" (the time limit given for this run), "@deadline.case|large", ...
 std::string run_timeout_source(const RunRequest& request);
 
 // The deadline under compute-sanitizer, which slows kernels by 10-100x:

@@ -214,7 +214,8 @@ json compare_to_json(const CompareResult& cr) {
                      {"unwritten", cr.unwritten}, {"nondeterministic", cr.nondeterministic},
                      {"max_abs_error", num(cr.max_abs_error)}, {"max_rel_error", num(cr.max_rel_error)},
                      {"max_abs_at", cr.max_abs_at}, {"atol", cr.atol}, {"rtol", cr.rtol}, {"first", first},
-                     {"note", cr.note}, {"changed_and_failed", cr.changed_and_failed},
+                     {"note", cr.note}, {"note_said", encode_sentence(cr.note_said)},
+                     {"changed_and_failed", cr.changed_and_failed},
                      {"deterministic", cr.deterministic}, {"mismatch_runs", runs},
                      {"mismatch_runs_truncated", cr.mismatch_runs_truncated}};
 }
@@ -233,6 +234,7 @@ CompareResult compare_from_json(const json& cj) {
     cr.atol = cj.at("atol");
     cr.rtol = cj.at("rtol");
     cr.note = cj.at("note");
+    cr.note_said = decode_sentence(cj, "note_said");
     cr.changed_and_failed = get_or<std::size_t>(cj, "changed_and_failed", 0);
     cr.deterministic = get_or<bool>(cj, "deterministic", false);
     cr.mismatch_runs_truncated = get_or<bool>(cj, "mismatch_runs_truncated", false);
@@ -553,7 +555,7 @@ Frame encode_result(const RunResult& r) {
               {"cpu_threads", r.cpu_threads}, {"cpu_from_cache", r.cpu_from_cache}, {"bytes", num(r.bytes)}, {"flops", num(r.flops)},
               {"emulated", r.emulated}, {"emulated_ms", num(r.emulated_ms)},
               {"message_said", encode_sentence(r.message_said)}, {"hint_said", encode_sentence(r.hint_said)},
-              {"device_note_said", encode_sentence(r.device_note_said)}};
+              {"device_note_said", encode_sentence(r.device_note_said)}, {"fault_line", r.fault_line}};
     json params = json::object();
     for (const auto& [k, v] : r.params) params[k] = num(v);
     j["params"] = params;
@@ -573,7 +575,7 @@ Frame encode_result(const RunResult& r) {
                    {"resources", {l.resources.registers, l.resources.static_shared, l.resources.local_bytes,
                                   l.resources.max_threads_per_block}},
                    {"shared_optin", l.shared_optin}, {"passes", l.passes}, {"tuned", l.tuned}};
-        if (l.refusal) lj["refusal"] = {l.refusal->limit, l.refusal->message};
+        if (l.refusal) lj["refusal"] = {l.refusal->limit, l.refusal->message, encode_sentence(l.refusal->said)};
         launches.push_back(lj);
     }
     j["launches"] = launches;
@@ -657,6 +659,7 @@ RunResult decode_result(const Frame& frame) {
         r.message_said = decode_sentence(j, "message_said");
         r.hint_said = decode_sentence(j, "hint_said");
         r.device_note_said = decode_sentence(j, "device_note_said");
+        r.fault_line = get_or<int>(j, "fault_line", 0);
         r.cpu_ms = get_num(j.at("cpu_ms"));
         if (j.contains("cpu_cold_ms")) r.cpu_cold_ms = get_num(j.at("cpu_cold_ms"));
         r.cpu_warm_runs = get_or<int>(j, "cpu_warm_runs", 0);
@@ -705,7 +708,13 @@ RunResult decode_result(const Frame& frame) {
             l.shared_optin = lj.at("shared_optin");
             l.passes = lj.at("passes");
             l.tuned = lj.at("tuned");
-            if (lj.contains("refusal")) l.refusal = LaunchRefusal{lj.at("refusal").at(0), lj.at("refusal").at(1)};
+            if (lj.contains("refusal")) {
+                const json& rj = lj.at("refusal");
+                l.refusal = LaunchRefusal{};
+                l.refusal->limit = rj.at(0);
+                l.refusal->message = rj.at(1);
+                if (rj.size() > 2) l.refusal->said = decode_sentence(json{{"said", rj.at(2)}}, "said");
+            }
             r.launches.push_back(std::move(l));
         }
         for (const auto& cj : j.at("comparisons")) r.comparisons.push_back(compare_from_json(cj));

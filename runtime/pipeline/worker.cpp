@@ -38,9 +38,13 @@ fs::path self_dir() {
     return ec ? fs::path() : exe.parent_path();
 }
 
+// A signal as a catalogue argument: "@signal.11" ("signal 11 (Segmentation fault)"), or the number alone.
 std::string signal_text(int sig) {
-    const char* s = strsignal(sig);
-    return "signal " + std::to_string(sig) + (s ? std::string(" (") + s + ")" : "");
+    switch (sig) {
+    case SIGILL: case SIGABRT: case SIGBUS: case SIGFPE: case SIGKILL: case SIGSEGV: case SIGTERM:
+        return "@signal." + std::to_string(sig);
+    default: return "@signal.other|" + std::to_string(sig);
+    }
 }
 
 // A phase as a catalogue argument ("@phase.gpu": "while running the kernel").
@@ -363,12 +367,12 @@ FrameLimits result_limits(const RunRequest& req) {
 }  // namespace
 
 // What a run that got no readable answer becomes, for the warm worker and the
-// sanitized one alike. `tool` is "" or "under compute-sanitizer memcheck".
+// sanitized one alike. `tool` is "" or "compute-sanitizer memcheck".
 static void describe_failure(RunResult& r, const RunRequest& req, ReadStatus st, const WorkerExit& e,
                              const std::string& phase, double timeout, bool cancelled, const std::string& tool,
                              const std::string& decode_error) {
     const std::string where = phase_text(phase);
-    const std::string who = tool.empty() ? "@worker.process" : "the worker " + tool;
+    const std::string who = tool.empty() ? "@worker.process" : "@worker.process_under|" + tool;
     if (cancelled) {
         r.status = RunStatus::Stopped;
         r.say({{"worker.stopped", {where}}});
@@ -636,7 +640,7 @@ RunResult WorkerBackend::run_sanitized(const RunRequest& request) {
         r.output = output + r.output;
     } else {
         r.output = output;
-        describe_failure(r, req, st, e, phase, timeout, cancelled(), "under " + tool, decode_error);
+        describe_failure(r, req, st, e, phase, timeout, cancelled(), tool, decode_error);
     }
     r.context_lost = false;  // that worker was for this run only; the warm one is untouched
     apply_sanitizer_report(r, req.sanitizer, parse_sanitizer_report(output));

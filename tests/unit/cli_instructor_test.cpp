@@ -4,6 +4,7 @@
 // exits the same way in `run` and `check`, and `check --junit` writes JUnit XML
 // that a real XML parser (python3's) reads. The driver is off (cli_runner.hpp).
 #include "cli_runner.hpp"
+#include "core/untranslated.hpp"
 
 #include <gtest/gtest.h>
 
@@ -135,6 +136,41 @@ TEST(CliExitCodes, AnEndlessKernelOnTheEmulatorTimesOutSayingWhere) {
     EXPECT_EQ(r.code, 1) << r.out;
     EXPECT_TRUE(contains(r.out, "result  timed-out: timed out after 2 s while running the kernel on the CPU emulator\n"))
         << r.out;
+}
+
+// With LANG=zh_CN.UTF-8 the run's sentences are Chinese: the device line, the result and the hint
+// for a write past the end on the emulator, a timeout with its deadline, and a refused block.
+TEST(CliExitCodes, RunFollowsLangAndSpeaksChinese) {
+    TempDir tmp;
+    std::ofstream(tmp.path / "past_end.cu")
+        << "extern \"C\" __global__ void vector_add(const float* a, const float* b, float* c, int n)\n"
+           "{ int i = blockIdx.x * blockDim.x + threadIdx.x; c[i] = a[i] + b[i]; }\n";
+    std::ofstream(tmp.path / "endless.cu")
+        << "extern \"C\" __global__ void vector_add(const float* a, const float* b, float* c, int n)\n"
+           "{ volatile int spin = 1; while (spin) {} }\n";
+    const std::string zh = "LANG=zh_CN.UTF-8 LC_ALL= LC_MESSAGES=";
+    // The lines a student reads: device, check notes, result, hint (the rest are the fields' names and figures).
+    auto sentences = [](const std::string& out) {
+        std::string kept;
+        std::istringstream lines(out);
+        for (std::string line; std::getline(lines, line);)
+            for (const char* row : {"device  ", "result  ", "hint    ", "        REFUSED"})
+                if (line.rfind(row, 0) == 0) kept += line.substr(std::string(row).size()) + "\n";
+        return kept;
+    };
+    auto past = run_cli("run lessons/01_vector_add.json --case ragged --source " + tmp.q("past_end.cu"), zh);
+    EXPECT_TRUE(contains(past.out, "result  CUDA 错误: 在 CPU 模拟器上，在核函数 'vector_add' 中，核函数")) << past.out;
+    EXPECT_TRUE(contains(past.out, "device  CPU 模拟器（没有 GPU：")) << past.out;
+    auto endless = run_cli("run lessons/01_vector_add.json --case small --timeout 2 --source " + tmp.q("endless.cu"), zh);
+    EXPECT_TRUE(contains(endless.out, "result  超时: 在用 CPU 模拟器运行核函数时超时（2 秒）")) << endless.out;
+    auto refused = run_cli("run lessons/01_vector_add.json --solution --case small --block 2048", zh);
+    EXPECT_TRUE(contains(refused.out, "1024 个线程")) << refused.out;
+    for (const auto* out : {&past.out, &endless.out, &refused.out})
+        for (const wb::EnglishFound& f : wb::english_in(sentences(*out), {"vector", "add", "ragged", "small"}))
+            ADD_FAILURE() << "English '" << f.words << "' in: " << f.line;
+    // LANG=en (or unset) keeps English.
+    auto en = run_cli("run lessons/01_vector_add.json --case ragged --source " + tmp.q("past_end.cu"), "LANG=C LC_ALL= LC_MESSAGES=");
+    EXPECT_TRUE(contains(en.out, "result  cuda-error: on the CPU emulator, in kernel 'vector_add', the kernel")) << en.out;
 }
 
 // ---- step numbers ----------------------------------------------------------------

@@ -1,6 +1,7 @@
 // tests/unit/phrase_test.cpp — what the runtime says reaches a Chinese UI in
 // Chinese, through the worker, and never shows a stale or unknown sentence.
 #include "core/phrase.hpp"
+#include "core/untranslated.hpp"
 #include "lesson/loader.hpp"
 #include "pipeline/run.hpp"
 #include "pipeline/wire.hpp"
@@ -55,11 +56,39 @@ TEST(Phrase, TheCatalogueIsSortedAndEveryEntrySaysTheSameInBothLanguages) {
     }
 }
 
+// The finder the Chinese-window tests use: it sees the English this catalogue replaced, and
+// not the code, names, units and quoted text a Chinese sentence keeps.
+TEST(Untranslated, FindsEnglishAndLeavesCodeNamesAndQuotesAlone) {
+    for (const char* english : {"1 element changed between the two validation runs", "mismatch", "(outside tolerance)",
+                                "在 CPU 模拟器上，in kernel 'vector_add', the kernel read outside buffer 'a'",
+                                "时限来自 the time limit given for this run", "0 .. 999  index", "Run", "never written"})
+        EXPECT_FALSE(english_in(english).empty()) << english;
+    for (const char* chinese : {"核函数读取了缓冲区 'a'（1000 个元素）之外的元素 [1000]，在 starter_step1.cu:4",
+                                "线程束（warp）的 32 个线程", "用 WB_CHECK 包住 cudaMalloc(&d, n)", "g++ -O3 -march=native",
+                                "GPU 0 · 流 1，2.5 GB/s，12 ms", "调用了 __trap()", "threadIdx.x 与 blockDim.x",
+                                "课程的 checks.timeout_s（--timeout）", "\"deterministic\": true", "信号 11（段错误）"})
+        EXPECT_TRUE(english_in(chinese).empty()) << chinese << ": " << english_in(chinese).front().words;
+    EXPECT_TRUE(english_in("gray out", {"gray", "out"}).empty()) << "a lesson's names are allowed";
+}
+
+// Every sentence of the catalogue, in Chinese, has no English left in it: fault kinds,
+// refusals, timeouts, races, mismatches, deadlines, signals, hints.
+TEST(Phrase, EveryChineseSentenceIsChinese) {
+    for (std::string_view key : phrase_keys()) {
+        const std::string zh = render({{std::string(key), {"7", "8", "9", "10", "11", "12"}}}, "zh");
+        for (const EnglishFound& f : english_in(zh)) ADD_FAILURE() << key << ": '" << f.words << "' in " << zh;
+    }
+}
+
 TEST(Phrase, ArgumentsVerbatimTextAndNestedPhrasesRender) {
     const Sentence s = {{"worker.stopped", {"@phase.gpu"}}, verbatim(" [x]")};
     EXPECT_EQ(render(s, "en"), "stopped while running the kernel [x]");
     EXPECT_EQ(render(s, "zh"), "在运行核函数时被停止 [x]");
     EXPECT_EQ(render(s, "fr"), render(s, "en")) << "an unknown language falls back to English";
+    // An argument that is a phrase with arguments of its own.
+    const Sentence deadline = {{"hint.deadline", {"@deadline.case|large"}}};
+    EXPECT_EQ(render(deadline, "en"), "the deadline is case 'large''s timeout_s in the lesson");
+    EXPECT_EQ(render(deadline, "zh"), "时限来自课程中用例 'large' 的 timeout_s");
 }
 
 // A timeout on the emulator names where it happened in both languages, with no empty place left
