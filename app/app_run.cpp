@@ -31,6 +31,7 @@
 #include "student_work.hpp"
 #include "trust.hpp"
 #include "ui_text.hpp"
+#include "widgets/draw_text.hpp"
 #include "widgets/keys.hpp"
 #include "widgets/widget_text.hpp"
 
@@ -655,6 +656,7 @@ int run_app(const AppOptions& options) {
             return 2;
         }
     }
+    state.record_all_text = script != nullptr;
 
     // The last session's lesson and step, unless --lesson says otherwise.
     const SessionState session = load_session();
@@ -816,7 +818,9 @@ int run_app(const AppOptions& options) {
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
         ImGui::NewFrame();
+        if (state.record_all_text) text_record_begin();
         draw_frame(state, fonts);
+        if (state.record_all_text) state.drawn.all_text = text_record_finish();
         ImGui::Render();
         act_on_requests(state, jobs);
         if (state.dark_theme != dark_applied) {

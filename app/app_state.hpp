@@ -191,6 +191,11 @@ struct DrawnFrame {
     int timeline_lanes = -1;          // lanes the Timeline tab drew (0: its message instead); -1: no timeline drawn
     int timeline_bars = -1;           // bars it drew inside the visible range; -1: no timeline drawn
     Layout layout;                    // where the panels were put
+    // Every piece of text the frame drew, a line per row of the window, as
+    // ImGui's log records it (text widgets, buttons, menus, tabs, tooltips)
+    // plus what the widgets put on their draw lists (legends, axes): filled
+    // only while AppState::record_all_text is on (scripted mode).
+    std::string all_text;
 };
 
 struct AppState {
@@ -287,6 +292,7 @@ struct AppState {
     bool show_diff = false;
     std::string diff_solution;               // the solution the diff compares against
     DrawnFrame drawn;                        // what the latest frame drew (for scripted tests)
+    bool record_all_text = false;            // fill drawn.all_text (a script runs)
 };
 
 const LessonEntry* selected_entry(const AppState& state);

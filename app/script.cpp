@@ -18,6 +18,7 @@
 
 #include "core/error.hpp"
 #include "core/fs.hpp"
+#include "core/untranslated.hpp"
 #include "widgets/keys.hpp"
 #include "widgets/timeline_view.hpp"
 
@@ -33,6 +34,8 @@
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <set>
 #include <sstream>
 #include <string_view>
 
@@ -896,6 +899,56 @@ Tick worker_pid(Call& c) {
 
 bool something_drawn(Call& c) { return c.state.drawn.frame > 0; }
 
+// The names the open lesson gives (its id, steps, buffers, params, cases,
+// kernels): what the window shows as the lesson wrote them, in any language.
+std::set<std::string> lesson_names(const AppState& state) {
+    std::set<std::string> names;
+    if (!state.lesson) return names;
+    auto add_words = [&](const std::string& s) {
+        std::string w;
+        for (char ch : s + " ") {
+            if (std::isalpha(static_cast<unsigned char>(ch))) w += ch;
+            else if (!w.empty()) names.insert(std::exchange(w, std::string()));
+        }
+    };
+    add_words(state.lesson->id);
+    for (const Step& step : state.lesson->steps) {
+        add_words(step.id);
+        for (const auto& b : step.buffers) add_words(b.name);
+        for (const auto& p : step.params) add_words(p.name);
+        for (const auto& t : step.checks.cases) add_words(t.name);
+        for (const auto& l : step.launches) add_words(l.entry);
+    }
+    return names;
+}
+
+// expect-no-english [WORD...]: the latest frame drew no English (runtime/core/untranslated.hpp),
+// beyond the lesson's names and the WORDs given.
+Tick expect_no_english(Call& c) {
+    if (!something_drawn(c)) return c.fail("no frame has been drawn yet");
+    std::set<std::string> allowed = lesson_names(c.state);
+    for (const std::string& w : split_words(c.rest)) allowed.insert(w);
+    const std::vector<EnglishFound> found = english_in(c.state.drawn.all_text, allowed);
+    if (found.empty()) {
+        c.say("no English in frame " + std::to_string(c.state.drawn.frame) + " (" +
+              std::to_string(c.state.drawn.all_text.size()) + " bytes of text)");
+        return Tick::Continue;
+    }
+    std::string list;
+    for (const EnglishFound& f : found) list += "\n    '" + f.words + "' in: " + f.line;
+    return c.fail(std::to_string(found.size()) + " English in frame " + std::to_string(c.state.drawn.frame) + ":" + list);
+}
+
+// dump-text FILE: the latest frame's text, for writing a test.
+Tick dump_text(Call& c) {
+    if (c.rest.empty()) return c.fail("dump-text wants FILE");
+    std::ofstream out(unquote(c.rest));
+    out << c.state.drawn.all_text;
+    if (!out) return c.fail("could not write " + c.rest);
+    c.say("wrote the frame's text to " + c.rest);
+    return Tick::Continue;
+}
+
 Tick expect_drawn_marker(Call& c) {
     long long n = 0;
     if (!to_int(c.rest, n)) return c.fail("expect-drawn-marker wants a line number");
@@ -1074,6 +1127,8 @@ constexpr Command kCommands[] = {
     {"expect-no-drawn-text", expect_no_drawn_text},
     {"expect-drawn-timeline-lanes", expect_drawn_timeline_lanes},
     {"expect-drawn-timeline-bars", expect_drawn_timeline_bars},
+    {"expect-no-english", expect_no_english},
+    {"dump-text", dump_text},
 };
 
 }  // namespace

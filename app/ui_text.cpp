@@ -302,6 +302,14 @@ constexpr std::array<Entry, static_cast<std::size_t>(UiText::Count_)> kTable{{
     {"(last run)", "（上一次运行）"},
     {"Stopped before a result. Press Run to try again.", "在得出结果前已停止。按“运行”再试一次。"},
     {"Stopped before a result; below is the last run that finished.", "在得出结果前已停止；下面是上一次完成的运行。"},
+    {"GPU", "GPU"},
+    {"CPU emulator", "CPU 模拟器"},
+    {"CPU", "CPU"},
+    {"%zu values, drawn 1 in %zu (each bucket's extreme kept)", "共 %zu 个值，每 %zu 个画 1 个（保留每段的极值）"},
+    {"  %zu mismatched", "  %zu 个不一致"},
+    {"%zu mismatched cells (outlined when zoomed in)", "%zu 个单元格不一致（放大后描出轮廓）"},
+    {"1 mismatched cell (outlined when zoomed in)", "1 个单元格不一致（放大后描出轮廓）"},
+    {"Your code: %s (began as %s)", "你的代码：%s（从 %s 开始）"},
 }};
 
 }  // namespace
@@ -324,6 +332,10 @@ WidgetText widget_text_in(const std::string& lang) {
     w.no_runs = tr(UiText::WNoRuns, lang);
     w.run = tr(UiText::WRun, lang);
     w.value = tr(UiText::WValue, lang);
+    w.values_drawn = tr(UiText::WValuesDrawn, lang);
+    w.mismatched_pixels = tr(UiText::WMismatchedPixels, lang);
+    w.mismatched_cells = tr(UiText::WMismatchedCells, lang);
+    w.mismatched_cell = tr(UiText::WMismatchedCell, lang);
     w.timeline_lane = tr(UiText::WTimelineLane, lang);
     w.timeline_kernel = tr(UiText::WTimelineKernel, lang);
     w.timeline_copy = tr(UiText::WTimelineCopy, lang);

@@ -273,6 +273,14 @@ enum class UiText {
     LastRunLabel,
     StoppedNoResult,
     StoppedShowingLast,
+    WhoGpu,
+    WhoEmulator,
+    WhoCpu,
+    WValuesDrawn,
+    WMismatchedPixels,
+    WMismatchedCells,
+    WMismatchedCell,
+    YourWorkTab,
     Count_,
 };
 

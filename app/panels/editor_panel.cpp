@@ -8,9 +8,11 @@
 // widget by revision, copies the student's typing back, and turns the latest
 // compile's diagnostics into markers.
 #include "panels/panels.hpp"
+#include "widgets/draw_text.hpp"
 
 #include "app_state.hpp"
 #include "lesson_reload.hpp"
+#include "student_work.hpp"
 #include "trust.hpp"
 #include "fonts.hpp"
 #include "ui_text.hpp"
@@ -113,6 +115,9 @@ void draw_code(AppState& state, const Fonts& fonts) {
         if (compile)
             for (const Diagnostic& d : compile->diagnostics)
                 if (d.line > 0) markers.push_back({d.line, d.column, marker_severity(d.severity), d.message});
+        // The line where the kernel faulted (the CPU emulator names it), with the run's sentence.
+        if (state.last_run && state.last_run->fault_line > 0)
+            markers.push_back({state.last_run->fault_line, 0, EditorMarker::Error, state.last_run->message_in(state.lang)});
         if (state.last_run)
             for (const SanitizerFinding& f : state.last_run->sanitizer_findings)
                 if (f.line > 0)
@@ -174,6 +179,7 @@ void draw_replace_confirm(AppState& state, const Step& step) {
     const std::string title =
         std::string(tr(starter ? UiText::ResetToStarter : UiText::ShowSolution, state.lang)) + "###confirm_replace";
     if (ImGui::BeginPopupModal(title.c_str(), nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+        text_record_resume();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
         const char* question = tr(starter ? UiText::ConfirmReset : UiText::ConfirmSolution, state.lang);
         ImGui::TextUnformatted(question);
@@ -284,9 +290,18 @@ void draw_editor_panel(AppState& state, const Fonts& fonts, const PanelRect& rec
     // F8: the next line with a diagnostic after the last one visited, from the top after the last.
     if (key_pressed(Key::F8, false) && state.compile) state.editor.goto_line = next_diagnostic_line(state);
 
-    ImGui::TextDisabled("%s  (%s)", state.editor.origin.c_str(),
+    // The tab names the student's own file (what is saved, and where); the starter it began as
+    // is the name compiler messages use.
+    const Step* open_step = selected_step(state);
+    const std::string work_name = open_step ? open_step->id + ".cu" : state.editor.origin;
+    char tab[512];
+    std::snprintf(tab, sizeof tab, tr(UiText::YourWorkTab, lang), work_name.c_str(), state.editor.origin.c_str());
+    ImGui::TextDisabled("%s  (%s)", tab,
                         state.editor.saved_revision == state.editor.revision ? tr(UiText::Saved, lang)
                                                                               : tr(UiText::Unsaved, lang));
+    if (open_step && state.lesson && ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", work_file(state.lesson->id, open_step->id).string().c_str());
+    record_drawn_text(state.drawn.texts, tab);
     if (state.show_diff) draw_diff(state, fonts);
     else draw_code(state, fonts);
     draw_replace_confirm(state, *step);

@@ -6,6 +6,7 @@
 // Links open nowhere yet (MarkdownCallbacks' default): leaving the app is a
 // decision for later.
 #include "panels/panels.hpp"
+#include "widgets/draw_text.hpp"
 
 #include "app_state.hpp"
 #include "fonts.hpp"
@@ -75,12 +76,18 @@ void draw_contents(AppState& state, const Fonts& fonts, bool popped) {
     ImGui::Separator();
     // No bold face is loaded (fonts.hpp); the widget falls back to the regular one.
     const MarkdownFonts md_fonts{fonts.ui, nullptr, fonts.heading, fonts.code};
-    draw_markdown(step->instructions.get(state.lang), md_fonts);
+    {
+        const TextRecordPause lesson_text;  // linted on its own (tests/app/lesson_text_lint_test.cpp)
+        draw_markdown(step->instructions.get(state.lang), md_fonts);
+    }
     for (std::size_t i = 0; i < step->hints.size(); ++i) {
         char label[64];
         std::snprintf(label, sizeof label, tr(UiText::HintN, state.lang), static_cast<int>(i + 1));
         const std::string id = std::string(label) + "###hint" + std::to_string(i);
-        if (ImGui::CollapsingHeader(id.c_str())) draw_markdown(step->hints[i].get(state.lang), md_fonts);
+        if (ImGui::CollapsingHeader(id.c_str())) {
+            const TextRecordPause lesson_text;
+            draw_markdown(step->hints[i].get(state.lang), md_fonts);
+        }
     }
 }
 
@@ -108,7 +115,10 @@ void draw_instructions(AppState& state, const Fonts& fonts, const PanelRect& rec
     ImVec4 background = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
     background.w = 1.0f;  // the themes' slight transparency would show the code underneath
     ImGui::PushStyleColor(ImGuiCol_WindowBg, background);
-    if (ImGui::Begin(title.c_str(), &open, ImGuiWindowFlags_NoCollapse)) draw_contents(state, fonts, true);
+    if (ImGui::Begin(title.c_str(), &open, ImGuiWindowFlags_NoCollapse)) {
+        text_record_resume();
+        draw_contents(state, fonts, true);
+    }
     ImGui::End();
     ImGui::PopStyleColor();
     if (!open) set_instructions_popped(state, false);

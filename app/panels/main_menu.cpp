@@ -3,6 +3,7 @@
 // instructions' window, the results' size, the text size), and Help, which
 // lists the keyboard shortcuts.
 #include "panels/panels.hpp"
+#include "widgets/draw_text.hpp"
 
 #include "app_state.hpp"
 #include "ui_text.hpp"
@@ -15,24 +16,30 @@ namespace wb::app {
 float draw_main_menu(AppState& state) {
     float height = 0.0f;
     if (!ImGui::BeginMainMenuBar()) return height;
+    text_record_resume();
     ImGui::TextUnformatted("CUDA Workbook");
     ImGui::Separator();
     // "###language" keeps the menu's identity when its label changes language.
     std::string label = std::string(tr(UiText::Language, state.lang)) + "###language";
     if (ImGui::BeginMenu(label.c_str())) {
+        text_record_resume();
         if (ImGui::MenuItem(tr(UiText::English, "en"), nullptr, state.lang == "en")) state.lang = "en";
         if (ImGui::MenuItem(tr(UiText::Chinese, "zh"), nullptr, state.lang == "zh")) state.lang = "zh";
         ImGui::EndMenu();
+        text_record_resume();
     }
     const std::string theme = std::string(tr(UiText::Theme, state.lang)) + "###theme";
     if (ImGui::BeginMenu(theme.c_str())) {
+        text_record_resume();
         if (ImGui::MenuItem(tr(UiText::Dark, state.lang), nullptr, state.dark_theme)) state.dark_theme = true;
         if (ImGui::MenuItem(tr(UiText::Light, state.lang), nullptr, !state.dark_theme)) state.dark_theme = false;
         ImGui::EndMenu();
+        text_record_resume();
     }
     // Where things are, and how large the text is.
     const std::string view = std::string(tr(UiText::ViewMenu, state.lang)) + "###view";
     if (ImGui::BeginMenu(view.c_str())) {
+        text_record_resume();
         if (ImGui::MenuItem(tr(UiText::LessonListShown, state.lang), "Ctrl+Shift+L", !state.layout.lessons_collapsed))
             set_lessons_collapsed(state, !state.layout.lessons_collapsed);
         if (ImGui::MenuItem(tr(UiText::InstructionsOwnWindow, state.lang), nullptr, state.layout.instructions_popped))
@@ -49,10 +56,12 @@ float draw_main_menu(AppState& state) {
         if (ImGui::MenuItem(tr(UiText::TextSmaller, state.lang), "Ctrl+-")) change_text_zoom(state, -1);
         if (ImGui::MenuItem(tr(UiText::TextReset, state.lang), "Ctrl+0")) change_text_zoom(state, 0);
         ImGui::EndMenu();
+        text_record_resume();
     }
     // Every keyboard shortcut, so none has to be guessed.
     const std::string help = std::string(tr(UiText::Help, state.lang)) + "###help";
     if (ImGui::BeginMenu(help.c_str())) {
+        text_record_resume();
         const std::pair<UiText, const char*> keys[] = {{UiText::KeyRun, "Ctrl+Enter"},
                                                        {UiText::CheckAllCases, "Ctrl+Shift+Enter"},
                                                        {UiText::KeySave, "Ctrl+S"},
@@ -64,6 +73,7 @@ float draw_main_menu(AppState& state) {
                                                        {UiText::TextReset, "Ctrl+0"}};
         for (const auto& [what, key] : keys) ImGui::MenuItem(tr(what, state.lang), key, false, false);
         ImGui::EndMenu();
+        text_record_resume();
     }
     // The same toggle as two buttons on the bar itself: one click, and visible.
     ImGui::Separator();

@@ -100,6 +100,7 @@ void draw_monitor_window(AppState& state) {
     ImGui::SetNextWindowBgAlpha(1.0f);  // the themes' slight transparency would show the editor through the plots
     const std::string title = std::string(tr(UiText::MonitorTitle, state.lang)) + "###gpu_monitor";
     if (ImGui::Begin(title.c_str(), &state.show_monitor)) {
+        text_record_resume();
         ImGui::PushTextWrapPos(0.0f);
         ImGui::TextDisabled("%s", tr(UiText::MonitorAbout, state.lang));
         ImGui::PopTextWrapPos();

@@ -6,6 +6,8 @@
 // an early return.
 #pragma once
 
+#include "widgets/draw_text.hpp"
+
 #include <imgui.h>
 
 #include <string>
@@ -29,6 +31,7 @@ public:
                                             ImGuiWindowFlags_NoSavedSettings |
                                             ImGuiWindowFlags_NoBringToFrontOnFocus;
         visible_ = ImGui::Begin(id, nullptr, kFixed | extra_flags);
+        text_record_resume();
     }
     ~PanelWindow() { ImGui::End(); }
     PanelWindow(const PanelWindow&) = delete;

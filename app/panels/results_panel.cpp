@@ -9,6 +9,7 @@
 // The badge and the summary stay above the tabs, so the verdict is visible
 // whichever tab is open and however far it has scrolled.
 #include "panels/panels.hpp"
+#include "widgets/draw_text.hpp"
 #include "panels/inside_views.hpp"
 #include "panels/results_views.hpp"
 
@@ -62,9 +63,9 @@ void draw_comparisons(const RunResult& r, const std::string& lang) {
             ImGui::Text(tr(UiText::ResMismatched, lang), c.mismatches, c.count, c.unwritten, c.nondeterministic);
             for (const Mismatch& m : c.first)
                 ImGui::BulletText(tr(UiText::ResGot, lang), index_text(m.index).c_str(), m.got, m.want,
-                                  mismatch_reason_name(m.reason));
+                                  render({{mismatch_reason_key(m.reason), {}}}, lang).c_str());
         }
-        if (!c.note.empty()) ImGui::TextColored(kBad, "%s", c.note.c_str());
+        if (!c.note.empty()) ImGui::TextColored(kBad, "%s", c.note_in(lang).c_str());
     }
 }
 
@@ -428,6 +429,7 @@ void draw_results_panel(AppState& state, const PanelRect& rect) {
         background.w = 1.0f;  // the themes' slight transparency would show the text underneath
         ImGui::PushStyleColor(ImGuiCol_WindowBg, background);
         if (ImGui::Begin("###results_expanded", nullptr, kFlags)) {
+            text_record_resume();
             if (ImGui::IsWindowAppearing()) ImGui::SetWindowFocus();
             draw_contents(state);
         }

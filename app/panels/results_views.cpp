@@ -74,7 +74,8 @@ struct BuiltView {
     BufferView gpu, cpu, diff, single;
     ViewState zoom_pan;
     bool triplet = false;
-    const char* ran_on = "GPU";  // "CPU emulator" when the run was emulated
+    bool emulated = false;     // the kernels ran on the CPU emulator, not a GPU
+    UiText label = UiText::WhoGpu;  // what made the main values (GPU, CPU emulator, CPU reference, input)
     double max_difference = 0;
 
     MatrixView matrix;
@@ -183,11 +184,11 @@ void build_one(BuiltView& v, const RunResult& r, const Step& step) {
         v.sample_step = *std::max_element(main->sample_of->step.begin(), main->sample_of->step.end());
         v.whole_size_text = shape_string(main->sample_of->shape);
     }
-    const char* label = v.source == Source::CpuOnly ? "CPU"
-                        : v.source == Source::Input ? "input"
-                        : r.emulated                ? "CPU emulator"
-                                                    : "GPU";
-    v.ran_on = r.emulated ? "CPU emulator" : "GPU";
+    v.label = v.source == Source::CpuOnly ? UiText::WhoCpu
+              : v.source == Source::Input ? UiText::BufInput
+              : r.emulated                ? UiText::WhoEmulator
+                                          : UiText::WhoGpu;
+    v.emulated = r.emulated;
 
     switch (v.spec.kind) {
     case ViewKind::Image: {
@@ -216,14 +217,12 @@ void build_one(BuiltView& v, const RunResult& r, const Step& step) {
         break;
     }
     case ViewKind::Matrix: {
-        v.matrix.set_label(label);
         v.matrix.set(*main, both ? cpu : nullptr, mask_ptr);
         v.size_text = main->sample_of ? v.whole_size_text : dims_text(*main, ViewMode::Heatmap);
         v.has_data = !v.matrix.heat_map().empty();
         break;
     }
     case ViewKind::Vector: {
-        v.vector.set_label(label);
         v.vector.set(*main, both ? cpu : nullptr, mask_ptr);
         v.size_text = std::to_string(main->full_count());
         v.has_data = main->count() > 0;
@@ -258,6 +257,9 @@ void draw_one(BuiltView& v, const std::string& lang, float max_h) {
         ImGui::TextDisabled(tr(UiText::ViewSampled, lang), v.sample_step, v.whole_size_text.c_str());
         ImGui::PopTextWrapPos();
     }
+    // Labels in the language of this frame.
+    v.matrix.set_label(tr(v.label, lang));
+    v.vector.set_label(tr(v.label, lang));
     if (v.has_data) {
         switch (v.spec.kind) {
         case ViewKind::Image:
@@ -268,7 +270,8 @@ void draw_one(BuiltView& v, const std::string& lang, float max_h) {
                 const float h = s.width > 0 ? std::clamp(w * static_cast<float>(s.height) / static_cast<float>(s.width),
                                                          60.0f, max_h)
                                             : 160.0f;
-                draw_image_triplet(v.gpu, v.cpu, v.diff, v.zoom_pan, h, v.ran_on);
+                draw_image_triplet(v.gpu, v.cpu, v.diff, v.zoom_pan, h,
+                                   tr(v.emulated ? UiText::WhoEmulator : UiText::WhoGpu, lang));
                 ImGui::TextDisabled(tr(UiText::ViewLargestDifference, lang), v.max_difference);
             } else {
                 const ImageSize s = v.single.size();

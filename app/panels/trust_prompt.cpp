@@ -3,6 +3,7 @@
 // (app/trust.hpp says why and what each answer does). Its text is here in
 // both languages: it is the one place that says it.
 #include "panels/panels.hpp"
+#include "widgets/draw_text.hpp"
 
 #include "app_state.hpp"
 #include "trust.hpp"
@@ -25,6 +26,7 @@ void draw_trust_prompt(AppState& state) {
     const std::string title = std::string(zh ? "信任这些课程吗？" : "Trust these lessons?") + kPopupId;
     ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
     if (!ImGui::BeginPopupModal(title.c_str(), nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+    text_record_resume();
     if (!t.prompt_open) {  // answered elsewhere (a script)
         ImGui::CloseCurrentPopup();
         ImGui::EndPopup();

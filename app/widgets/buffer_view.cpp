@@ -6,6 +6,7 @@
 // [SECTION] drawing: image box, triplet, colour bar, matrix, vector, scalar
 // [SECTION] ColormapRenderer (shader path)
 #include "widgets/buffer_view.hpp"
+#include "widgets/draw_text.hpp"
 #include "widgets/widget_text.hpp"
 
 #include "widgets/plot.hpp"
@@ -526,7 +527,7 @@ bool image_box(const char* id, BufferView& view, ViewState& state, ImVec2 size, 
     } else {
         const char* msg = widget_text().no_picture;
         const ImVec2 ts = ImGui::CalcTextSize(msg);
-        dl->AddText({p0.x + (size.x - ts.x) * 0.5f, p0.y + (size.y - ts.y) * 0.5f},
+        draw_text(dl, {p0.x + (size.x - ts.x) * 0.5f, p0.y + (size.y - ts.y) * 0.5f},
                     ImGui::GetColorU32(ImGuiCol_TextDisabled), msg);
     }
     ImGui::PopID();
@@ -566,7 +567,7 @@ void draw_image_triplet(BufferView& gpu, BufferView& cpu, BufferView& diff, View
     }
     if (diff.mismatch_pixels() > 0) {
         ImGui::SameLine();
-        ImGui::TextColored({1.0f, 0.3f, 0.25f, 1.0f}, "  %zu mismatched", diff.mismatch_pixels());
+        ImGui::TextColored({1.0f, 0.3f, 0.25f, 1.0f}, widget_text().mismatched_pixels, diff.mismatch_pixels());
     }
     shared.hovered = false;
     BufferView* views[3] = {&gpu, &cpu, &diff};
@@ -606,8 +607,8 @@ void draw_colour_bar(ColorMap map, float lo, float hi, ImVec2 size) {
     }
     dl->AddRect(p0, {p0.x + bar_w, p0.y + size.y}, ImGui::GetColorU32(ImGuiCol_Border));
     const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
-    dl->AddText({p0.x + bar_w + 4, p0.y}, text, hi_s);
-    dl->AddText({p0.x + bar_w + 4, p0.y + size.y - ImGui::GetTextLineHeight()}, text, lo_s);
+    draw_text(dl, {p0.x + bar_w + 4, p0.y}, text, hi_s);
+    draw_text(dl, {p0.x + bar_w + 4, p0.y + size.y - ImGui::GetTextLineHeight()}, text, lo_s);
     ImGui::Dummy(size);
 }
 
@@ -652,8 +653,9 @@ void MatrixView::draw(const char* id, float height) {
         ImGui::EndTooltip();
     }
     if (heat_.mismatch_pixels() > 0)
-        ImGui::TextColored({1.0f, 0.35f, 0.3f, 1.0f}, "%zu mismatched cell%s (outlined when zoomed in)",
-                           heat_.mismatch_pixels(), heat_.mismatch_pixels() == 1 ? "" : "s");
+        ImGui::TextColored({1.0f, 0.35f, 0.3f, 1.0f}, heat_.mismatch_pixels() == 1 ? widget_text().mismatched_cell
+                                                                                   : widget_text().mismatched_cells,
+                           heat_.mismatch_pixels());
     if (shows_table() &&
         ImGui::BeginTable("numbers", s.width + 1,
                           ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
@@ -700,7 +702,7 @@ void VectorView::draw(const char* id, int table_rows, float plot_height) {
     o.x_scale = static_cast<double>(stride_ * whole_step);
     if (has_cpu_) o.extra.push_back({cpu_series_.data(), static_cast<int>(cpu_series_.size()), 0, "CPU"});
     draw_line_plot("plot", gpu_series_.data(), static_cast<int>(gpu_series_.size()), {0, plot_height}, o);
-    if (stride_ > 1) ImGui::TextDisabled("%zu values, drawn 1 in %zu (each bucket's extreme kept)", gpu_.count(), stride_);
+    if (stride_ > 1) ImGui::TextDisabled(widget_text().values_drawn, gpu_.count(), stride_);
     if (gpu_.sample_of) ImGui::TextDisabled(widget_text().sampled_values, gpu_.full_count(), whole_step);
     const std::size_t rows = std::min<std::size_t>(gpu_.count(), static_cast<std::size_t>(std::max(table_rows, 0)));
     if (rows > 0 && ImGui::BeginTable("values", has_cpu_ ? 4 : 2,

@@ -1,5 +1,6 @@
 // app/widgets/plot.cpp — line plots drawn straight into the window's draw list.
 #include "widgets/plot.hpp"
+#include "widgets/draw_text.hpp"
 #include "widgets/widget_text.hpp"
 
 #include <algorithm>
@@ -124,18 +125,18 @@ void draw_line_plot(const char* id, const float* ys, int n, ImVec2 size, const P
         const float zy = b.y - (b.y - a.y) * (0 - r.lo) / (r.hi - r.lo);
         dl->AddLine({a.x, zy}, {b.x, zy}, ImGui::GetColorU32(ImGuiCol_Separator));
     }
-    dl->AddText({p0.x, a.y}, axis, hi_label.c_str());
-    dl->AddText({p0.x, b.y - lh}, axis, lo_label.c_str());
+    draw_text(dl, {p0.x, a.y}, axis, hi_label.c_str());
+    draw_text(dl, {p0.x, b.y - lh}, axis, lo_label.c_str());
     const int longest = std::max_element(series.begin(), series.end(), [](auto& x, auto& y) { return x.n < y.n; })->n;
     char xl[96];
-    std::snprintf(xl, sizeof xl, "0 .. %.0f  %s", std::max(0.0, (longest - 1) * o.x_scale), o.x_label ? o.x_label : "");
-    dl->AddText({a.x, b.y + 2}, axis, xl);
+    std::snprintf(xl, sizeof xl, "0 .. %.0f  %s", std::max(0.0, (longest - 1) * o.x_scale), o.x_label ? o.x_label : widget_text().index);
+    draw_text(dl, {a.x, b.y + 2}, axis, xl);
     // Legend, right-aligned under the plot.
     float lx = b.x;
     for (auto it = series.rbegin(); it != series.rend(); ++it) {
         if (!it->label) continue;
         lx -= ImGui::CalcTextSize(it->label).x;
-        dl->AddText({lx, b.y + 2}, it->colour, it->label);
+        draw_text(dl, {lx, b.y + 2}, it->colour, it->label);
         lx -= 12;
     }
 

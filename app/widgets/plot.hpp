@@ -26,7 +26,7 @@ struct PlotOptions {
     ImU32 colour = 0;               // 0: blue (overlays default to orange, green, ...)
     std::vector<PlotSeries> extra;  // drawn over the main series, e.g. {cpu, n, 0, "CPU"}
     double x_scale = 1.0;           // hover shows index * x_scale (a sampled series passes its stride)
-    const char* x_label = "index";
+    const char* x_label = nullptr;  // nullptr: the widgets' word for "index" (widget_text.hpp)
     const char* value_format = "%.4g";
     const char* unit = nullptr;     // appended to values ("ms")
     bool markers = false;           // a dot per point (when points are sparse enough)

@@ -1,5 +1,6 @@
 // app/widgets/roofline.cpp — the roofline chart (roofline.hpp).
 #include "widgets/roofline.hpp"
+#include "widgets/draw_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -63,18 +64,18 @@ void draw_roofline(const char* id, const RooflineRoofs& roofs, const std::vector
     for (double e = ax.x0; e <= ax.x1 + 1e-9; e += 1) {
         dl->AddLine(ImVec2(sx(e), a.y), ImVec2(sx(e), b.y), grid);
         const std::string t = decade(e);
-        dl->AddText(ImVec2(sx(e) - ImGui::CalcTextSize(t.c_str()).x / 2, b.y + 2), text, t.c_str());
+        draw_text(dl, ImVec2(sx(e) - ImGui::CalcTextSize(t.c_str()).x / 2, b.y + 2), text, t.c_str());
     }
     for (double e = ax.y0; e <= ax.y1 + 1e-9; e += 1) {
         dl->AddLine(ImVec2(a.x, sy(e)), ImVec2(b.x, sy(e)), grid);
         const std::string t = decade(e);
-        dl->AddText(ImVec2(a.x - ImGui::CalcTextSize(t.c_str()).x - 3, sy(e) - ImGui::GetTextLineHeight() / 2), text, t.c_str());
+        draw_text(dl, ImVec2(a.x - ImGui::CalcTextSize(t.c_str()).x - 3, sy(e) - ImGui::GetTextLineHeight() / 2), text, t.c_str());
     }
 
     // The axes' units, inside the chart's corners where no roof passes.
-    dl->AddText(ImVec2(a.x + 4, a.y + 2), text, "GFLOP/s");
+    draw_text(dl, ImVec2(a.x + 4, a.y + 2), text, "GFLOP/s");
     const char* x_unit = "FLOP/byte";
-    dl->AddText(ImVec2(b.x - ImGui::CalcTextSize(x_unit).x - 4, b.y - ImGui::GetTextLineHeight() - 2), text, x_unit);
+    draw_text(dl, ImVec2(b.x - ImGui::CalcTextSize(x_unit).x - 4, b.y - ImGui::GetTextLineHeight() - 2), text, x_unit);
 
     dl->PushClipRect(a, b, true);
     if (roofs.bandwidth_gbs > 0 && roofs.peak_gflops > 0) {
@@ -84,16 +85,16 @@ void draw_roofline(const char* id, const RooflineRoofs& roofs, const std::vector
         const ImVec2 foot(sx(ax.x0), sy(lbw + ax.x0)), knee(sx(ridge), sy(lpk)), end(sx(ax.x1), sy(lpk));
         dl->AddLine(foot, knee, roof, 2.0f);
         dl->AddLine(knee, end, roof, 2.0f);
-        dl->AddText(ImVec2(knee.x + 4, knee.y - ImGui::GetTextLineHeight() - 2), roof, roofs.peak_label.c_str());
+        draw_text(dl, ImVec2(knee.x + 4, knee.y - ImGui::GetTextLineHeight() - 2), roof, roofs.peak_label.c_str());
         // The slope's label sits on its lower half, where the chart is empty.
         const double lx = ax.x0 + (ridge - ax.x0) * 0.25;
-        dl->AddText(ImVec2(sx(lx) + 4, sy(lbw + lx) - ImGui::GetTextLineHeight() - 2), roof, roofs.bandwidth_label.c_str());
+        draw_text(dl, ImVec2(sx(lx) + 4, sy(lbw + lx) - ImGui::GetTextLineHeight() - 2), roof, roofs.bandwidth_label.c_str());
     }
     if (roofs.reference_gflops > 0) {
         const float y = sy(std::log10(roofs.reference_gflops));
         const ImU32 c = IM_COL32(150, 150, 230, 255);
         for (float x = a.x; x < b.x; x += 10) dl->AddLine(ImVec2(x, y), ImVec2(std::min(x + 5, b.x), y), c, 1.5f);
-        dl->AddText(ImVec2(b.x - ImGui::CalcTextSize(roofs.reference_label.c_str()).x - 4, y + 2), c,
+        draw_text(dl, ImVec2(b.x - ImGui::CalcTextSize(roofs.reference_label.c_str()).x - 4, y + 2), c,
                     roofs.reference_label.c_str());
     }
     const RooflinePoint* under = nullptr;

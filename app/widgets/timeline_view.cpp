@@ -6,6 +6,7 @@
 // [SECTION] ticks, durations, sizes and labels
 // [SECTION] drawing
 #include "widgets/timeline_view.hpp"
+#include "widgets/draw_text.hpp"
 #include "widgets/widget_text.hpp"
 
 #include <imgui_internal.h>  // SetItemUsingMouseWheel: the wheel zooms here instead of scrolling the panel
@@ -404,7 +405,7 @@ TimelineDrawn draw_timeline(const char* id, const Timeline& t, TimelineViewState
         dl->AddRectFilled(a, b, ImGui::GetColorU32(ImGuiCol_FrameBg, i % 2 ? 0.55f : 1.0f));
         dl->AddRectFilled(a, ImVec2(x0, b.y), ImGui::GetColorU32(ImGuiCol_TableHeaderBg));
         dl->PushClipRect(a, ImVec2(x0 - pad / 2, b.y), true);
-        dl->AddText(ImVec2(a.x + pad, y + (lane_h - line_h) / 2), text, labels[i].c_str());
+        draw_text(dl, ImVec2(a.x + pad, y + (lane_h - line_h) / 2), text, labels[i].c_str());
         dl->PopClipRect();
         if (i > 0 && g.lanes[i].device != g.lanes[i - 1].device)
             dl->AddLine(a, ImVec2(x1, y), ImGui::GetColorU32(ImGuiCol_Text, 0.6f), 2.0f);
@@ -429,7 +430,7 @@ TimelineDrawn draw_timeline(const char* id, const Timeline& t, TimelineViewState
         const float lx = x + 3;
         if (lx < free_x || lx + tw > x1) continue;
         if (return_shown && lx < returned_x + returned_w + pad && lx + tw + pad > returned_x) continue;
-        dl->AddText(ImVec2(lx, top + pad / 2), dim, tick.label.c_str());
+        draw_text(dl, ImVec2(lx, top + pad / 2), dim, tick.label.c_str());
         free_x = lx + tw + pad;
     }
 
@@ -461,7 +462,7 @@ TimelineDrawn draw_timeline(const char* id, const Timeline& t, TimelineViewState
         const float vx0 = std::max(bx0, x0), vx1 = std::min(bx1, x1);
         const std::string label = fit_label(a, vx1 - vx0 - 2 * pad);
         if (!label.empty()) {
-            dl->AddText(ImVec2(vx0 + pad, y0 + (y1 - y0 - line_h) / 2), kBarText, label.c_str());
+            draw_text(dl, ImVec2(vx0 + pad, y0 + (y1 - y0 - line_h) / 2), kBarText, label.c_str());
             ++drawn.labelled;
         }
     }
@@ -469,7 +470,7 @@ TimelineDrawn draw_timeline(const char* id, const Timeline& t, TimelineViewState
     // Where run() returned: a line through every lane.
     if (return_shown) {
         dl->AddLine(ImVec2(return_x, top), ImVec2(return_x, bottom), kReturnLine, std::max(1.5f, font / 9));
-        dl->AddText(ImVec2(returned_x, top + pad / 2), kReturnLine, returned);
+        draw_text(dl, ImVec2(returned_x, top + pad / 2), kReturnLine, returned);
     }
 
     // Hover: the bar under the pointer outlined, and its tooltip.

@@ -20,6 +20,10 @@ struct WidgetText {
     const char* no_runs = "No runs yet.";
     const char* run = "run";                        // the history plot's x axis
     const char* value = "value";
+    const char* values_drawn = "%zu values, drawn 1 in %zu (each bucket's extreme kept)";
+    const char* mismatched_pixels = "  %zu mismatched";                       // beside an image triplet's titles
+    const char* mismatched_cells = "%zu mismatched cells (outlined when zoomed in)";
+    const char* mismatched_cell = "1 mismatched cell (outlined when zoomed in)";
     // The timeline view (timeline_view.hpp).
     const char* timeline_lane = "GPU %d · stream %u";
     const char* timeline_kernel = "kernel";

@@ -1,0 +1,138 @@
+#!/bin/sh
+# tests/app/chinese_window_test.sh — in Chinese, every message the window shows
+# for what a student's kernel can do wrong is Chinese: a wrong value, an unwritten
+# element, a write past the end (marked on its line), a read from no buffer, a
+# division by zero, a trap, a barrier that cannot be reached, a block over the
+# limit, a kernel that never ends (the timeout and its hint), a race between the
+# two validation runs, a stopped run, "Check all cases", the Views' legends and
+# captions and the Check tab. Each state's whole frame is checked with
+# expect-no-english (runtime/core/untranslated.hpp): every text widget, button,
+# tab, menu and legend it drew. The lesson's own text is linted on its own, and
+# compiler output is the compiler's, English in every language.
+# Without a GPU the kernels run on the CPU emulator; with one, on the GPU.
+#
+#   chinese_window_test.sh PATH/TO/cuda-workbook PATH/TO/lessons
+set -eu
+. "$(dirname "$0")/script_lib.sh"
+make_home
+app=$1 lessons=$2
+
+# Lesson 01 with a 3 s deadline, so the endless kernel times out quickly.
+mkdir -p "$home/lessons"
+cp -r "$lessons/01_vector_add" "$home/lessons/"
+python3 - "$lessons/01_vector_add.json" "$home/lessons/01_vector_add.json" <<'PY'
+import json, sys
+lesson = json.load(open(sys.argv[1]))
+lesson.setdefault("checks", {})["timeout_s"] = 3
+json.dump(lesson, open(sys.argv[2], "w"), ensure_ascii=False, indent=2)
+PY
+
+kernel() {  # kernel NAME BODY: a vector_add with BODY
+    cat >"$home/$1.cu" <<END
+extern "C" __global__ void vector_add(const float* a, const float* b, float* c, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+$2
+}
+END
+}
+kernel wrong '    if (i < n) c[i] = a[i] - b[i];'
+kernel unwritten '    if (i < n / 2) c[i] = a[i] + b[i];'
+kernel past_end '    c[i] = a[i] + b[i];'
+kernel no_buffer '    if (i < n) c[i] = *(const float*)(0x10) + b[i];'
+kernel divide '    int d = n / (i - i);
+    if (i < n) c[i] = a[i] + b[i] + d;'
+kernel trap '    if (i == 3) __trap();
+    if (i < n) c[i] = a[i] + b[i];'
+kernel barrier '    if (threadIdx.x == 0) __syncthreads();
+    if (i < n) c[i] = a[i] + b[i];'
+kernel endless '    volatile int spin = 1;
+    while (spin) {}
+    if (i < n) c[i] = a[i] + b[i];'
+# A race between the two validation runs: every thread adds into c[0] without an atomic.
+kernel race '    if (i < n) c[i] = a[i] + b[i];
+    if (i < n && i > 0) { float v = c[0]; for (int k = 0; k < 50; ++k) v += 0.0f * k; c[0] = v + 0.0f; }'
+
+# look: the whole frame, and the Check tab's frame, are Chinese.
+look='frames 2
+expect-no-english
+results-tab check
+frames 2
+expect-no-english
+results-tab views
+frames 2
+expect-no-english'
+emulator="emulator on"
+[ -e /dev/nvidiactl ] && emulator="emulator off"
+
+run_script "$app" "$home/lessons" --lang zh <<END
+answer-trust yes
+$emulator
+open vector_add one_thread_per_element
+frames 2
+expect-no-english
+set-source $home/wrong.cu
+case ragged
+run
+wait
+expect-status mismatch
+$look
+set-source $home/unwritten.cu
+run
+wait
+expect-status mismatch
+$look
+set-source $home/past_end.cu
+run
+wait
+expect-status cuda-error
+frames 2
+expect-drawn-marker 4
+$look
+set-source $home/no_buffer.cu
+run
+wait
+$look
+set-source $home/divide.cu
+run
+wait
+$look
+set-source $home/trap.cu
+run
+wait
+$look
+set-source $home/barrier.cu
+run
+wait
+$look
+set-source $home/race.cu
+run
+wait
+$look
+set-source $home/endless.cu
+run
+wait 20
+expect-status timed-out
+$look
+run
+frames 5
+stop
+frames 3
+expect-no-english
+set-block 2048 1 1
+frames 2
+expect-no-english
+run
+expect-run-not-started 2048
+frames 2
+expect-no-english
+set-block 256 1 1
+set-source $lessons/01_vector_add/solution_step1.cu
+check-all
+expect-done on
+$look
+expand-results on
+frames 2
+expect-no-english
+END
+expect_ok "every state of the Chinese window spoke Chinese"
