@@ -18,6 +18,8 @@ struct Entry {
 
 // Sorted by key (checked by phrase_keys' test): looked up by binary search.
 constexpr Entry kCatalogue[] = {
+    {"check.requires_memcheck", "the lesson requires a clean memory check: ", "课程要求内存检查不报任何错误："},
+    {"check.requires_racecheck", "the lesson requires a clean race check: ", "课程要求竞争检查不报任何错误："},
     {"cpu.from_cache", "; outputs and time kept from an earlier run on the same inputs", "；输出和时间沿用之前相同输入的一次运行"},
     {"cpu.method_cold", "one cold call, {0} thread(s), g++ -O3 -march=native", "单次冷调用，{0} 个线程，g++ -O3 -march=native"},
     {"cpu.method_warm", "median of {0} warm calls after a cold one, {1} thread(s), g++ -O3 -march=native",
@@ -129,6 +131,10 @@ constexpr Entry kCatalogue[] = {
     {"phase.running", "while running", "运行时"},
     {"phase.start", "while starting", "启动时"},
     {"phase.timing", "while timing the kernel", "为核函数计时时"},
+    {"race.needs_gpu",
+     "; this case also requires a clean race check (compute-sanitizer racecheck), which needs a GPU: it was not run "
+     "here, so a race is not ruled out",
+     "；这个用例还要求竞争检查（compute-sanitizer racecheck）不报任何错误，但它需要 GPU：这里没有运行，所以不能排除竞争"},
     {"run.and", "; and ", "；另外，"},
     {"run.compile_error_one", "1 error in {0}", "{0} 中有 1 个错误"},
     {"run.compile_errors", "{0} errors in {1}", "{1} 中有 {0} 个错误"},
@@ -189,6 +195,8 @@ constexpr Entry kCatalogue[] = {
     {"status.timed-out", "timed-out", "超时"},
     {"target.fewer_gpus", "this machine has {0} GPU(s); the target needs {1}",
      "这台机器有 {0} 块 GPU；这个目标需要 {1} 块"},
+    {"target.needs_gpu", "the speed target needs a GPU; here the step is judged on its cases alone",
+     "速度目标需要 GPU；这里只按用例评判这一步"},
     {"target.other_failed", "the solution of step '{0}' did not run here ({1})",
      "步骤 '{0}' 的参考解法在这里没能运行（{1}）"},
     {"timing.batched", ", each a CUDA Graph replay of {0} launches, divided by {0}",
