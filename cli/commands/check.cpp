@@ -66,7 +66,9 @@ int cmd_check(int argc, char** argv) {
                      "in it; *.schema.json files are skipped. Lessons outside the shipped lessons folder\n"
                      "need --trust: their CPU references are compiled and run on this computer.\n"
                      "A case (or a step's checks) with \"memcheck\": true also runs under compute-sanitizer\n"
-                     "memcheck on the GPU, and any error it finds fails the case.\n\n"
+                     "memcheck on the GPU, and any error it finds fails the case; \"racecheck\": true the\n"
+                     "same with racecheck, which needs a GPU (on the CPU emulator it is reported not run).\n"
+                     "A step's speed target is judged on a GPU only.\n\n"
                      "  --backend B    auto (default: the GPU, else the CPU emulator), gpu (compile-only\n"
                      "                 without a GPU), or cpu (the CPU emulator: every check but the GPU's\n"
                      "                 times; cases marked \"emulate\": false are left out, counted as skipped)\n"
@@ -240,30 +242,49 @@ int cmd_check(int argc, char** argv) {
                 auto t0 = std::chrono::steady_clock::now();
                 RunResult r = backend->run(req);
                 const bool only_compiled = req.compile_only && r.status == RunStatus::CompileOnly;
-                // A case that requires a clean memory check runs once more
-                // under compute-sanitizer memcheck; its verdict replaces the
-                // first run's only when it found something.
-                std::string memcheck_note;
-                if (r.status == RunStatus::Passed && step.checks.requires_memcheck(tc)) {
+                // A case that requires a clean memory or race check runs once
+                // more under compute-sanitizer memcheck, then racecheck; the
+                // first such run that fails replaces the first run's verdict.
+                std::string sanitizer_note;
+                const struct {
+                    SanitizerTool tool;
+                    bool required;
+                    const char* name;
+                    const char* phrase;
+                } sanitized[] = {
+                    {SanitizerTool::Memcheck, step.checks.requires_memcheck(tc), "memcheck", "check.requires_memcheck"},
+                    {SanitizerTool::Racecheck, step.checks.requires_racecheck(tc), "racecheck", "check.requires_racecheck"},
+                };
+                for (const auto& s : sanitized) {
+                    if (r.status != RunStatus::Passed || !s.required) continue;
+                    std::string note;
                     if (r.emulated) {
-                        memcheck_note = "memcheck required by the lesson: the CPU emulator's guard pages checked "
-                                        "every access past a buffer's end instead";
+                        // The run's message already says that the race check was not run.
+                        note = s.tool == SanitizerTool::Memcheck
+                                   ? "memcheck required by the lesson: the CPU emulator's guard pages checked "
+                                     "every access past a buffer's end instead"
+                                   : "racecheck required by the lesson: NOT run (it needs a GPU; the CPU emulator "
+                                     "has no race detection)";
                     } else if (a.flag("--in-process")) {
-                        memcheck_note = "memcheck required by the lesson: not run (--in-process has no worker to wrap)";
+                        note = std::string(s.name) + " required by the lesson: not run (--in-process has no worker to wrap)";
                     } else if (find_compute_sanitizer(cuda_home()).empty()) {
-                        memcheck_note = "memcheck required by the lesson: not run (compute-sanitizer not found)";
+                        note = std::string(s.name) + " required by the lesson: not run (compute-sanitizer not found)";
                     } else {
                         RunRequest mreq = req;
-                        mreq.sanitizer = SanitizerTool::Memcheck;
+                        mreq.sanitizer = s.tool;
                         mreq.timing = false;
                         RunResult m = backend->run(mreq);
                         if (m.status == RunStatus::Passed) {
-                            memcheck_note = "memcheck: no errors";
+                            note = std::string(s.name) + ": no errors";
                         } else {
+                            Sentence said = {{s.phrase, {}}};
+                            said.insert(said.end(), m.message_said.begin(), m.message_said.end());
+                            if (m.message_said.empty()) said.push_back(verbatim(m.message));
+                            m.say(std::move(said));
                             r = std::move(m);
-                            r.message = "the lesson requires a clean memory check: " + r.message;
                         }
                     }
+                    sanitizer_note += (sanitizer_note.empty() ? "" : "; ") + note;
                 }
                 bool ok = r.status == RunStatus::Passed || only_compiled;
                 // A host step's target (a share of another step's time, both
@@ -291,7 +312,7 @@ int cmd_check(int argc, char** argv) {
                 if (as_json) {
                     json j = to_json(r);
                     j["check"] = "solution-passes";
-                    if (!memcheck_note.empty()) j["memcheck_note"] = memcheck_note;
+                    if (!sanitizer_note.empty()) j["sanitizer_note"] = sanitizer_note;
                     out.push_back(j);
                 } else {
                     std::cout << (ok ? "ok   " : "FAIL ") << lesson->id << " / " << step.id << " / " << tc.name << " ("
@@ -319,7 +340,7 @@ int cmd_check(int argc, char** argv) {
                                   << fmt("%.0f%%", 100 * r.baseline_fraction())
                                   << (r.baseline->kind == "memcpy" ? " of its GB/s" : " of its speed");
                     if (!ok && !missed_target) std::cout << ": " << r.message;
-                    else if (!memcheck_note.empty()) std::cout << "; " << memcheck_note;
+                    else if (!sanitizer_note.empty()) std::cout << "; " << sanitizer_note;
                     std::cout << "\n";
                     if (!ok)
                         for (const auto& c : r.comparisons)

@@ -2,8 +2,9 @@
 // The arithmetic is written exactly as in the kernels (float products and
 // sums, no fused multiply-add). Step 1 keeps the float; step 2 rounds it to
 // the nearest byte. Where the GPU fuses a multiply and an add (FMA), step 1's
-// float can differ in its last bits (atol 1e-3 covers it), and step 2's value
-// can land on the other side of a .5 boundary (atol 1 on the byte covers it).
+// float can differ in its last bits (atol 1e-3 covers it). Step 2 is compiled
+// with --fmad=false, so its bytes match these exactly (atol 0): a kernel that
+// truncates instead of rounding fails.
 #include <cmath>
 #include <cstdint>
 

@@ -19,6 +19,8 @@ struct Entry {
 
 // Sorted by key (checked by phrase_keys' test): looked up by binary search.
 constexpr Entry kCatalogue[] = {
+    {"check.requires_memcheck", "the lesson requires a clean memory check: ", "课程要求内存检查不报任何错误："},
+    {"check.requires_racecheck", "the lesson requires a clean race check: ", "课程要求竞争检查不报任何错误："},
     {"cli.emulator", "CPU emulator", "CPU 模拟器"},
     {"cli.no_device", "none: {0}", "无：{0}"},
     {"cli.no_gpu", " (no GPU: {0})", "（没有 GPU：{0}）"},
@@ -189,6 +191,10 @@ constexpr Entry kCatalogue[] = {
     {"phase.running", "while running", "运行时"},
     {"phase.start", "while starting", "启动时"},
     {"phase.timing", "while timing the kernel", "为核函数计时时"},
+    {"race.needs_gpu",
+     "; this case also requires a clean race check (compute-sanitizer racecheck), which needs a GPU: it was not run "
+     "here, so a race is not ruled out",
+     "；这个用例还要求竞争检查（compute-sanitizer racecheck）不报任何错误，但它需要 GPU：这里没有运行，所以不能排除竞争"},
     {"reason.infinite", "infinity", "无穷大"},
     {"reason.nan", "NaN", "NaN（非数）"},
     {"reason.nondeterministic", "differs between runs", "两次运行结果不同"},
@@ -291,6 +297,8 @@ constexpr Entry kCatalogue[] = {
     {"status.timed-out", "timed-out", "超时"},
     {"target.fewer_gpus", "this machine has {0} GPU(s); the target needs {1}",
      "这台机器有 {0} 块 GPU；这个目标需要 {1} 块"},
+    {"target.needs_gpu", "the speed target needs a GPU; here the step is judged on its cases alone",
+     "速度目标需要 GPU；这里只按用例评判这一步"},
     {"target.other_failed", "the solution of step '{0}' did not run here ({1})",
      "步骤 '{0}' 的参考解法在这里没能运行（{1}）"},
     {"timing.batched", ", each a CUDA Graph replay of {0} launches, divided by {0}",

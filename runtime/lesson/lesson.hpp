@@ -141,16 +141,25 @@ struct TestCase {
     bool timing = false;                   // the large case used for timing
     double timeout_s = 0;                  // > 0: this case's run deadline, over Checks::timeout_s
     std::optional<bool> memcheck;          // over Checks::memcheck
+    std::optional<bool> racecheck;         // over Checks::racecheck
+    // The block the step's tuned launch runs with in this case, instead of
+    // the lesson's block expression ("block": [64]): a kernel that assumes
+    // one block size fails the case. The grid and shared memory expressions
+    // see it as block.x/y/z. A request's own block override still wins (the
+    // student's experiment in the launch panel); Check all cases sends none.
+    std::optional<std::array<long long, 3>> block;
     // false: too large for the CPU emulator in reasonable time; the CPU
     // backend's check leaves it out and says so (it still runs when asked for).
     bool emulate = true;
     std::string json_path;
 };
 
-// A host step's speed, relative to another step of the lesson: the run also
-// times that step's solution on the same case, and this step's `measure` must
-// be at most `at_most` times that one's (the streams lesson: at most 0.6 of
-// the one-stream version's wall time, measured in one run).
+// A step's speed, relative to another step of the lesson: the run also times
+// that step's solution on the same case, and this step's `measure` must be at
+// most `at_most` times that one's (the streams lesson: at most 0.6 of the
+// one-stream version's wall time, measured in one run). A host step compares
+// with a host step; a kernel step with a kernel step, by their GPU times
+// (measure Kernels, the only one a kernel step has). Judged on a GPU only.
 enum class TargetMeasure { Wall, Copies, Kernels };
 const char* target_measure_name(TargetMeasure m);  // "wall", "copies", "kernels"
 
@@ -171,11 +180,16 @@ struct Checks {
     // `check` also runs each case under compute-sanitizer memcheck and fails
     // it on any error (where the tool and a GPU exist). A case may say otherwise.
     bool memcheck = false;
+    // The same with compute-sanitizer racecheck, which sees races on shared
+    // memory (a missing __syncthreads(), a non-atomic shared update). The CPU
+    // emulator cannot run it: there the run's message says it was not run.
+    bool racecheck = false;
     std::string json_path;
 
-    std::optional<TargetSpec> target;       // host steps only
+    std::optional<TargetSpec> target;
 
     bool requires_memcheck(const TestCase& c) const { return c.memcheck.value_or(memcheck); }
+    bool requires_racecheck(const TestCase& c) const { return c.racecheck.value_or(racecheck); }
 };
 
 struct Metrics {

@@ -385,6 +385,7 @@ private:
     std::vector<Arg> parse_args(const Json& j, const std::string& path, const Step& step);
     void parse_reference(const Section& s, Step& step);
     void parse_checks(const Section& s, Step& step);
+    std::optional<std::array<long long, 3>> parse_case_block(const Json& j, const std::string& path, const Step& step);
     void parse_metrics(const Section& s, Step& step);
     void parse_baseline(const Section& s, Step& step);
     void parse_views(const Section& s, Step& step);
@@ -740,7 +741,10 @@ LoadResult Loader::load_text(const std::string& json_text) {
                 if (s.id == t->step) other = &s;
             if (!other) issue(t->json_path + ".step", "no step '" + t->step + "' in this lesson to compare with");
             else if (other == &lesson.steps[i]) issue(t->json_path + ".step", "a step cannot be its own target");
-            else if (!other->is_host()) issue(t->json_path + ".step", "step '" + t->step + "' is not a host step; a target compares host steps");
+            else if (other->is_host() != lesson.steps[i].is_host())
+                issue(t->json_path + ".step", lesson.steps[i].is_host()
+                                                  ? "step '" + t->step + "' is not a host step; a host step's target compares host steps"
+                                                  : "step '" + t->step + "' is a host step; a kernel step's target compares kernel steps");
         }
         for (const auto& k : kDefaultKeys)
             if (overridden_everywhere.count(k) && field(root, k))
@@ -1303,11 +1307,9 @@ void Loader::parse_reference(const Section& s, Step& step) {
 void Loader::parse_target(const Json& j, const std::string& path, Step& step) {
     if (!want_object(j, path, "a target object ({\"step\": \"one_stream\", \"at_most\": 0.6})")) return;
     check_keys(j, path, {"step", "at_most", "measure", "min_gpus"});
-    if (!step.host) {
-        issue(path, "a target compares host steps' times; this step has no 'host'");
-        return;
-    }
     TargetSpec t;
+    // A kernel step is measured by its kernels' GPU time, nothing else.
+    if (!step.host) t.measure = TargetMeasure::Kernels;
     t.json_path = path;
     if (auto s = get_string(j, "step", path, true)) t.step = *s;
     if (auto v = get_number(j, "at_most", path, true)) {
@@ -1319,6 +1321,8 @@ void Loader::parse_target(const Json& j, const std::string& path, Step& step) {
         else if (*m == "copies") t.measure = TargetMeasure::Copies;
         else if (*m == "kernels") t.measure = TargetMeasure::Kernels;
         else issue(path + ".measure", "unknown measure '" + *m + "'; use wall (run()'s time), copies or kernels (their summed times on the timeline)");
+        if (!step.host && t.measure != TargetMeasure::Kernels)
+            issue(path + ".measure", "a kernel step's target compares its kernels' GPU time; leave out 'measure' or write \"kernels\"");
     }
     if (auto g = get_number(j, "min_gpus", path, false)) {
         if (*g < 1 || *g != std::floor(*g)) issue(path + ".min_gpus", "expected a whole number of GPUs from 1, got " + fmt_num(*g));
@@ -1336,7 +1340,7 @@ void Loader::parse_checks(const Section& s, Step& step) {
     }
     if (!want_object(*s.value, s.path, "a checks object")) return;
     const Json& j = *s.value;
-    check_keys(j, s.path, {"compare", "cases", "warmup", "repeat", "timeout_s", "memcheck", "target"});
+    check_keys(j, s.path, {"compare", "cases", "warmup", "repeat", "timeout_s", "memcheck", "racecheck", "target"});
     if (const Json* t = field(j, "target")) parse_target(*t, s.path + ".target", step);
 
     // A number, or an expression over params so a tolerance can grow with
@@ -1427,7 +1431,7 @@ void Loader::parse_checks(const Section& s, Step& step) {
             const Json& tj = (*cases)[i];
             const std::string p = index_path(cpath, i);
             if (!want_object(tj, p, "a case object ({\"name\": ..., \"params\": {...}})")) continue;
-            check_keys(tj, p, {"name", "params", "inputs", "timing", "timeout_s", "memcheck", "emulate"});
+            check_keys(tj, p, {"name", "params", "inputs", "timing", "timeout_s", "memcheck", "racecheck", "block", "emulate"});
             TestCase tc;
             tc.json_path = p;
             if (auto name = get_string(tj, "name", p, true)) {
@@ -1450,6 +1454,11 @@ void Loader::parse_checks(const Section& s, Step& step) {
                 if (!m->is_boolean()) issue(p + ".memcheck", "expected true or false, got " + type_name(*m));
                 else tc.memcheck = m->get<bool>();
             }
+            if (const Json* m = field(tj, "racecheck")) {
+                if (!m->is_boolean()) issue(p + ".racecheck", "expected true or false, got " + type_name(*m));
+                else tc.racecheck = m->get<bool>();
+            }
+            if (const Json* b = field(tj, "block")) tc.block = parse_case_block(*b, p + ".block", step);
             if (const Json* e = field(tj, "emulate")) {
                 if (!e->is_boolean()) issue(p + ".emulate", "expected true or false, got " + type_name(*e));
                 else tc.emulate = e->get<bool>();
@@ -1513,6 +1522,43 @@ void Loader::parse_checks(const Section& s, Step& step) {
         if (!m->is_boolean()) issue(s.key_path("memcheck"), "expected true or false, got " + type_name(*m));
         else c.memcheck = m->get<bool>();
     }
+    if (const Json* m = field(j, "racecheck")) {
+        if (!m->is_boolean()) issue(s.key_path("racecheck"), "expected true or false, got " + type_name(*m));
+        else c.racecheck = m->get<bool>();
+    }
+}
+
+// A case's "block": 1 to 3 whole numbers (not expressions: the case pins one
+// size), at most 1024 threads in all, for a step whose kernels the lesson
+// launches. Missing axes are 1.
+std::optional<std::array<long long, 3>> Loader::parse_case_block(const Json& j, const std::string& path, const Step& step) {
+    if (step.host) {
+        issue(path, "a host step makes its own launches, so a case cannot pin their block; leave out 'block'");
+        return std::nullopt;
+    }
+    if (!j.is_array() || j.empty() || j.size() > 3) {
+        issue(path, "expected an array of 1 to 3 whole numbers ([64] or [16, 8]), got " +
+                        (j.is_array() ? std::to_string(j.size()) + " items" : type_name(j)));
+        return std::nullopt;
+    }
+    std::array<long long, 3> b{1, 1, 1};
+    bool ok = true;
+    for (std::size_t k = 0; k < j.size(); ++k) {
+        const Json& v = j[k];
+        if (!v.is_number() || v.get<double>() < 1 || v.get<double>() != std::floor(v.get<double>()) || v.get<double>() > 1024) {
+            issue(index_path(path, k), "expected a whole number of threads from 1 to 1024, got " +
+                                           (v.is_number() ? fmt_num(v.get<double>()) : type_name(v)));
+            ok = false;
+            continue;
+        }
+        b[k] = v.get<long long>();
+    }
+    if (!ok) return std::nullopt;
+    if (b[0] * b[1] * b[2] > 1024) {
+        issue(path, "a block of " + std::to_string(b[0] * b[1] * b[2]) + " threads is more than any GPU runs (1024)");
+        return std::nullopt;
+    }
+    return b;
 }
 
 void Loader::parse_metrics(const Section& s, Step& step) {

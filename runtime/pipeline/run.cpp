@@ -543,6 +543,10 @@ private:
     }
 
     void run_impl(const RunRequest& req, RunResult& r);
+    // A kernel step's target (TargetSpec): the named step's solution is run
+    // and timed on the same case, and the ratio of the GPU times goes into
+    // r.target. Only after this step passed and was timed, on the GPU.
+    void judge_kernel_target(const RunRequest& req, const Step& step, RunResult& r);
     // Sizes every launch and checks it against the device's limits (or the
     // target architecture's); a refusal sets r's status to Refused.
     void check_launches(const RunRequest& req, const Step& step, RunResult& r, GpuContext* ctx);
@@ -597,12 +601,30 @@ private:
     std::string ceilings_error_;
     bool gpu_unavailable_ = false;
     bool context_lost_ = false;
+    // Set while judge_kernel_target runs the other step: that run judges no
+    // target of its own, so targets do not chain.
+    bool timing_target_ = false;
     std::string no_gpu_reason_;
     Sentence no_gpu_said_;
 };
 
-void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
-    if (!req.lesson) throw Error(ErrorKind::Usage, "no lesson given");
+// The request with its case's "block" as the tuned launch's block, unless
+// the request overrides that launch's block itself (the student's own
+// experiment from the launch panel or --block).
+RunRequest with_case_block(const RunRequest& req) {
+    RunRequest out = req;
+    const Step* step = req.lesson ? request_step(req) : nullptr;
+    const TestCase* tc = step ? request_case(req, *step) : nullptr;
+    if (!tc || !tc->block || step->launches.empty()) return out;
+    const std::size_t tuned = step->tuned_launch();
+    if (out.launches.size() <= tuned) out.launches.resize(tuned + 1);
+    if (!out.launches[tuned].block) out.launches[tuned].block = *tc->block;
+    return out;
+}
+
+void LocalBackend::run_impl(const RunRequest& asked, RunResult& r) {
+    if (!asked.lesson) throw Error(ErrorKind::Usage, "no lesson given");
+    const RunRequest req = with_case_block(asked);
     const Lesson& lesson = *req.lesson;
     r.lesson_id = lesson.id;
     const Step* step = request_step(req);
@@ -802,6 +824,19 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
     if (on_cpu) {
         phase("emulate");
         run_on_cpu(req, *step, source, compare, constants, r, host, reference_out);
+        if (r.status != RunStatus::Passed) return;
+        // What the emulator cannot judge is said, never passed over: a race
+        // check the case requires, and a speed target.
+        if (tc && step->checks.requires_racecheck(*tc)) r.say_more({"race.needs_gpu", {}});
+        if (step->checks.target && req.timing) {
+            TargetResult t;
+            t.step = step->checks.target->step;
+            t.measure = step->checks.target->measure;
+            t.at_most = step->checks.target->at_most;
+            t.min_gpus = step->checks.target->min_gpus;
+            t.not_applicable = {{"target.needs_gpu", {}}};
+            r.target = std::move(t);
+        }
         return;
     }
 
@@ -821,6 +856,64 @@ void LocalBackend::run_impl(const RunRequest& req, RunResult& r) {
     }
     phase("gpu");
     run_on_gpu(req, *step, compare, constants, r, host, reference_out);
+    judge_kernel_target(req, *step, r);
+}
+
+void LocalBackend::judge_kernel_target(const RunRequest& req, const Step& step, RunResult& r) {
+    const auto& spec = step.checks.target;
+    if (!spec || step.is_host() || timing_target_ || r.status != RunStatus::Passed || !r.gpu_time) return;
+    TargetResult t;
+    t.step = spec->step;
+    t.measure = TargetMeasure::Kernels;
+    t.at_most = spec->at_most;
+    t.min_gpus = spec->min_gpus;
+    t.this_ms = r.gpu_time->median_ms;
+    try {
+        t.gpus = static_cast<int>(query_devices().size());
+    } catch (const Error&) {
+        t.gpus = 1;  // this run had one
+    }
+    if (t.gpus < spec->min_gpus) {
+        t.not_applicable = {{"target.fewer_gpus", {std::to_string(t.gpus), std::to_string(spec->min_gpus)}}};
+        r.target = std::move(t);
+        return;
+    }
+    const Step* other = req.lesson->find_step(spec->step);
+    if (!other || other->is_host()) throw Error(ErrorKind::Internal, "target step '" + spec->step + "' is not a kernel step");
+    // The other step's solution on the case of the same name (else its first),
+    // with this run's values of the params both steps have, timed the same way.
+    RunRequest o;
+    o.lesson = req.lesson;
+    o.step = other->id;
+    o.test_case = other->find_case(r.case_name) ? r.case_name : "";
+    o.source = SourceChoice::Solution;
+    o.executor = Executor::Gpu;
+    o.arch = req.arch;
+    o.timing = true;
+    o.warm_l2 = req.warm_l2;
+    o.warmup = req.warmup;
+    o.repeat = req.repeat;
+    o.keep_buffers = false;
+    o.trusted = req.trusted;
+    o.timeout_s = req.timeout_s;
+    for (const auto& [name, value] : r.params)
+        if (other->find_param(name)) o.params[name] = value;
+    RunResult theirs;
+    timing_target_ = true;
+    try {
+        run_impl(o, theirs);
+    } catch (const Error& e) {
+        theirs.status = RunStatus::InputError;
+        theirs.message = e.what();
+    }
+    timing_target_ = false;
+    if (theirs.context_lost) r.context_lost = true;
+    if (theirs.status != RunStatus::Passed || !theirs.gpu_time) {
+        t.not_applicable = {{"target.other_failed", {other->id, theirs.message}}};
+    } else {
+        t.that_ms = theirs.gpu_time->median_ms;
+    }
+    r.target = std::move(t);
 }
 
 void LocalBackend::check_launches(const RunRequest& req, const Step& step, RunResult& r, GpuContext* ctx) {
