@@ -191,6 +191,10 @@ struct DrawnFrame {
     int timeline_lanes = -1;          // lanes the Timeline tab drew (0: its message instead); -1: no timeline drawn
     int timeline_bars = -1;           // bars it drew inside the visible range; -1: no timeline drawn
     Layout layout;                    // where the panels were put
+    int instructions_lines = -1;      // lines of body text the instructions had room for, below their titles; -1: not drawn
+    bool launch_params_shown = false; // the launch panel's last row (its last param) was inside the panel, unscrolled
+    PanelRect verdict{};              // the results' verdict, summary, message and hint, above their tabs
+    PanelRect instructions_window{};  // the popped-out instructions' window; zero size: docked
     // Every piece of text the frame drew, a line per row of the window, as
     // ImGui's log records it (text widgets, buttons, menus, tabs, tooltips)
     // plus what the widgets put on their draw lists (legends, axes): filled
@@ -293,6 +297,9 @@ struct AppState {
     std::string diff_solution;               // the solution the diff compares against
     DrawnFrame drawn;                        // what the latest frame drew (for scripted tests)
     bool record_all_text = false;            // fill drawn.all_text (a script runs)
+    PanelRect verdict_band{};                // where the results drew their verdict last (popped instructions keep off it)
+    PanelRect instructions_window_last{};    // the popped-out instructions' window as last drawn
+    PanelRect instructions_window_place{};   // scripts: put that window here on the next frame (as a drag would)
 };
 
 const LessonEntry* selected_entry(const AppState& state);

@@ -38,7 +38,7 @@ LayoutSettings sanitized(LayoutSettings s) {
     s.top_fraction = clamp_fraction(s.top_fraction, 0.2f, 0.85f);
     s.right_fraction = clamp_fraction(s.right_fraction);
     s.instructions_fraction = clamp_fraction(s.instructions_fraction);
-    s.results_fraction = clamp_fraction(s.results_fraction);
+    s.diagnostics_fraction = clamp_fraction(s.diagnostics_fraction, 0.05f, 0.6f);
     s.lessons_fraction = clamp_fraction(s.lessons_fraction, 0.3f, 0.95f);
     return s;
 }
@@ -63,28 +63,31 @@ Layout compute_layout(ImVec2 origin, ImVec2 size, float scale, const LayoutSetti
     l.lessons = rect(origin.x, origin.y, left, lessons_h);
     l.device = rect(origin.x, origin.y + lessons_h, left, size.y - lessons_h);
 
+    // The middle column: the editor above the results.
     const float top_h = split(size.y, s.top_fraction, 2 * min_h);
     const float right_w = split(rest_w, s.right_fraction, min_w);
     const float editor_w = rest_w - right_w;
+    const float x2 = x1 + editor_w;
     l.editor = rect(x1, origin.y, editor_w, top_h);
-    const float instructions_h = s.instructions_popped ? 0.0f : split(top_h, s.instructions_fraction, min_h);
-    l.instructions = rect(x1 + editor_w, origin.y, right_w, instructions_h);
-    l.launch = rect(x1 + editor_w, origin.y + instructions_h, right_w, top_h - instructions_h);
+    l.results = rect(x1, origin.y + top_h, editor_w, size.y - top_h);
 
-    const float bottom_h = size.y - top_h;
-    const float results_w = split(rest_w, s.results_fraction, min_w);
-    l.results = rect(x1, origin.y + top_h, results_w, bottom_h);
-    l.diagnostics = rect(x1 + results_w, origin.y + top_h, rest_w - results_w, bottom_h);
+    // The right column, the window's whole height: instructions, launch, diagnostics.
+    const float above_h = size.y <= 3 * min_h ? size.y * 2.0f / 3.0f
+                                              : std::clamp(size.y * (1.0f - s.diagnostics_fraction), 2 * min_h, size.y - min_h);
+    const float instructions_h = s.instructions_popped ? 0.0f : split(above_h, s.instructions_fraction, min_h);
+    l.instructions = rect(x2, origin.y, right_w, instructions_h);
+    l.launch = rect(x2, origin.y + instructions_h, right_w, above_h - instructions_h);
+    l.diagnostics = rect(x2, origin.y + above_h, right_w, size.y - above_h);
 
     auto at = [&](Splitter which) -> PanelRect& { return l.splitters[static_cast<int>(which)]; };
     if (!s.lessons_collapsed) {
         at(Splitter::Lessons) = vsplit(x1, origin.y, size.y, t);
         at(Splitter::LessonsDevice) = hsplit(origin.x, origin.y + lessons_h, left, t);
     }
-    at(Splitter::Top) = hsplit(x1, origin.y + top_h, rest_w, t);
-    at(Splitter::Right) = vsplit(x1 + editor_w, origin.y, top_h, t);
-    if (!s.instructions_popped) at(Splitter::Instructions) = hsplit(x1 + editor_w, origin.y + instructions_h, right_w, t);
-    at(Splitter::Results) = vsplit(x1 + results_w, origin.y + top_h, bottom_h, t);
+    at(Splitter::Top) = hsplit(x1, origin.y + top_h, editor_w, t);
+    at(Splitter::Right) = vsplit(x2, origin.y, size.y, t);
+    if (!s.instructions_popped) at(Splitter::Instructions) = hsplit(x2, origin.y + instructions_h, right_w, t);
+    at(Splitter::Diagnostics) = hsplit(x2, origin.y + above_h, right_w, t);
     return l;
 }
 
@@ -106,10 +109,11 @@ void drag_splitter(LayoutSettings& s, Splitter which, ImVec2 delta, ImVec2 size,
         if (rest_w > 0) s.right_fraction = (l.launch.size.x - delta.x) / rest_w;
         break;
     case Splitter::Instructions:
-        if (l.editor.size.y > 0) s.instructions_fraction = (l.instructions.size.y + delta.y) / l.editor.size.y;
+        if (const float above = l.instructions.size.y + l.launch.size.y; above > 0)
+            s.instructions_fraction = (l.instructions.size.y + delta.y) / above;
         break;
-    case Splitter::Results:
-        if (rest_w > 0) s.results_fraction = (l.results.size.x + delta.x) / rest_w;
+    case Splitter::Diagnostics:
+        if (size.y > 0) s.diagnostics_fraction = (l.diagnostics.size.y - delta.y) / size.y;
         break;
     case Splitter::Count_: break;
     }

@@ -2,18 +2,22 @@
 //
 //   +---------+----------------------+----------------+
 //   | lessons |                      | instructions   |
-//   |         |  editor              +----------------+
-//   |         |                      | launch         |
+//   |         |  editor              |                |
+//   |         |                      +----------------+
+//   +---------+----------------------+ launch         |
+//   | device  |  results             |                |
+//   |         |                      +----------------+
+//   |         |                      | diagnostics    |
 //   +---------+----------------------+----------------+
-//   | device  |  results                 | diagnostics|
-//   +---------+--------------------------+------------+
 //
-// The results have a full-width region of their own under the editor, so the
-// verdict and the time show without scrolling at 1366x768. Every boundary
-// is a splitter the student drags; the positions are fractions (and one
-// width), saved with the session. The lesson column collapses to a strip,
-// and the instructions can leave their column for a window of their own
-// (then `instructions` is empty and the launch panel has the column).
+// The results have a region of their own under the editor, so the verdict
+// and the time show without scrolling at 1366x768; the right column runs the
+// window's whole height, so the instructions show 15 lines and more and the
+// launch panel its params without scrolling there too. Every boundary is a
+// splitter the student drags; the positions are fractions (and one width),
+// saved with the session. The lesson column collapses to a strip, and the
+// instructions can leave their column for a window of their own (then
+// `instructions` is empty and the launch panel has their place).
 //
 // compute_layout is a pure function of the window's size, its content scale
 // and the settings, so its guarantees (no panel under a readable minimum at
@@ -29,18 +33,19 @@ namespace wb::app {
 struct LayoutSettings {
     float lessons_width = 250.0f;        // unscaled pixels; the scale multiplies it
     bool lessons_collapsed = false;
-    float top_fraction = 0.60f;          // editor row's share of the height right of the lessons
-    float right_fraction = 0.36f;        // instructions column's share of the width right of the lessons
-    float instructions_fraction = 0.55f; // instructions' share of that column's height
-    float results_fraction = 0.66f;      // results' share of the bottom row's width
+    float top_fraction = 0.60f;          // editor's share of the height of the middle column (results below)
+    float right_fraction = 0.36f;        // right column's share of the width right of the lessons
+    float instructions_fraction = 0.54f; // instructions' share of the right column above the diagnostics
+    float diagnostics_fraction = 0.13f;  // diagnostics' share of the right column's height
     float lessons_fraction = 0.72f;      // lesson list's share of the left column's height
     bool instructions_popped = false;    // the instructions are in a window of their own; launch takes the column
+    bool instructions_pinned = false;    // ...and stay so in the next session (else they come back docked)
 
     bool operator==(const LayoutSettings&) const = default;
 };
 
 // The draggable boundaries, in the order they are laid out.
-enum class Splitter { Lessons, Top, Right, Instructions, Results, LessonsDevice, Count_ };
+enum class Splitter { Lessons, Top, Right, Instructions, Diagnostics, LessonsDevice, Count_ };
 
 struct Layout {
     PanelRect lessons, device, editor, instructions, launch, results, diagnostics;

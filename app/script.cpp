@@ -558,6 +558,23 @@ Tick pop_instructions(Call& c) {
     return Tick::Continue;
 }
 
+// pin-instructions on|off: the popped-out window's "Keep in its own window next time".
+Tick pin_instructions(Call& c) {
+    if (c.rest != "on" && c.rest != "off") return c.fail("pin-instructions wants on or off");
+    c.state.layout.instructions_pinned = c.state.layout_committed.instructions_pinned = c.rest == "on";
+    return Tick::Continue;
+}
+
+// place-instructions X Y W H: drags the popped-out instructions there (screen coordinates).
+Tick place_instructions(Call& c) {
+    long long v[4];
+    if (c.words.size() != 4) return c.fail("place-instructions wants X Y W H");
+    for (int i = 0; i < 4; ++i)
+        if (!to_int(c.words[i], v[i])) return c.fail("place-instructions wants X Y W H");
+    c.state.instructions_window_place = {ImVec2(float(v[0]), float(v[1])), ImVec2(float(v[2]), float(v[3]))};
+    return Tick::Continue;
+}
+
 // Stands in for the monitor's content scale (a window moved to a 4K screen
 // at 200%); 0 gives the monitor's own back.
 Tick set_content_scale(Call& c) {
@@ -939,6 +956,48 @@ Tick expect_no_english(Call& c) {
     return c.fail(std::to_string(found.size()) + " English in frame " + std::to_string(c.state.drawn.frame) + ":" + list);
 }
 
+// expect-instructions-lines N: the instructions had room for N lines of body text or more.
+Tick expect_instructions_lines(Call& c) {
+    long long want = 0;
+    if (!to_int(c.rest, want)) return c.fail("expect-instructions-lines wants N");
+    const int got = c.state.drawn.instructions_lines;
+    if (got < want) return c.fail("the instructions show " + std::to_string(got) + " lines, wanted " + c.rest + " or more");
+    c.say("instructions show " + std::to_string(got) + " lines");
+    return Tick::Continue;
+}
+
+// expect-launch-params-shown: the launch panel's last row was drawn whole without scrolling.
+Tick expect_launch_params_shown(Call& c) {
+    if (!c.state.drawn.launch_params_shown) return c.fail("the launch panel's last row is below its fold");
+    c.say("launch params shown without scrolling");
+    return Tick::Continue;
+}
+
+// expect-verdict-uncovered: the popped-out instructions' window lies off the results' verdict.
+Tick expect_verdict_uncovered(Call& c) {
+    const PanelRect& w = c.state.drawn.instructions_window;
+    const PanelRect& v = c.state.drawn.verdict;
+    if (v.size.y <= 0) return c.fail("no verdict was drawn");
+    auto text = [](const PanelRect& r) {
+        return std::to_string(int(r.pos.x)) + " " + std::to_string(int(r.pos.y)) + " " + std::to_string(int(r.size.x)) +
+               " " + std::to_string(int(r.size.y));
+    };
+    const bool covers = w.size.x > 0 && w.pos.x < v.pos.x + v.size.x && v.pos.x < w.pos.x + w.size.x &&
+                        w.pos.y < v.pos.y + v.size.y && v.pos.y < w.pos.y + w.size.y;
+    if (covers) return c.fail("the instructions' window (" + text(w) + ") covers the verdict (" + text(v) + ")");
+    c.say("verdict " + text(v) + " uncovered; instructions window " + text(w));
+    return Tick::Continue;
+}
+
+// expect-instructions-popped on|off
+Tick expect_instructions_popped(Call& c) {
+    if (c.rest != "on" && c.rest != "off") return c.fail("expect-instructions-popped wants on or off");
+    if (c.state.layout.instructions_popped != (c.rest == "on"))
+        return c.fail(std::string("the instructions are ") + (c.state.layout.instructions_popped ? "popped out" : "docked"));
+    c.say(std::string("instructions ") + (c.rest == "on" ? "popped out" : "docked"));
+    return Tick::Continue;
+}
+
 // dump-text FILE: the latest frame's text, for writing a test.
 Tick dump_text(Call& c) {
     if (c.rest.empty()) return c.fail("dump-text wants FILE");
@@ -1089,6 +1148,8 @@ constexpr Command kCommands[] = {
     {"expect-sweep", expect_sweep},
     {"set-caret", set_caret},
     {"pop-instructions", pop_instructions},
+    {"pin-instructions", pin_instructions},
+    {"place-instructions", place_instructions},
     {"set-content-scale", set_content_scale},
     {"press", press},
     {"open-external", open_external},
@@ -1129,6 +1190,10 @@ constexpr Command kCommands[] = {
     {"expect-drawn-timeline-bars", expect_drawn_timeline_bars},
     {"expect-no-english", expect_no_english},
     {"dump-text", dump_text},
+    {"expect-instructions-lines", expect_instructions_lines},
+    {"expect-launch-params-shown", expect_launch_params_shown},
+    {"expect-verdict-uncovered", expect_verdict_uncovered},
+    {"expect-instructions-popped", expect_instructions_popped},
 };
 
 }  // namespace

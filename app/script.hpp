@@ -78,6 +78,16 @@
 // Looking at what the latest frame drew (AppState::drawn, recorded at the
 // draw calls; each command runs after the frame that followed the previous one):
 //   expect-drawn-marker LINE   (the editor painted a marker on that line)
+//   expect-no-english [WORD...] (no English in any text the frame drew: widgets,
+//                              menus, tabs, tooltips, legends; the lesson's names
+//                              and the WORDs are allowed; runtime/core/untranslated.hpp)
+//   dump-text FILE             (writes the text the frame drew, a line per row)
+//   expect-instructions-lines N  (the instructions had room for N body lines or more)
+//   expect-launch-params-shown (the launch panel's last row drawn whole, unscrolled)
+//   expect-verdict-uncovered   (the popped-out instructions lie off the results' verdict)
+//   expect-instructions-popped on|off
+//   pin-instructions on|off    (the popped window's "Keep in its own window next time")
+//   place-instructions X Y W H (drags the popped-out instructions there)
 //   expect-drawn-run-button disabled|enabled
 //   expect-drawn-text SUBSTRING      (the launch refusal, a diagnostic, the
 //                              device note, "and N more", the instructions'

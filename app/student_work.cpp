@@ -95,10 +95,12 @@ SessionState load_session() {
             number("top", s.layout.top_fraction);
             number("right", s.layout.right_fraction);
             number("instructions", s.layout.instructions_fraction);
-            number("results", s.layout.results_fraction);
+            number("diagnostics", s.layout.diagnostics_fraction);
             number("lessons", s.layout.lessons_fraction);
             s.layout.lessons_collapsed = l.value("lessons_collapsed", false);
-            s.layout.instructions_popped = l.value("instructions_popped", false);
+            // Popped-out instructions come back docked unless the student pinned them there.
+            s.layout.instructions_pinned = l.value("instructions_pinned", false);
+            s.layout.instructions_popped = s.layout.instructions_pinned && l.value("instructions_popped", false);
             s.layout = sanitized(s.layout);
         }
     } catch (const std::exception& e) {
@@ -125,9 +127,10 @@ void save_session(const SessionState& s) {
     }
     j["layout"] = {{"lessons_width", s.layout.lessons_width}, {"top", s.layout.top_fraction},
                    {"right", s.layout.right_fraction},        {"instructions", s.layout.instructions_fraction},
-                   {"results", s.layout.results_fraction},    {"lessons", s.layout.lessons_fraction},
+                   {"diagnostics", s.layout.diagnostics_fraction}, {"lessons", s.layout.lessons_fraction},
                    {"lessons_collapsed", s.layout.lessons_collapsed},
-                   {"instructions_popped", s.layout.instructions_popped}};
+                   {"instructions_popped", s.layout.instructions_popped},
+                   {"instructions_pinned", s.layout.instructions_pinned}};
     write_file_atomic(config_dir() / "state.json", j.dump(2) + "\n");
 }
 

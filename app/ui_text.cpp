@@ -310,6 +310,7 @@ constexpr std::array<Entry, static_cast<std::size_t>(UiText::Count_)> kTable{{
     {"%zu mismatched cells (outlined when zoomed in)", "%zu 个单元格不一致（放大后描出轮廓）"},
     {"1 mismatched cell (outlined when zoomed in)", "1 个单元格不一致（放大后描出轮廓）"},
     {"Your code: %s (began as %s)", "你的代码：%s（从 %s 开始）"},
+    {"Keep in its own window next time", "下次启动时仍放在独立窗口中"},
 }};
 
 }  // namespace

@@ -281,6 +281,7 @@ enum class UiText {
     WMismatchedCells,
     WMismatchedCell,
     YourWorkTab,
+    KeepPoppedOut,
     Count_,
 };
 

@@ -76,6 +76,9 @@ void draw_contents(AppState& state, const Fonts& fonts, bool popped) {
     ImGui::Separator();
     // No bold face is loaded (fonts.hpp); the widget falls back to the regular one.
     const MarkdownFonts md_fonts{fonts.ui, nullptr, fonts.heading, fonts.code};
+    // How many lines of body text fit below the titles (the 1366x768 test reads it).
+    state.drawn.instructions_lines =
+        static_cast<int>(ImGui::GetContentRegionAvail().y / ImGui::GetTextLineHeightWithSpacing());
     {
         const TextRecordPause lesson_text;  // linted on its own (tests/app/lesson_text_lint_test.cpp)
         draw_markdown(step->instructions.get(state.lang), md_fonts);
@@ -100,16 +103,37 @@ void draw_instructions(AppState& state, const Fonts& fonts, const PanelRect& rec
         return;
     }
     // A window the student moves and sizes (ImGui keeps its place in
-    // imgui.ini). It first opens at the right, a readable column wide, over
-    // the launch settings rather than the code; closing it puts the
-    // instructions back in their column.
+    // imgui.ini). It first opens over the right of the editor, above the
+    // results, a readable column wide; closing it puts the instructions back
+    // in their column. It never covers the results' verdict: a window moved
+    // or sized over it is put back above it (or below, where above has no
+    // room) on the next frame.
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    const float top = viewport->WorkPos.y, bottom = viewport->WorkPos.y + viewport->WorkSize.y;
+    const float min_h = 160.0f * state.ui_scale;
+    const PanelRect& results = state.drawn.layout.results;
     const float width = std::min(620.0f * state.ui_scale, viewport->WorkSize.x * 0.6f);
-    ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + viewport->WorkSize.x - width - 8.0f * state.ui_scale,
-                                   viewport->WorkPos.y + viewport->WorkSize.y * 0.08f),
-                            ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(width, viewport->WorkSize.y * 0.8f), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSizeConstraints(ImVec2(260.0f * state.ui_scale, 160.0f * state.ui_scale), ImVec2(FLT_MAX, FLT_MAX));
+    const float first_h = results.size.y > 0 ? std::max(min_h, results.pos.y - top) : viewport->WorkSize.y * 0.6f;
+    ImGui::SetNextWindowPos(ImVec2(results.pos.x + std::max(0.0f, results.size.x - width), top), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(width, first_h), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSizeConstraints(ImVec2(260.0f * state.ui_scale, min_h), ImVec2(FLT_MAX, FLT_MAX));
+    const PanelRect& band = state.verdict_band;
+    const PanelRect& last = state.instructions_window_last;
+    const bool covers = band.size.y > 0 && last.size.x > 0 && last.pos.x < band.pos.x + band.size.x &&
+                        band.pos.x < last.pos.x + last.size.x && last.pos.y < band.pos.y + band.size.y &&
+                        band.pos.y < last.pos.y + last.size.y;
+    if (state.instructions_window_place.size.x > 0) {  // a script's drag
+        ImGui::SetNextWindowPos(state.instructions_window_place.pos, ImGuiCond_Always);
+        ImGui::SetNextWindowSize(state.instructions_window_place.size, ImGuiCond_Always);
+        state.instructions_window_place = {};
+    } else if (covers) {
+        const bool above = band.pos.y - top >= min_h;
+        const float room = above ? band.pos.y - top : bottom - (band.pos.y + band.size.y);
+        const float h = std::clamp(last.size.y, std::min(min_h, room), std::max(room, 1.0f));
+        const float y = above ? std::clamp(last.pos.y, top, band.pos.y - h) : band.pos.y + band.size.y;
+        ImGui::SetNextWindowPos(ImVec2(last.pos.x, y), ImGuiCond_Always);
+        ImGui::SetNextWindowSize(ImVec2(last.size.x, h), ImGuiCond_Always);
+    }
     bool open = true;
     const std::string title = std::string(tr(UiText::Instructions, state.lang)) + "###instructions_window";
     ImVec4 background = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
@@ -117,8 +141,14 @@ void draw_instructions(AppState& state, const Fonts& fonts, const PanelRect& rec
     ImGui::PushStyleColor(ImGuiCol_WindowBg, background);
     if (ImGui::Begin(title.c_str(), &open, ImGuiWindowFlags_NoCollapse)) {
         text_record_resume();
+        // Popped out for this session only, unless pinned: the next one starts docked.
+        bool pinned = state.layout.instructions_pinned;
+        if (ImGui::Checkbox(tr(UiText::KeepPoppedOut, state.lang), &pinned))
+            state.layout.instructions_pinned = state.layout_committed.instructions_pinned = pinned;
         draw_contents(state, fonts, true);
     }
+    state.instructions_window_last = {ImGui::GetWindowPos(), ImGui::GetWindowSize()};
+    state.drawn.instructions_window = state.instructions_window_last;
     ImGui::End();
     ImGui::PopStyleColor();
     if (!open) set_instructions_popped(state, false);

@@ -151,6 +151,9 @@ void draw_launch_panel(AppState& state, const PanelRect& rect) {
         ImGui::TextDisabled("%s", tr(UiText::Params, lang));
         for (const Param& p : step->params) draw_param(s, p);
     }
+    // The last row the student edits: shown whole, without scrolling (the 1366x768 test reads it).
+    state.drawn.launch_params_shown = ImGui::GetScrollY() == 0.0f &&
+                                      ImGui::GetItemRectMax().y <= ImGui::GetWindowPos().y + ImGui::GetWindowHeight();
     ImGui::PopItemWidth();
 
     check_launch_settings(state);

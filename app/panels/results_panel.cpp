@@ -407,6 +407,10 @@ void draw_contents(AppState& state) {
     record_drawn_text(state.drawn.texts, message);
     if (!r.hint.empty()) ImGui::TextDisabled("%s", r.hint_in(state.lang).c_str());
     ImGui::PopTextWrapPos();
+    // What a popped-out window must not cover (instructions.cpp).
+    const ImVec2 top = ImGui::GetWindowPos();
+    state.verdict_band = {top, ImVec2(ImGui::GetWindowWidth(), ImGui::GetCursorScreenPos().y - top.y)};
+    state.drawn.verdict = state.verdict_band;
 
     draw_tabs(state, &r);
 }

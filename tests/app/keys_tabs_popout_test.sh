@@ -8,8 +8,8 @@
 # and unfolds the lesson list; Ctrl+= and Ctrl+0 change the text size, which
 # rebuilds the fonts. After a run the results open on the Views tab, and the
 # Timings and Check tabs draw their own contents. The instructions pop out
-# into a window of their own (the launch panel takes their column), and the
-# next start remembers it.
+# into a window of their own (the launch panel takes their place), and the
+# next start remembers it when the student pinned them there.
 #
 #   keys_tabs_popout_test.sh PATH/TO/cuda-workbook PATH/TO/lessons [SHOTS_DIR]
 set -eu
@@ -72,6 +72,7 @@ results-tab check
 frames 2
 expect-drawn-text results tab check
 pop-instructions on
+pin-instructions on
 frames 3
 panel-rect instructions
 panel-rect launch
@@ -93,7 +94,7 @@ if [ "$4" -ne 0 ]; then
 fi
 set -- $(rect launch)
 launch_h=$4
-# The editor row is 60% of the 1280x800 window's body: all of it, not a share.
+# The right column above the diagnostics: all of it, not a share.
 if [ "$2" -ne "$column_top" ] || [ "$launch_h" -lt 420 ]; then
     echo "FAIL: with the instructions popped out the launch panel is at y=$2 and $launch_h px tall"
     exit 1
@@ -101,7 +102,7 @@ fi
 echo "ok: the instructions left their column; the launch panel is $launch_h px tall"
 [ -z "$keep" ] || cp "$home/instructions-popped.png" "$keep/"
 
-# The next start keeps the instructions in their own window.
+# The next start keeps the pinned instructions in their own window.
 run_script "$app" "$lessons" <<'END'
 frames 3
 panel-rect instructions

@@ -72,6 +72,32 @@ TEST(Layout, TheResultsHaveAWideRegionOfTheirOwn) {
     }
 }
 
+// The right column runs the window's whole height, so at 1366x768 the instructions have room for
+// 15 lines and the launch panel for its rows (the scripted test measures both in the drawn frame).
+TEST(Layout, TheRightColumnRunsTheWholeHeight) {
+    for (const Screen& s : kScreens) {
+        const ImVec2 body = body_of(s);
+        const Layout l = compute_layout(ImVec2(0, 0), body, s.scale, LayoutSettings{});
+        EXPECT_FLOAT_EQ(l.instructions.pos.y, 0.0f) << s.name;
+        EXPECT_FLOAT_EQ(l.diagnostics.pos.y + l.diagnostics.size.y, body.y) << s.name;
+        EXPECT_FLOAT_EQ(l.instructions.size.y + l.launch.size.y + l.diagnostics.size.y, body.y) << s.name;
+        // From 768 px high (1280x720 has a little less).
+        const float room = s.height >= 768 * s.scale ? 1.0f : 0.9f;
+        EXPECT_GE(l.instructions.size.y, 320.0f * s.scale * room) << s.name;
+        EXPECT_GE(l.launch.size.y, 280.0f * s.scale * room) << s.name;
+        // The results sit under the editor, as wide as it.
+        EXPECT_FLOAT_EQ(l.results.pos.x, l.editor.pos.x) << s.name;
+        EXPECT_FLOAT_EQ(l.results.size.x, l.editor.size.x) << s.name;
+    }
+    // The seam between the launch panel and the diagnostics drags.
+    LayoutSettings settings;
+    const ImVec2 body = body_of(kScreens[1]);
+    const Layout before = compute_layout(ImVec2(0, 0), body, 1, settings);
+    drag_splitter(settings, Splitter::Diagnostics, ImVec2(0, -40), body, 1);
+    const Layout after = compute_layout(ImVec2(0, 0), body, 1, settings);
+    EXPECT_NEAR(after.diagnostics.size.y, before.diagnostics.size.y + 40, 1.0f);
+}
+
 TEST(Layout, CollapsingTheLessonListGivesItsWidthToTheOthers) {
     const Screen s = kScreens[1];
     LayoutSettings open, closed;

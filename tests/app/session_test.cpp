@@ -45,15 +45,27 @@ TEST_F(Session, LayoutAndTextSizeComeBackAsSaved) {
     s.step = "naive";
     s.text_zoom = 1.3f;
     s.layout.instructions_popped = true;
+    s.layout.instructions_pinned = true;
     s.layout.lessons_collapsed = true;
     s.layout.top_fraction = 0.5f;
+    s.layout.diagnostics_fraction = 0.2f;
     save_session(s);
     const SessionState back = load_session();
     EXPECT_EQ(back.lesson, "matmul");
     EXPECT_FLOAT_EQ(back.text_zoom, 1.3f);
-    EXPECT_TRUE(back.layout.instructions_popped);
+    EXPECT_TRUE(back.layout.instructions_popped) << "pinned to their own window";
     EXPECT_TRUE(back.layout.lessons_collapsed);
     EXPECT_FLOAT_EQ(back.layout.top_fraction, 0.5f);
+    EXPECT_FLOAT_EQ(back.layout.diagnostics_fraction, 0.2f);
+}
+
+// Popped-out instructions that were not pinned come back docked: a window left over the
+// code in one session does not greet the next.
+TEST_F(Session, UnpinnedPoppedOutInstructionsComeBackDocked) {
+    SessionState s;
+    s.layout.instructions_popped = true;
+    save_session(s);
+    EXPECT_FALSE(load_session().layout.instructions_popped);
 }
 
 TEST_F(Session, AHandEditedTextSizeIsClampedToTheMenusRange) {
