@@ -427,6 +427,7 @@ SessionState session_of(const AppState& state) {
     if (const Step* step = selected_step(state)) s.step = step->id;
     s.dark_theme = state.dark_theme;
     s.done = state.done_steps;
+    s.cases = state.tallies;
     s.layout = state.layout_committed;
     s.text_zoom = state.text_zoom;
     return s;
@@ -663,6 +664,7 @@ int run_app(const AppOptions& options) {
     state.dark_theme = session.dark_theme;
     state.text_zoom = session.text_zoom;
     state.done_steps = session.done;
+    state.tallies = session.cases;
     state.layout = state.layout_committed = session.layout;
     state.default_arch = default_arch();
     state.compile_only_limits = limits_for_arch(arch_number(state.default_arch));

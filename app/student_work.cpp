@@ -71,6 +71,17 @@ SessionState load_session() {
         if (j.contains("done") && j["done"].is_array())
             for (const auto& d : j["done"])
                 if (d.is_string()) s.done.insert(d.get<std::string>());
+        // Each step's passed cases, so the lesson list's "k/N cases" survives a restart.
+        if (j.contains("cases") && j["cases"].is_object())
+            for (const auto& [key, c] : j["cases"].items()) {
+                if (!c.is_object() || !c.contains("passed") || !c["passed"].is_array()) continue;
+                CaseTally t;
+                t.source_digest = c.value("source", std::string());
+                t.emulated = c.value("emulated", false);
+                for (const auto& p : c["passed"])
+                    if (p.is_string()) t.passed.insert(p.get<std::string>());
+                s.cases[key] = std::move(t);
+            }
         if (j.contains("window") && j["window"].is_object()) {
             const nlohmann::json& w = j["window"];
             // A size outside what --size accepts is a broken file, not a window.
@@ -117,6 +128,10 @@ void save_session(const SessionState& s) {
     j["theme"] = s.dark_theme ? "dark" : "light";
     j["text_zoom"] = s.text_zoom;
     j["done"] = s.done;
+    nlohmann::json cases = nlohmann::json::object();
+    for (const auto& [key, t] : s.cases)
+        if (!t.passed.empty()) cases[key] = {{"source", t.source_digest}, {"emulated", t.emulated}, {"passed", t.passed}};
+    j["cases"] = cases;
     if (s.window.width > 0) {
         nlohmann::json w = {{"width", s.window.width}, {"height", s.window.height}, {"maximized", s.window.maximized}};
         if (s.window.has_position) {

@@ -9,6 +9,9 @@
 
 #include "layout.hpp"
 
+#include "lesson/progress.hpp"
+
+#include <map>
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -47,6 +50,7 @@ struct SessionState {
     bool dark_theme = true;
     float text_zoom = 1.0f;         // the student's text size on top of the monitor's scale
     std::set<std::string> done;     // "lesson_id/step_id"
+    std::map<std::string, CaseTally> cases;  // per "lesson_id/step_id": the cases passed by the text last run
     WindowGeometry window;
     LayoutSettings layout;          // splitter positions, lesson list collapsed
 

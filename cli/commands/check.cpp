@@ -158,6 +158,39 @@ int cmd_check(int argc, char** argv) {
             // The CPU emulator runs kernels, not a host step's run(): there,
             // a host step is built and its reference run, as compile-only.
             const bool host_needs_gpu = emulated && step.is_host();
+            // The lesson's own names first: a launch whose entry the solution does not define is the
+            // lesson's error, said once to the instructor, not as a student's failing starter and cases.
+            if (!step.is_host()) {
+                RunRequest req = request(step, "", SourceChoice::Solution);
+                req.compile_only = true;
+                req.reference = false;
+                auto t0 = std::chrono::steady_clock::now();
+                const RunResult r = backend->run(req);
+                std::string wrong;
+                for (const Diagnostic& d : r.compile.diagnostics) {
+                    if (d.code != kEntryNotFound) continue;
+                    for (const LaunchSpec& l : step.launches)
+                        if (d.message.find("'" + l.entry + "'") != std::string::npos)
+                            wrong += (wrong.empty() ? "" : "; ") + l.json_path + ".entry '" + l.entry + "'";
+                }
+                if (!wrong.empty()) {
+                    ++failed;
+                    const std::string message = "lesson error: " + wrong + " names no kernel of the solution (" +
+                                                step.solution.origin + "): fix the entry or the solution; the step's " +
+                                                "starter and cases are not checked until then";
+                    JunitCase jc{classname, "entries name kernels", seconds_since(t0)};
+                    jc.outcome = JunitCase::Outcome::Failed;
+                    jc.type = "lesson-error";
+                    jc.message = message;
+                    suite.cases.push_back(std::move(jc));
+                    if (as_json)
+                        out.push_back({{"check", "entries"}, {"lesson", lesson->id}, {"step", step.id}, {"ok", false},
+                                       {"message", message}});
+                    else
+                        std::cout << "FAIL " << lesson->id << " / " << step.id << " / " << message << "\n";
+                    continue;
+                }
+            }
             // The starter must compile, so a student never opens a broken exercise.
             {
                 RunRequest req = request(step, "", SourceChoice::Starter);
@@ -191,6 +224,7 @@ int cmd_check(int argc, char** argv) {
             if (!compile_only && !host_needs_gpu) {
                 auto t0 = std::chrono::steady_clock::now();
                 std::string failed_case, why;
+                bool does_not_compile = false;
                 for (const auto& tc : step.checks.cases) {
                     if (emulated && !tc.emulate) continue;
                     RunRequest req = request(step, tc.name, SourceChoice::Starter);
@@ -199,17 +233,21 @@ int cmd_check(int argc, char** argv) {
                     if (r.status != RunStatus::Passed) {
                         failed_case = tc.name;
                         why = std::string(run_status_name(r.status));
+                        does_not_compile = r.status == RunStatus::CompileError;
                         break;
                     }
                 }
-                const bool ok = !failed_case.empty();
+                // A starter that fails only because it does not compile shows nothing about being unsolved.
+                const bool ok = !failed_case.empty() && !does_not_compile;
                 ok ? ++passed : ++failed;
                 JunitCase jc{classname, "starter fails a case", seconds_since(t0)};
-                const std::string message = ok ? "starter fails case " + failed_case + " (" + why + ")"
-                                               : "the starter passes every case: the step is solved before the student starts";
+                const std::string message =
+                    ok                 ? "starter fails case " + failed_case + " (" + why + ")"
+                    : does_not_compile ? "the starter does not compile, so no case shows it unsolved (see 'starter compiles')"
+                                       : "the starter passes every case: the step is solved before the student starts";
                 if (!ok) {
                     jc.outcome = JunitCase::Outcome::Failed;
-                    jc.type = "starter-passes";
+                    jc.type = does_not_compile ? "starter-does-not-compile" : "starter-passes";
                     jc.message = message;
                 }
                 suite.cases.push_back(std::move(jc));

@@ -14,13 +14,17 @@ enum class Severity { Error, Warning, Note };
 
 const char* severity_name(Severity s);
 
+// Diagnostic::code of "the source defines no kernel the lesson launches by this name": the
+// student's mistake in a starter or an edit, the lesson's own when its solution has it.
+inline constexpr const char* kEntryNotFound = "entry-not-found";
+
 struct Diagnostic {
     std::string file;      // the source's display name, e.g. "kernel.cu" or "<inline>"
     int line = 0;          // 1-based, on the student's source; 0 when the compiler gave none
     int column = 0;        // 1-based; 0 when unknown
     Severity severity = Severity::Error;
     std::string message;   // the compiler's text, without the location prefix
-    std::string code;      // NVRTC's diagnostic number (e.g. "20" for #20-D) when given
+    std::string code;      // NVRTC's diagnostic number (e.g. "20" for #20-D) when given; kEntryNotFound
 
     std::string to_string() const;  // "kernel.cu:12:5: error: identifier \"x\" is undefined"
 };

@@ -165,6 +165,7 @@ Diagnostic kernel_not_found(const std::string& entry, const std::string& origin)
     d.severity = Severity::Error;
     d.message = "kernel '" + entry +
                 "' not found: check the name after __global__ (the lesson launches a kernel of exactly this name)";
+    d.code = kEntryNotFound;
     return d;
 }
 

@@ -33,6 +33,8 @@ struct CaseTally {
     int passed_of(const Step& step) const;
     // Every case to pass has passed with this text.
     bool done(const Step& step) const;
+
+    bool operator==(const CaseTally&) const = default;
 };
 
 }  // namespace wb

@@ -306,6 +306,47 @@ bool filled_by_lesson(const Step& step, const HostBuffer& h) {
     return b && b->fill.has_value();
 }
 
+// The reference's outputs (not those the lesson fills) set to `poison`, byte by byte.
+void poison_reference_outputs(const Step& step, std::vector<HostBuffer>& buffers, std::uint8_t poison) {
+    for (HostBuffer& b : buffers)
+        if (b.role == BufferRole::Output && !filled_by_lesson(step, b)) std::memset(b.mutable_data(), poison, b.size_bytes());
+}
+
+// Whether element i of `b` is `poison` in every byte.
+bool element_is(const HostBuffer& b, std::size_t i, std::uint8_t poison) {
+    const std::size_t size = dtype_size(b.type);
+    const auto* p = static_cast<const std::uint8_t*>(b.data()) + i * size;
+    for (std::size_t k = 0; k < size; ++k)
+        if (p[k] != poison) return false;
+    return true;
+}
+
+bool has_poisoned_element(const Step& step, const std::vector<HostBuffer>& buffers, std::uint8_t poison) {
+    for (const HostBuffer& b : buffers)
+        if (b.role == BufferRole::Output && !filled_by_lesson(step, b))
+            for (std::size_t i = 0; i < b.count(); ++i)
+                if (element_is(b, i, poison)) return true;
+    return false;
+}
+
+// The lesson's error: the first output with elements the reference left unwritten in both
+// runs (poison A in the first, poison B in the second), named with the reference; empty when none.
+Sentence reference_unwritten(const Step& step, const std::vector<HostBuffer>& a, const std::vector<HostBuffer>& b) {
+    for (std::size_t k = 0; k < a.size() && k < b.size(); ++k) {
+        const HostBuffer& x = a[k];
+        if (x.role != BufferRole::Output || filled_by_lesson(step, x)) continue;
+        std::size_t unwritten = 0, first = 0;
+        for (std::size_t i = 0; i < x.count(); ++i)
+            if (element_is(x, i, kPoisonA) && element_is(b[k], i, kPoisonB) && unwritten++ == 0) first = i;
+        if (unwritten == 0) continue;
+        std::string at;
+        for (std::size_t d : x.unflatten(first)) at += (at.empty() ? "" : ", ") + std::to_string(d);
+        return {{"reference.unwritten", {step.reference.entry, step.reference.source.origin, x.name, std::to_string(unwritten),
+                                          std::to_string(x.count()), at, step.reference.json_path}}};
+    }
+    return {};
+}
+
 const HostBuffer* find_in(const std::vector<HostBuffer>& v, const std::string& name) {
     for (const auto& h : v)
         if (h.name == name) return &h;
@@ -780,15 +821,33 @@ void LocalBackend::run_impl(const RunRequest& asked, RunResult& r) {
         ArgPack pack;
         // In a child process under memory and CPU limits (reference/isolated.hpp):
         // a crashing or runaway reference is reported, and this worker's CUDA
-        // context is untouched.
-        const ReferenceTiming t = run_reference_isolated(
-            ref, reference_out,
-            [&](const std::function<void*(const std::string&)>& address_of) {
-                pack = pack_args(step->reference.args, r.params, address_of);
-                return pack.pointers.data();
-            },
-            reference_limits(run_timeout(req), buffer_bytes));
+        // context is untouched. Its outputs start poisoned, as the kernel's do, so an
+        // element it leaves unwritten is found rather than compared as whatever was there.
+        auto run_ref = [&](std::vector<HostBuffer>& outs) {
+            return run_reference_isolated(
+                ref, outs,
+                [&](const std::function<void*(const std::string&)>& address_of) {
+                    pack = pack_args(step->reference.args, r.params, address_of);
+                    return pack.pointers.data();
+                },
+                reference_limits(run_timeout(req), buffer_bytes));
+        };
+        poison_reference_outputs(*step, reference_out, kPoisonA);
+        const ReferenceTiming t = run_ref(reference_out);
         take_timing(t);
+        // Elements that still hold the poison may be values the reference computed (255 in
+        // a byte image): a second run with the other poison tells them apart.
+        if (has_poisoned_element(*step, reference_out, kPoisonA)) {
+            std::vector<HostBuffer> again = host;
+            poison_reference_outputs(*step, again, kPoisonB);
+            run_ref(again);
+            if (Sentence said = reference_unwritten(*step, reference_out, again); !said.empty()) {
+                r.status = RunStatus::ReferenceError;
+                r.say(std::move(said));
+                r.say_hint({{"hint.reference_unwritten", {}}});
+                return;
+            }
+        }
         if (held_bytes(reference_out, host) <= kKeptBuffersBytes) references_.remember(std::move(ref_key), {reference_out, t});
     }
 

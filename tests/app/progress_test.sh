@@ -42,3 +42,23 @@ expect-drawn-text All cases: 4 of 4 passed
 expect-log step one_thread_per_element done: every case passed (4 of 4)
 END
 expect_ok "one passing case is not done; Check all cases lists the failures; the solution is done"
+
+# The next start: the step is still done, and a step with one case passed still shows 1/4.
+run_script "$app" "$lessons" <<END
+$emulator
+open vector_add grid_stride_loop
+set-source $home/numba.cu
+case small
+run
+wait
+frames 2
+expect-drawn-text 1/4 cases
+END
+expect_ok "a second step with one case passed"
+run_script "$app" "$lessons" <<END
+open vector_add one_thread_per_element
+frames 3
+expect-done on
+expect-drawn-text 1/4 cases
+END
+expect_ok "the cases passed came back after a restart"

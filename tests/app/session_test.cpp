@@ -59,6 +59,20 @@ TEST_F(Session, LayoutAndTextSizeComeBackAsSaved) {
     EXPECT_FLOAT_EQ(back.layout.diagnostics_fraction, 0.2f);
 }
 
+// The cases each step passed come back, so the lesson list's "k/N cases" survives a restart.
+TEST_F(Session, EachStepsPassedCasesComeBack) {
+    SessionState s;
+    CaseTally t;
+    t.source_digest = "abc";
+    t.emulated = true;
+    t.passed = {"small", "one"};
+    s.cases["vector_add/one_thread_per_element"] = t;
+    save_session(s);
+    const SessionState back = load_session();
+    ASSERT_EQ(back.cases.count("vector_add/one_thread_per_element"), 1u);
+    EXPECT_EQ(back.cases.at("vector_add/one_thread_per_element"), t);
+}
+
 // Popped-out instructions that were not pinned come back docked: a window left over the
 // code in one session does not greet the next.
 TEST_F(Session, UnpinnedPoppedOutInstructionsComeBackDocked) {

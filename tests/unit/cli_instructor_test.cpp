@@ -173,6 +173,55 @@ TEST(CliExitCodes, RunFollowsLangAndSpeaksChinese) {
     EXPECT_TRUE(contains(en.out, "result  cuda-error: on the CPU emulator, in kernel 'vector_add', the kernel")) << en.out;
 }
 
+// ---- the lesson's own errors, said to the instructor --------------------------------
+
+// A copy of lesson 01 in `dir`, with `edit` applied to its JSON text and `ref_edit` to its reference.
+void copy_lesson_01(const TempDir& dir, const std::pair<std::string, std::string>& edit,
+                    const std::pair<std::string, std::string>& ref_edit = {}) {
+    fs::copy(fs::path(WB_SOURCE_DIR) / "lessons/01_vector_add", dir.path / "01_vector_add", fs::copy_options::recursive);
+    auto patch = [](const fs::path& file, const std::pair<std::string, std::string>& e) {
+        std::ifstream in(file);
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        if (!e.first.empty()) {
+            const auto at = text.find(e.first);
+            ASSERT_NE(at, std::string::npos) << e.first;
+            text.replace(at, e.first.size(), e.second);
+        }
+        std::ofstream(file, std::ios::trunc) << text;
+    };
+    fs::copy_file(fs::path(WB_SOURCE_DIR) / "lessons/01_vector_add.json", dir.path / "01_vector_add.json");
+    patch(dir.path / "01_vector_add.json", edit);
+    patch(dir.path / "01_vector_add/reference.cpp", ref_edit);
+}
+
+// A launch's entry that the solution does not define is the lesson's error: check says so once,
+// naming the JSON path, instead of a failing starter and failing cases.
+TEST(CliLessonErrors, AWrongEntryIsTheLessonsErrorNamedByItsPath) {
+    TempDir dir;
+    copy_lesson_01(dir, {"\"entry\": \"vector_add\"", "\"entry\": \"vector_ad\""});
+    auto r = run_cli("check " + dir.q("01_vector_add.json") + " --trust", "XDG_CACHE_HOME=" + dir.q("cache"));
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_TRUE(contains(r.out, "FAIL vector_add / one_thread_per_element / lesson error: launches[0].entry 'vector_ad' "
+                                "names no kernel of the solution (01_vector_add/solution_step1.cu)"))
+        << r.out;
+    EXPECT_FALSE(contains(r.out, "one_thread_per_element / starter fails case")) << "no 'ok' for a starter that cannot compile\n"
+                                                                                 << r.out;
+}
+
+// A reference that leaves output elements unwritten is the lesson's error, named with the reference,
+// not a student's mismatch against "want 0".
+TEST(CliLessonErrors, AReferenceThatLeavesOutputsUnwrittenIsAReferenceError) {
+    TempDir dir;
+    copy_lesson_01(dir, {}, {"for (int i = 0; i < n; ++i)", "for (int i = 0; i < n / 2; ++i)"});
+    auto r = run_cli("run " + dir.q("01_vector_add.json") + " --solution --case ragged --trust",
+                     "XDG_CACHE_HOME=" + dir.q("cache"));
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_TRUE(contains(r.out, "result  reference-error: the CPU reference vector_add_ref() in 01_vector_add/reference.cpp "
+                                "left 500 of 1000 elements of output 'c' unwritten (the first at [500])"))
+        << r.out;
+    EXPECT_TRUE(contains(r.out, "hint    this is the lesson's error, not the student's")) << r.out;
+}
+
 // ---- step numbers ----------------------------------------------------------------
 
 TEST(CliSteps, NumbersStartAt1AsInTheGui) {
