@@ -33,7 +33,7 @@
 namespace wb {
 
 // Bumped whenever the key recipe or the entry layout changes.
-inline constexpr int kCompileCacheFormat = 2;  // 2: meta holds "omitted" (capped diagnostics)
+inline constexpr int kCompileCacheFormat = 3;  // 2: meta holds "omitted" (capped diagnostics); 3: kEntryNotFound codes
 
 // SHA-256 (hex) over: the cache format, the NVRTC version, the architecture,
 // every NVRTC option in order, the source text, its origin (diagnostics name
