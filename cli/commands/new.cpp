@@ -32,6 +32,12 @@ namespace wb::cli {
 
 namespace {
 
+// A JSON Schema's "$id" ("" when the text is not JSON or has none).
+std::string schema_id(const std::string& text) {
+    const json j = json::parse(text, nullptr, false);
+    return j.is_object() && j.contains("$id") && j["$id"].is_string() ? j["$id"].get<std::string>() : std::string();
+}
+
 constexpr const char* kHelp =
     "Usage: cuda-workbook-cli new LESSON_ID [--dir D] [--json]\n"
     "\n"
@@ -45,7 +51,8 @@ constexpr const char* kHelp =
     "  LESSON_ID   a-z, 0-9 and _ (progress is saved under it)\n"
     "  --dir D     the folder (default: the current one), made when it does not exist.\n"
     "              lesson.schema.json is copied there when it is missing, so that editors\n"
-    "              find the schema; one that differs from the shipped schema is kept, and said.\n"
+    "              find the schema; an older copy of it is updated (the old one is kept as\n"
+    "              lesson.schema.json.old), and another schema is kept, and said.\n"
     "  --json      print the files written as JSON\n"
     "\n"
     "Existing files are never overwritten: the command stops before writing anything.\n"
@@ -216,9 +223,21 @@ int cmd_new(int argc, char** argv) {
         create_new_file(schema, read_file(shipped_schema));
         schema_note = "copied from " + shipped_schema.string();
     } else if (fs::is_regular_file(schema, ec) && read_file(schema) != read_file(shipped_schema)) {
-        // An instructor's own schema is theirs to keep; an old copy checks against an old format.
-        stale_schema = schema.string() + " differs from the shipped " + shipped_schema.string() +
-                       ": kept; if it is an older copy, copy the shipped one over it so editors check the current format";
+        if (schema_id(read_file(schema)) == schema_id(read_file(shipped_schema))) {
+            // An older copy of this workbook's schema checks against an old format: updated,
+            // with the old one kept beside it (nothing is lost).
+            fs::path old = dir / "lesson.schema.json.old";
+            for (int n = 2; fs::exists(fs::symlink_status(old, ec)); ++n)
+                old = dir / ("lesson.schema.json.old." + std::to_string(n));
+            fs::rename(schema, old, ec);
+            if (ec) throw Error(ErrorKind::Io, "cannot move the older " + schema.string() + " to " + old.string() + ": " + ec.message());
+            create_new_file(schema, read_file(shipped_schema));
+            schema_note = "an older copy, updated from " + shipped_schema.string() + "; the old one is " + old.string();
+        } else {
+            // An instructor's own schema is theirs to keep.
+            stale_schema = schema.string() + " is not this workbook's schema (its \"$id\" differs): kept; editors check " +
+                           "lessons in this folder against it, not against " + shipped_schema.string();
+        }
     }
     fs::create_directory(side, ec);
     if (ec) throw Error(ErrorKind::Io, "cannot create the folder " + side.string() + ": " + ec.message());

@@ -298,7 +298,7 @@ TEST(CliNew, NeverOverwritesAndKeepsAnInstructorsSchema) {
     ASSERT_EQ(first.code, 0) << first.out;
     EXPECT_EQ(slurp(tmp.path / "lesson.schema.json"), "{\"mine\": true}\n");
     // Kept, but never silently: it may be an old copy that checks against an old format.
-    EXPECT_TRUE(contains(first.out, "note: " + (tmp.path / "lesson.schema.json").string() + " differs from the shipped"))
+    EXPECT_TRUE(contains(first.out, "note: " + (tmp.path / "lesson.schema.json").string() + " is not this workbook's schema"))
         << first.out;
     std::ofstream(tmp.path / "twice/starter.cu") << "// my edits\n";
 
@@ -312,6 +312,18 @@ TEST(CliNew, NeverOverwritesAndKeepsAnInstructorsSchema) {
     auto half = run_cli("new twice --dir " + tmp.q());
     EXPECT_EQ(half.code, 2) << half.out;
     EXPECT_FALSE(fs::exists(tmp.path / "twice")) << half.out;
+}
+
+// An older copy of the workbook's own schema (same "$id", older text) is updated, the old one kept.
+TEST(CliNew, UpdatesAnOlderCopyOfTheSchemaAndKeepsIt) {
+    TempDir tmp;
+    const std::string older = "{\"$id\": \"https://cuda-workbook.example/lesson.schema.json\", \"title\": \"(format 1)\"}\n";
+    std::ofstream(tmp.path / "lesson.schema.json") << older;
+    auto r = run_cli("new fresh --dir " + tmp.q());
+    ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_EQ(slurp(tmp.path / "lesson.schema.json"), slurp(fs::path(WB_SOURCE_DIR) / "lessons/lesson.schema.json"));
+    EXPECT_EQ(slurp(tmp.path / "lesson.schema.json.old"), older);
+    EXPECT_TRUE(contains(r.out, "an older copy, updated from")) << r.out;
 }
 
 TEST(CliNew, RefusesABadIdAndMakesAMissingFolder) {
