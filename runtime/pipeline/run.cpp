@@ -306,10 +306,20 @@ bool filled_by_lesson(const Step& step, const HostBuffer& h) {
     return b && b->fill.has_value();
 }
 
-// The reference's outputs (not those the lesson fills) set to `poison`, byte by byte.
-void poison_reference_outputs(const Step& step, std::vector<HostBuffer>& buffers, std::uint8_t poison) {
+// The outputs the reference must write: those compared, unless the lesson fills them. A scratch
+// output that is never compared (lesson 10's block sums) is the kernel's business alone.
+bool reference_writes(const Step& step, const std::vector<CompareSpec>& compare, const HostBuffer& b) {
+    if (b.role != BufferRole::Output || filled_by_lesson(step, b)) return false;
+    for (const CompareSpec& c : compare)
+        if (c.buffer == b.name) return true;
+    return false;
+}
+
+// Those outputs set to `poison`, byte by byte.
+void poison_reference_outputs(const Step& step, const std::vector<CompareSpec>& compare, std::vector<HostBuffer>& buffers,
+                              std::uint8_t poison) {
     for (HostBuffer& b : buffers)
-        if (b.role == BufferRole::Output && !filled_by_lesson(step, b)) std::memset(b.mutable_data(), poison, b.size_bytes());
+        if (reference_writes(step, compare, b)) std::memset(b.mutable_data(), poison, b.size_bytes());
 }
 
 // Whether element i of `b` is `poison` in every byte.
@@ -321,9 +331,10 @@ bool element_is(const HostBuffer& b, std::size_t i, std::uint8_t poison) {
     return true;
 }
 
-bool has_poisoned_element(const Step& step, const std::vector<HostBuffer>& buffers, std::uint8_t poison) {
+bool has_poisoned_element(const Step& step, const std::vector<CompareSpec>& compare, const std::vector<HostBuffer>& buffers,
+                          std::uint8_t poison) {
     for (const HostBuffer& b : buffers)
-        if (b.role == BufferRole::Output && !filled_by_lesson(step, b))
+        if (reference_writes(step, compare, b))
             for (std::size_t i = 0; i < b.count(); ++i)
                 if (element_is(b, i, poison)) return true;
     return false;
@@ -331,10 +342,11 @@ bool has_poisoned_element(const Step& step, const std::vector<HostBuffer>& buffe
 
 // The lesson's error: the first output with elements the reference left unwritten in both
 // runs (poison A in the first, poison B in the second), named with the reference; empty when none.
-Sentence reference_unwritten(const Step& step, const std::vector<HostBuffer>& a, const std::vector<HostBuffer>& b) {
+Sentence reference_unwritten(const Step& step, const std::vector<CompareSpec>& compare, const std::vector<HostBuffer>& a,
+                             const std::vector<HostBuffer>& b) {
     for (std::size_t k = 0; k < a.size() && k < b.size(); ++k) {
         const HostBuffer& x = a[k];
-        if (x.role != BufferRole::Output || filled_by_lesson(step, x)) continue;
+        if (!reference_writes(step, compare, x)) continue;
         std::size_t unwritten = 0, first = 0;
         for (std::size_t i = 0; i < x.count(); ++i)
             if (element_is(x, i, kPoisonA) && element_is(b[k], i, kPoisonB) && unwritten++ == 0) first = i;
@@ -832,16 +844,16 @@ void LocalBackend::run_impl(const RunRequest& asked, RunResult& r) {
                 },
                 reference_limits(run_timeout(req), buffer_bytes));
         };
-        poison_reference_outputs(*step, reference_out, kPoisonA);
+        poison_reference_outputs(*step, compare, reference_out, kPoisonA);
         const ReferenceTiming t = run_ref(reference_out);
         take_timing(t);
         // Elements that still hold the poison may be values the reference computed (255 in
         // a byte image): a second run with the other poison tells them apart.
-        if (has_poisoned_element(*step, reference_out, kPoisonA)) {
+        if (has_poisoned_element(*step, compare, reference_out, kPoisonA)) {
             std::vector<HostBuffer> again = host;
-            poison_reference_outputs(*step, again, kPoisonB);
+            poison_reference_outputs(*step, compare, again, kPoisonB);
             run_ref(again);
-            if (Sentence said = reference_unwritten(*step, reference_out, again); !said.empty()) {
+            if (Sentence said = reference_unwritten(*step, compare, reference_out, again); !said.empty()) {
                 r.status = RunStatus::ReferenceError;
                 r.say(std::move(said));
                 r.say_hint({{"hint.reference_unwritten", {}}});
