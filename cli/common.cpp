@@ -310,9 +310,11 @@ void print_timeline(const Timeline& t, std::size_t max_rows) {
     }
 }
 
-std::string target_text(const TargetResult& t) {
-    std::string s = "<= " + fmt("%.2f", t.at_most) + " x " + t.step + "'s " + target_measure_name(t.measure) +
-                    (t.measure == TargetMeasure::Wall ? " time" : " time on the timeline");
+std::string target_text(const TargetResult& t, bool host_step) {
+    std::string s = "<= " + fmt("%.2f", t.at_most) + " x " + t.step + "'s " +
+                    (!host_step ? std::string("GPU time")
+                                : std::string(target_measure_name(t.measure)) +
+                                      (t.measure == TargetMeasure::Wall ? " time" : " time on the timeline"));
     if (!t.not_applicable.empty()) return s + ": does not apply: " + render(t.not_applicable, "en");
     if (t.that_ms <= 0) return s + ": not measured";
     return s + ": " + fmt("%.3f ms", t.this_ms) + " vs " + fmt("%.3f ms", t.that_ms) + " = " + fmt("%.2fx", t.ratio()) +

@@ -124,6 +124,7 @@ void print_diagnostics(const std::vector<Diagnostic>& diags, std::size_t omitted
 // `max_rows`, then how many more; --json has them all).
 void print_timeline(const Timeline& t, std::size_t max_rows = 40);
 // "≤ 0.60 × one_stream's wall time: 3.100 ms vs 6.900 ms = 0.45×, met"
-std::string target_text(const TargetResult& t);
+// A kernel step's target is on its GPU time; a host step's on run()'s wall time or the timeline's bars.
+std::string target_text(const TargetResult& t, bool host_step);
 
 }  // namespace wb::cli

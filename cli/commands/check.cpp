@@ -330,7 +330,7 @@ int cmd_check(int argc, char** argv) {
                 const bool missed_target = ok && r.target && r.target->applies() && !r.target->met();
                 if (missed_target) {
                     ok = false;
-                    r.message = "missed its target: " + target_text(*r.target);
+                    r.message = "missed its target: " + target_text(*r.target, r.host_step);
                 }
                 ok ? ++passed : ++failed;
                 JunitCase jc{classname, tc.name + " (" + params_str(r.params) + ")", seconds_since(t0)};
@@ -363,7 +363,7 @@ int cmd_check(int argc, char** argv) {
                                                 fmt(", copies %.3f ms", r.timeline->copy_us() / 1e3) +
                                                 fmt(", copies under kernels %.3f ms", r.timeline->copy_kernel_overlap_us() / 1e3)
                                           : std::string());
-                    if (r.target) std::cout << "; target " << target_text(*r.target);
+                    if (r.target) std::cout << "; target " << target_text(*r.target, r.host_step);
                     if (r.status == RunStatus::Passed && r.emulated && r.emulated_ms >= 0)
                         std::cout << fmt(", CPU emulation %.1f ms", r.emulated_ms) << fmt(", reference %.3f ms", r.cpu_ms);
                     if (r.status == RunStatus::Passed && r.gpu_time)

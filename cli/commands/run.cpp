@@ -122,7 +122,7 @@ void print_run_text(const RunResult& r, const std::string& lang) {
         std::cout << "\n";
     }
     if (r.timeline) print_timeline(*r.timeline);
-    if (r.target) std::cout << "target  " << target_text(*r.target) << "\n";
+    if (r.target) std::cout << "target  " << target_text(*r.target, r.host_step) << "\n";
     if (r.gpu_time) {
         const auto& t = *r.gpu_time;
         std::cout << "time    GPU " << fmt("%.4f", t.median_ms) << " ms median (min " << fmt("%.4f", t.min_ms) << ", max "

@@ -812,6 +812,18 @@ void LocalBackend::run_impl(const RunRequest& asked, RunResult& r) {
         if (!first.empty()) r.say_more({"detail", {first}});
         return;
     }
+    // Buffers a multi-pass launch swaps must be the same size: the lesson's error, found before
+    // anything runs.
+    for (const auto& spec : step->launches)
+        for (std::size_t k = 0; k < spec.swap.size(); ++k) {
+            const HostBuffer& a = find_host(host, spec.swap[k].first);
+            const HostBuffer& b = find_host(host, spec.swap[k].second);
+            if (a.size_bytes() != b.size_bytes())
+                throw Error(ErrorKind::Usage,
+                            "buffers '" + a.name + "' (" + std::to_string(a.count()) + " elements) and '" + b.name + "' (" +
+                                std::to_string(b.count()) + ") cannot swap between passes: for these params their sizes differ",
+                            {"", spec.json_path + ".swap[" + std::to_string(k) + "]"});
+        }
     std::vector<HostBuffer> reference_out = host;
     // The same reference on the same inputs gives the same outputs: a re-run,
     // or an edit of the kernel alone, takes them from the last runs instead of
@@ -867,16 +879,6 @@ void LocalBackend::run_impl(const RunRequest& asked, RunResult& r) {
     // buffers, so a machine without a GPU reports it too
     std::vector<std::vector<unsigned char>> constants;
     for (const auto& c : step->constants) constants.push_back(constant_bytes(c, host, r.params));
-    for (const auto& spec : step->launches)
-        for (std::size_t k = 0; k < spec.swap.size(); ++k) {
-            const HostBuffer& a = find_host(host, spec.swap[k].first);
-            const HostBuffer& b = find_host(host, spec.swap[k].second);
-            if (a.size_bytes() != b.size_bytes())
-                throw Error(ErrorKind::Usage,
-                            "buffers '" + a.name + "' (" + std::to_string(a.count()) + " elements) and '" + b.name + "' (" +
-                                std::to_string(b.count()) + ") cannot swap between passes: for these params their sizes differ",
-                            {"", spec.json_path + ".swap[" + std::to_string(k) + "]"});
-        }
     check_launches(req, *step, r, ctx);
     if (r.status == RunStatus::Refused) return;
 
