@@ -119,7 +119,8 @@ wb::RunResult sample_result() {
     launch.entry = "vector_add";
     launch.dims.grid = {2, 1, 1};
     launch.dims.block = {4, 1, 1};
-    launch.refusal = wb::LaunchRefusal{"threads_per_block", "2048 threads is over the limit of 1024"};
+    launch.refusal = wb::LaunchRefusal{"threads_per_block",
+                                       {{"refuse.threads", {"2048", "1", "1", "2048", "1024", "@limits.this_gpu"}}}};
     r.launches.push_back(launch);
     wb::CompareResult c;
     c.buffer = "c";
