@@ -24,7 +24,7 @@
 // 1280x720 and up) are unit-tested without a window.
 #pragma once
 
-#include "panels/panel.hpp"
+#include "panel_rect.hpp"
 
 #include <array>
 

@@ -1,7 +1,7 @@
 // app/trust.hpp — whether the open lesson may be compiled and run.
 //
 // The shipped lessons are trusted. Any other lesson (from --lessons DIR,
-// $WB_LESSONS_DIR, or a future Open dialog) carries a CPU reference in C++
+// or $WB_LESSONS_DIR) carries a CPU reference in C++
 // that would be compiled and run on this computer, and kernels that run on
 // the GPU, so the app asks once per folder, in a modal (panels/trust_prompt.cpp),
 // and remembers a "Trust" in <config dir>/trusted_folders.json

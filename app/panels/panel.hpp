@@ -6,6 +6,7 @@
 // an early return.
 #pragma once
 
+#include "panel_rect.hpp"
 #include "widgets/draw_text.hpp"
 
 #include <imgui.h>
@@ -14,11 +15,6 @@
 #include <vector>
 
 namespace wb::app {
-
-struct PanelRect {
-    ImVec2 pos;
-    ImVec2 size;
-};
 
 class PanelWindow {
 public:

@@ -13,7 +13,7 @@
 // cores, grid-wide sync, launches from device code) is refused before it is
 // compiled (refuse.hpp).
 //
-// The pipeline (pipeline/run.cpp) uses this for RunRequest::backend == Cpu,
+// The pipeline (pipeline/run.cpp) uses this for RunRequest::executor == Cpu,
 // inside the worker process, so the worker's deadline, Stop and crash rules
 // hold for emulated kernels too.
 #pragma once

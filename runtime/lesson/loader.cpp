@@ -1,4 +1,4 @@
-// runtime/lesson/loader.cpp — turns a lesson file (format 1) into wb::Lesson (see loader.hpp).
+// runtime/lesson/loader.cpp — turns a lesson file (format 1 or 2) into wb::Lesson (see loader.hpp).
 //
 // Sections, in order: [1] reading and the guards that run before nlohmann
 // parses anything (size cap, UTF-8, nesting depth), [2] the parse itself with

@@ -4,7 +4,7 @@
 // make_test_images.py there; pixel (x, y) = R 20+40x, G 30+60y, B 7+50x+10y).
 //
 // The random inits are pinned to exact first values computed by
-// tests/tools/buffer_init_values.py, a Python MT19937-64 and the documented
+// tests/tools/buffer_init_values.py, a Python SplitMix64 and the documented
 // transforms that shares no code with runtime/data/buffers.cpp; its --check
 // mode (ctest tools.buffer_init_values_match_python) fails when the values
 // here and the script's disagree. Any change to the generator or its
