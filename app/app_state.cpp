@@ -261,10 +261,18 @@ void check_launch_settings(AppState& state) {
         return;
     }
     try {
-        LaunchDims dims = resolve_launch(step->launches[step->tuned_launch()], s.params, &ov);
-        state.launch_dims = dims;
+        // The runtime's rule for a run: every launch, every pass (runtime/pipeline/run.hpp).
+        std::vector<LaunchOverride> overrides(step->launches.size());
+        overrides[step->tuned_launch()] = ov;
         const DeviceLimits& limits = state.device ? state.device->limits : state.compile_only_limits;
-        if (auto refusal = check_launch(dims, limits)) state.launch_refusal = refusal->message_in(state.lang);
+        const std::vector<LaunchReport> reports = check_step_launches(*step, s.params, overrides, limits);
+        for (const LaunchReport& lr : reports)
+            if (lr.tuned) state.launch_dims = lr.dims;
+        if (!reports.empty() && reports.back().refusal) {
+            const LaunchReport& refused = reports.back();
+            state.launch_refusal = (step->launches.size() > 1 ? refused.entry + ": " : std::string()) +
+                                   refused.refusal->message_in(state.lang);
+        }
     } catch (const Error& e) {
         state.launch_refusal = e.message();
     }

@@ -991,24 +991,10 @@ void LocalBackend::judge_kernel_target(const RunRequest& req, const Step& step, 
 
 void LocalBackend::check_launches(const RunRequest& req, const Step& step, RunResult& r, GpuContext* ctx) {
     const DeviceLimits limits = ctx ? ctx->info().limits : limits_for_arch(arch_number(r.arch));
-    for (std::size_t i = 0; i < step.launches.size(); ++i) {
-        const LaunchSpec& spec = step.launches[i];
-        const LaunchOverride* ov = i < req.launches.size() ? &req.launches[i] : nullptr;
-        LaunchReport lr;
-        lr.entry = spec.entry;
-        lr.tuned = i == step.tuned_launch();
-        lr.passes = resolve_passes(spec, r.params);
-        lr.dims = resolve_launch(spec, r.params, ov, 0);
-        // Every pass is sized and checked: a later pass may need another grid.
-        for (long long p = 0; p < std::max(1ll, lr.passes) && !lr.refusal; ++p) {
-            bool optin = false;
-            lr.refusal = check_launch(p == 0 ? lr.dims : resolve_launch(spec, r.params, ov, p), limits, {}, &optin);
-            lr.shared_optin = lr.shared_optin || optin;
-            if (lr.refusal && spec.multi_pass()) lr.refusal->add({"refuse.pass", {std::to_string(p)}});
-        }
-        r.launches.push_back(lr);
-        if (lr.refusal) {
-            set_refused(r, lr);
+    for (LaunchReport& lr : check_step_launches(step, r.params, req.launches, limits)) {
+        r.launches.push_back(std::move(lr));
+        if (r.launches.back().refusal) {
+            set_refused(r, r.launches.back());
             return;
         }
     }
@@ -2037,6 +2023,31 @@ void LocalBackend::run_on_cpu(const RunRequest& req, const Step& step, const Sou
 }
 
 }  // namespace
+
+std::vector<LaunchReport> check_step_launches(const Step& step, const std::map<std::string, double>& params,
+                                              const std::vector<LaunchOverride>& overrides, const DeviceLimits& limits) {
+    std::vector<LaunchReport> reports;
+    for (std::size_t i = 0; i < step.launches.size(); ++i) {
+        const LaunchSpec& spec = step.launches[i];
+        const LaunchOverride* ov = i < overrides.size() ? &overrides[i] : nullptr;
+        LaunchReport lr;
+        lr.entry = spec.entry;
+        lr.tuned = i == step.tuned_launch();
+        lr.passes = resolve_passes(spec, params);
+        lr.dims = resolve_launch(spec, params, ov, 0);
+        // Every pass is sized and checked: a later pass may need another grid.
+        for (long long p = 0; p < std::max(1ll, lr.passes) && !lr.refusal; ++p) {
+            bool optin = false;
+            lr.refusal = check_launch(p == 0 ? lr.dims : resolve_launch(spec, params, ov, p), limits, {}, &optin);
+            lr.shared_optin = lr.shared_optin || optin;
+            if (lr.refusal && spec.multi_pass()) lr.refusal->add({"refuse.pass", {std::to_string(p)}});
+        }
+        const bool refused = lr.refusal.has_value();
+        reports.push_back(std::move(lr));
+        if (refused) break;
+    }
+    return reports;
+}
 
 Sentence timing_method(const Timing& t) {
     char noise[32];

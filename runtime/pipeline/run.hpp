@@ -324,6 +324,13 @@ LaunchDims resolve_launch(const LaunchSpec& spec, const std::map<std::string, do
 // expression, which must give a whole number from 0 to kMaxPasses.
 long long resolve_passes(const LaunchSpec& spec, const std::map<std::string, double>& params);
 
+// The launch rule, for a run and for the GUI's launch panel alike: every launch of `step` sized
+// for `params` (overrides[i] applies to launch i, when given) and every pass of it checked against
+// `limits`. The reports stop at the first refused launch, whose `refusal` says why (and which
+// pass). Throws wb::Error for an expression that does not evaluate.
+std::vector<LaunchReport> check_step_launches(const Step& step, const std::map<std::string, double>& params,
+                                              const std::vector<LaunchOverride>& overrides, const DeviceLimits& limits);
+
 struct BackendInfo {
     std::string name;                      // "local"
     bool has_gpu = false;

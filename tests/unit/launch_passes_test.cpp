@@ -137,6 +137,19 @@ TEST_F(LaunchPasses, ALaterPassThatBreaksALimitIsRefusedWithItsNumber) {
     EXPECT_NE(r.message.find("(pass 3)"), std::string::npos) << r.message;  // 2048 threads
 }
 
+// The rule the GUI's launch panel uses too (app_state.cpp): every launch, every pass, no run.
+TEST_F(LaunchPasses, TheLaunchRuleChecksEveryPassWithoutARun) {
+    auto lesson = scan_with([](Lesson& l) { l.steps[0].launches[1].block = {"256 * pow2(pass)", "1", "1"}; });
+    const Step& step = lesson->steps[0];
+    std::map<std::string, double> params = resolve_params(step, step.find_case("ragged"), {});
+    const auto reports = check_step_launches(step, params, {}, limits_for_arch(90));
+    ASSERT_EQ(reports.size(), 2u) << "stops at the refused launch";
+    ASSERT_TRUE(reports[1].refusal.has_value());
+    EXPECT_EQ(reports[1].refusal->limit, "block.x");  // 2048 threads in x, over 1024
+    EXPECT_NE(reports[1].refusal->message.find("(pass 3)"), std::string::npos) << reports[1].refusal->message;
+    EXPECT_NE(reports[1].refusal->message_in("zh").find("（第 3 遍）"), std::string::npos) << reports[1].refusal->message_in("zh");
+}
+
 TEST_F(LaunchPasses, SwappedBuffersOfDifferentSizesAreAnErrorAtTheSwap) {
     auto lesson = scan_with([](Lesson& l) {
         for (auto& b : l.steps[0].buffers)
