@@ -10,6 +10,7 @@
 //   check    <lesson or folder...>            every solution passes every case; every starter compiles
 //   device                                    what GPU (if any) this computer has
 //   inspect  <lesson> --ptx|--sass|--resources|--occupancy   look inside a step's kernels
+//   sweep    <lesson> [--blocks | --range N=SPEC]  a step across block sizes or a param's values
 //   new      LESSON_ID [--dir D]              write a lesson to start from
 //   cache    --stats | --clear                the disk caches' size, or clear them
 //
