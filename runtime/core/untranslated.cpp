@@ -36,11 +36,11 @@ const std::unordered_set<std::string>& english_words() {
         "take", "takes", "took", "keep", "keeps", "let", "say", "says", "said", "work", "works", "worked", "stay",
         "stays", "per", "via", "nothing", "something", "everything", "whole", "part", "slow", "slower", "fast",
         "faster", "speed", "peak", "measured", "ceiling", "ceilings", "baseline", "sweep", "timeline", "stream",
-        "streams", "yours", "your", "you", "we", "our", "least", "most", "unknown", "fault", "faulted", "stopped",
+        "streams", "yours", "your", "you", "we", "our", "unknown", "fault", "faulted",
         "itself", "division", "zero", "address", "past", "end", "start", "ended", "returned", "return", "died",
-        "killed", "exited", "unexpectedly", "worker", "process", "program", "restart", "again", "smaller", "larger",
+        "killed", "exited", "unexpectedly", "worker", "process", "program", "restart", "smaller", "larger",
         "size", "sizes", "dimension", "static", "dynamic", "registers", "parameter", "parameters", "passes",
-        "lesson's", "cannot", "needs", "nvidia", "ok", "yes", "cancel", "close", "window", "panel", "tab",
+        "lesson's", "nvidia", "ok", "yes", "cancel", "close", "window", "panel", "tab",
     };
     return words;
 }
@@ -101,6 +101,12 @@ bool code_after(char c, char next) {
     return std::string_view("0123456789_/\\-=(#@$<>[]{}*&|^~%+").find(c) != std::string_view::npos;
 }
 
+std::string lowercase(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return s;
+}
+
+// `allowed` is lowercase already.
 void scan_line(const std::string& original, const std::set<std::string>& allowed, std::vector<EnglishFound>& found) {
     const std::string line = without_quotes(original);
     struct Word {
@@ -124,14 +130,8 @@ void scan_line(const std::string& original, const std::set<std::string>& allowed
         std::string w = line.substr(i, j - i);
         // Capitals after the first letter: an acronym or an identifier (GPU, threadIdx).
         const bool inner_capital = std::any_of(w.begin() + 1, w.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)); });
-        std::string lower = w;
-        std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-        bool name = false;
-        for (const std::string& a : allowed) {
-            std::string al = a;
-            std::transform(al.begin(), al.end(), al.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-            if (al == lower) name = true;
-        }
+        const std::string lower = lowercase(w);
+        const bool name = allowed.count(lower) > 0;
         const bool plain = !code && !inner_capital && !name && !universal().count(lower) && (lower.size() > 1 || lower == "a");
         words.push_back({i, j, plain && english_words().count(lower) > 0, plain});
         i = j;
@@ -159,12 +159,14 @@ void scan_line(const std::string& original, const std::set<std::string>& allowed
 }  // namespace
 
 std::vector<EnglishFound> english_in(std::string_view text, const std::set<std::string>& allowed) {
+    std::set<std::string> names;
+    for (const std::string& a : allowed) names.insert(lowercase(a));
     std::vector<EnglishFound> found;
     std::size_t start = 0;
     while (start <= text.size()) {
         std::size_t end = text.find('\n', start);
         if (end == std::string_view::npos) end = text.size();
-        scan_line(std::string(text.substr(start, end - start)), allowed, found);
+        scan_line(std::string(text.substr(start, end - start)), names, found);
         start = end + 1;
     }
     return found;
