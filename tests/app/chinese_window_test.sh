@@ -2,10 +2,12 @@
 # tests/app/chinese_window_test.sh — in Chinese, every message the window shows
 # for what a student's kernel can do wrong is Chinese: a wrong value, an unwritten
 # element, a write past the end (marked on its line), a read from no buffer, a
-# division by zero, a trap, a barrier that cannot be reached, a block over the
-# limit, a kernel that never ends (the timeout and its hint), a race between the
-# two validation runs, a stopped run, "Check all cases", the Views' legends and
-# captions and the Check tab. Each state's whole frame is checked with
+# division by zero the compiler sees (undefined behaviour), a trap, a block over
+# the limit, a kernel that never ends (the timeout and its hint), a stopped run,
+# "Check all cases", the Views' legends and captions and the Check tab. A barrier
+# in divergent code and a non-atomic update of one element run too; the CPU
+# emulator passes both today (its race and barrier detection is a later issue),
+# so they show the passed state. Each state's whole frame is checked with
 # expect-no-english (runtime/core/untranslated.hpp): every text widget, button,
 # tab, menu and legend it drew. The lesson's own text is linted on its own, and
 # compiler output is the compiler's, English in every language.
@@ -49,7 +51,7 @@ kernel barrier '    if (threadIdx.x == 0) __syncthreads();
 kernel endless '    volatile int spin = 1;
     while (spin) {}
     if (i < n) c[i] = a[i] + b[i];'
-# A race between the two validation runs: every thread adds into c[0] without an atomic.
+# A non-atomic read-modify-write of c[0] by every thread (the emulator passes it today; see above).
 kernel race '    if (i < n) c[i] = a[i] + b[i];
     if (i < n && i > 0) { float v = c[0]; for (int k = 0; k < 50; ++k) v += 0.0f * k; c[0] = v + 0.0f; }'
 
@@ -89,26 +91,7 @@ expect-status cuda-error
 frames 2
 expect-drawn-marker 4
 $look
-set-source $home/no_buffer.cu
-run
-wait
-$look
-set-source $home/divide.cu
-run
-wait
-$look
-set-source $home/trap.cu
-run
-wait
-$look
-set-source $home/barrier.cu
-run
-wait
-$look
-set-source $home/race.cu
-run
-wait
-$look
+$(for k in no_buffer divide trap barrier race; do printf 'set-source %s\nrun\nwait\n%s\n' "$home/$k.cu" "$look"; done)
 set-source $home/endless.cu
 run
 wait 20
