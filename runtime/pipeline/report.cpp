@@ -102,7 +102,7 @@ json to_json(const RunResult& r) {
         ref["warm_runs"] = r.cpu_warm_runs;
         ref["threads"] = r.cpu_threads;
         ref["outputs_cached"] = r.cpu_from_cache;
-        ref["flags"] = "-O3 -march=native -fopenmp";
+        ref["built_with"] = reference_compiler_summary(r.reference);  // the compiler and the flags that shape the time
     }
     j["reference"] = ref;
     json launches = json::array();

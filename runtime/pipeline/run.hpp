@@ -264,13 +264,15 @@ struct RunResult {
     double cpu_ms = -1;                    // the reference's run time, -1 when it did not run:
     double cpu_cold_ms = -1;               //   the median of cpu_warm_runs warm calls after the
     int cpu_warm_runs = 0;                 //   cold first one, or that one call (warm runs 0);
-    int cpu_threads = 1;                   //   built -O3 -march=native, with this many threads
-    // What the CPU time is: "median of 5 warm calls after a cold one, 1 thread(s), g++ -O3 -march=native".
+    int cpu_threads = 1;                   //   with this many threads (cpu_method says how it was built)
+    // What the CPU time is: "median of 5 warm calls after a cold one, 1 thread(s), g++ -O3 -march=native
+    // -ffp-contract=off -fopenmp" (reference_compiler_summary: the compiler and flags that built it).
     // The reference's outputs and time came from an earlier run on the same inputs (not run again).
     bool cpu_from_cache = false;
     Sentence cpu_method() const {
-        Sentence s = {cpu_warm_runs > 0 ? Phrase{"cpu.method_warm", {std::to_string(cpu_warm_runs), std::to_string(cpu_threads)}}
-                                        : Phrase{"cpu.method_cold", {std::to_string(cpu_threads)}}};
+        const std::string built = reference_compiler_summary(reference);
+        Sentence s = {cpu_warm_runs > 0 ? Phrase{"cpu.method_warm", {std::to_string(cpu_warm_runs), std::to_string(cpu_threads), built}}
+                                        : Phrase{"cpu.method_cold", {std::to_string(cpu_threads), built}}};
         if (cpu_from_cache) s.push_back({"cpu.from_cache", {}});
         return s;
     }

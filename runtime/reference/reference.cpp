@@ -25,6 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -329,6 +330,17 @@ std::optional<std::string> tool_version(const std::vector<std::string>& command)
     ProcessResult r = version_output(command);
     if (r.exit_code != 0) return std::nullopt;
     return r.output;
+}
+
+std::string reference_compiler_summary(const ReferenceBuild& build) {
+    const std::vector<std::string>& cmd = build.command;
+    std::size_t at = 0;
+    if (cmd.size() > 1 && fs::path(cmd[0]).filename() == "ccache") at = 1;
+    std::string out = cmd.size() > at ? fs::path(cmd[at]).filename().string() : std::string("c++");
+    const std::vector<std::string>& flags = cmd.empty() ? kFlags : cmd;
+    for (const char* shaping : {"-O3", "-march=native", "-ffp-contract=off", "-fopenmp"})
+        if (std::find(flags.begin(), flags.end(), std::string(shaping)) != flags.end()) out += std::string(" ") + shaping;
+    return out;
 }
 
 ReferenceBuild build_reference(const ReferenceSpec& spec) {

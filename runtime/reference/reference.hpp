@@ -39,6 +39,11 @@ struct ReferenceBuild {
 // no host compiler can be started at all.
 ReferenceBuild build_reference(const ReferenceSpec& spec);
 
+// What a CPU time is a time of: the compiler that built the reference and the
+// flags that shape its code ("g++ -O3 -march=native -ffp-contract=off -fopenmp"),
+// read from the command that built it ($CXX is honoured, "ccache g++" names g++).
+std::string reference_compiler_summary(const ReferenceBuild& build);
+
 // A shared library built by the host compiler from one translation unit.
 struct HostLibrary {
     bool ok = false;

@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <cmath>
 
 #include <chrono>
@@ -106,8 +108,13 @@ TEST_F(RunMessages, TheCpuReferenceIsTimedWarmAndAnInPlaceOneRunsOnFreshInputs) 
     EXPECT_EQ(r.cpu_warm_runs, 5) << "a fast reference is timed warm";
     EXPECT_GE(r.cpu_cold_ms, 0);
     EXPECT_GE(r.cpu_threads, 1);
+    // The compiler that built it and every flag that shapes its time, from the command it ran.
+    const std::string built = reference_compiler_summary(r.reference);
+    ASSERT_FALSE(r.reference.command.empty());
+    EXPECT_EQ(built, std::filesystem::path(r.reference.command[0]).filename().string() +
+                         " -O3 -march=native -ffp-contract=off -fopenmp");
     EXPECT_EQ(render(r.cpu_method(), "en"), "median of 5 warm calls after a cold one, " + std::to_string(r.cpu_threads) +
-                                                " thread(s), g++ -O3 -march=native");
+                                                " thread(s), " + built);
     const HostBuffer* x = nullptr;
     const HostBuffer* y0 = nullptr;
     for (const HostBuffer& b : r.inputs) {
