@@ -15,7 +15,7 @@
 #include "driver/monitor.hpp"
 #include "pipeline/run.hpp"
 #include "lesson/progress.hpp"
-#include "pipeline/sweep.hpp"
+#include "measure/sweep.hpp"
 
 #include <array>
 #include <cstdint>
@@ -122,7 +122,7 @@ struct LessonWatch {
     std::uint64_t reloads = 0;              // reloads applied, good or failed (scripts wait on it)
 };
 
-// The Sweep tab: a step run at every point of a plan (runtime/pipeline/sweep.hpp),
+// The Sweep tab: a step run at every point of a plan (runtime/measure/sweep.hpp),
 // one Run job per point. Results come back by job id and never replace
 // last_run: the student's own run stays on the other tabs.
 struct SweepState {

@@ -5,7 +5,7 @@
 // A host step's run() makes its own launches: it is swept over its params
 // only, and each point is timed by run()'s wall time.
 //
-// The plan and the verdict on each point are the runtime's (pipeline/sweep.hpp,
+// The plan and the verdict on each point are the runtime's (measure/sweep.hpp,
 // RunResult::status); this only asks for the sweep and draws what came back.
 #include "panels/inside_views.hpp"
 

@@ -5,7 +5,7 @@
 #include "common.hpp"
 #include "compile/nvrtc.hpp"
 #include "core/error.hpp"
-#include "ceilings/ceilings.hpp"
+#include "measure/ceilings.hpp"
 #include "driver/cuda_driver.hpp"
 #include "driver/device.hpp"
 #include "driver/gpu.hpp"

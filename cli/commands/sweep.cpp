@@ -2,7 +2,7 @@
 //
 // One step run across the block sizes that fit (the default) or across a
 // param's values (--range), every point checked against the CPU reference and
-// timed like `run`. runtime/pipeline/sweep.hpp plans the points and picks the
+// timed like `run`. runtime/measure/sweep.hpp plans the points and picks the
 // fastest; this prints one line per point with a bar for its GB/s (or its
 // time, when the lesson has no bytes metric), or the whole sweep as JSON.
 #include "commands.hpp"
@@ -11,7 +11,7 @@
 #include "core/error.hpp"
 #include "pipeline/report.hpp"
 #include "pipeline/run.hpp"
-#include "pipeline/sweep.hpp"
+#include "measure/sweep.hpp"
 
 #include <algorithm>
 #include <iostream>

@@ -216,4 +216,38 @@ GpuEvent::~GpuEvent() {
     if (ev_) d_->api().cuEventDestroy(ev_);
 }
 
+GpuStream::GpuStream(const Driver& d) : d_(&d) {
+    d.check(d.api().cuStreamCreate(&s_, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+}
+
+GpuStream::~GpuStream() {
+    if (s_) d_->api().cuStreamDestroy(s_);
+}
+
+void GpuGraph::begin(CUstream stream) {
+    d_->check(d_->api().cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL), "cuStreamBeginCapture");
+}
+
+void GpuGraph::end(CUstream stream) {
+    d_->check(d_->api().cuStreamEndCapture(stream, &graph_), "cuStreamEndCapture");
+    // The constructor has not finished: a failure here is the last chance to free the graph.
+    if (const CUresult res = d_->api().cuGraphInstantiate(&exec_, graph_, 0); res != CUDA_SUCCESS) {
+        d_->api().cuGraphDestroy(graph_);
+        graph_ = nullptr;
+        d_->check(res, "cuGraphInstantiate");
+    }
+}
+
+void GpuGraph::abandon(CUstream stream) noexcept {
+    CUgraph partial = nullptr;
+    if (d_->api().cuStreamEndCapture(stream, &partial) == CUDA_SUCCESS && partial) d_->api().cuGraphDestroy(partial);
+}
+
+GpuGraph::~GpuGraph() {
+    if (exec_) d_->api().cuGraphExecDestroy(exec_);
+    if (graph_) d_->api().cuGraphDestroy(graph_);
+}
+
+void GpuGraph::launch(CUstream stream) const { d_->check(d_->api().cuGraphLaunch(exec_, stream), "cuGraphLaunch"); }
+
 }  // namespace wb

@@ -115,4 +115,48 @@ private:
     CUevent ev_ = nullptr;
 };
 
+// A stream of its own (non-blocking: it does not wait for the default stream).
+class GpuStream {
+public:
+    explicit GpuStream(const Driver& d);
+    ~GpuStream();
+    GpuStream(const GpuStream&) = delete;
+    GpuStream& operator=(const GpuStream&) = delete;
+    CUstream get() const { return s_; }
+
+private:
+    const Driver* d_;
+    CUstream s_ = nullptr;
+};
+
+// The work `capture` issues on `stream`, captured into a CUDA Graph and
+// instantiated, ready to replay with launch(). A capture that throws ends
+// the capture (its graph discarded) before the exception goes on.
+class GpuGraph {
+public:
+    template <class Capture>
+    GpuGraph(const Driver& d, CUstream stream, Capture&& capture) : d_(&d) {
+        begin(stream);
+        try {
+            capture();
+        } catch (...) {
+            abandon(stream);
+            throw;
+        }
+        end(stream);
+    }
+    ~GpuGraph();
+    GpuGraph(const GpuGraph&) = delete;
+    GpuGraph& operator=(const GpuGraph&) = delete;
+    void launch(CUstream stream) const;
+
+private:
+    void begin(CUstream stream);
+    void end(CUstream stream);
+    void abandon(CUstream stream) noexcept;
+    const Driver* d_;
+    CUgraph graph_ = nullptr;
+    CUgraphExec exec_ = nullptr;
+};
+
 }  // namespace wb

@@ -3,7 +3,9 @@
 #include "driver/driver_library.hpp"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <mutex>
@@ -12,6 +14,7 @@ namespace wb {
 namespace {
 
 constexpr int kNvmlSuccess = 0;
+constexpr int kNvmlErrorNotFound = 6;  // NVML_ERROR_NOT_FOUND: no sample in the window
 constexpr int kNvmlClockSm = 1;  // NVML_CLOCK_SM
 constexpr int kNvmlTemperatureGpu = 0;  // NVML_TEMPERATURE_GPU
 // nvmlClocksEventReason* (nvml.h): the slowdowns, not idling or an application clock.
@@ -69,6 +72,9 @@ const Nvml* Nvml::get() {
         n->temperature_ = reinterpret_cast<int (*)(void*, int, unsigned*)>(sym("nvmlDeviceGetTemperature"));
         n->power_ = reinterpret_cast<int (*)(void*, unsigned*)>(sym("nvmlDeviceGetPowerUsage"));
         n->power_limit_ = reinterpret_cast<int (*)(void*, unsigned*)>(sym("nvmlDeviceGetEnforcedPowerLimit"));
+        n->compute_processes_ = reinterpret_cast<int (*)(void*, unsigned*, void*)>(sym("nvmlDeviceGetComputeRunningProcesses_v3"));
+        n->process_utilization_ =
+            reinterpret_cast<int (*)(void*, void*, unsigned*, unsigned long long)>(sym("nvmlDeviceGetProcessUtilization"));
         if (!init || !n->device_by_pci_ || !n->clock_info_ || !n->max_clock_info_ || init() != kNvmlSuccess) {
             g_reason = "NVML was loaded but did not start";
             delete n;
@@ -117,6 +123,44 @@ std::optional<GpuSample> Nvml::sample(const std::string& pci_bus_id) const {
     if (power_limit_ && power_limit_(device, &v) == kNvmlSuccess) g.power_limit_w = v / 1000.0;
     if (reasons_) reasons_(device, &g.reasons);
     return g;
+}
+
+std::optional<int> Nvml::other_busy_processes(const std::string& pci_bus_id, double window_s) const {
+    // nvml.h's nvmlProcessInfo_t (v2/v3) and nvmlProcessUtilizationSample_t.
+    struct ProcessInfo {
+        unsigned pid;
+        unsigned long long used_gpu_memory;
+        unsigned gpu_instance_id, compute_instance_id;
+    };
+    struct UtilSample {
+        unsigned pid;
+        unsigned long long time_stamp;
+        unsigned sm_util, mem_util, enc_util, dec_util;
+    };
+    if (!compute_processes_ || !process_utilization_) return std::nullopt;
+    void* device = nullptr;
+    if (device_by_pci_(pci_bus_id.c_str(), &device) != kNvmlSuccess) return std::nullopt;
+    std::vector<ProcessInfo> procs(64);
+    unsigned count = unsigned(procs.size());
+    if (compute_processes_(device, &count, procs.data()) != kNvmlSuccess) return std::nullopt;
+    const unsigned self = unsigned(getpid());
+    bool found_self = false;
+    for (unsigned i = 0; i < count && i < procs.size(); ++i) found_self = found_self || procs[i].pid == self;
+    if (!found_self) return std::nullopt;
+    const auto now_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                            std::chrono::system_clock::now().time_since_epoch()).count();
+    const unsigned long long since = static_cast<unsigned long long>(now_us - static_cast<long long>(window_s * 1e6));
+    std::vector<UtilSample> samples(256);
+    unsigned n = unsigned(samples.size());
+    const int rc = process_utilization_(device, samples.data(), &n, since);
+    if (rc == kNvmlErrorNotFound) return 0;  // no process ran anything in the window
+    if (rc != kNvmlSuccess) return std::nullopt;
+    std::vector<unsigned> busy;
+    for (unsigned i = 0; i < n && i < samples.size(); ++i)
+        if (samples[i].pid != self && samples[i].sm_util > 0 &&
+            std::find(busy.begin(), busy.end(), samples[i].pid) == busy.end())
+            busy.push_back(samples[i].pid);
+    return int(busy.size());
 }
 
 }  // namespace wb

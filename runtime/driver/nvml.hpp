@@ -52,6 +52,11 @@ public:
     std::optional<GpuClocks> clocks(const std::string& pci_bus_id) const;
     // Memory, utilisation, clock, temperature and power now; nullopt when NVML does not know the GPU.
     std::optional<GpuSample> sample(const std::string& pci_bus_id) const;
+    // How many processes other than this one ran kernels on the GPU in the last
+    // `window_s` seconds (NVML's per-process SM samples). nullopt when NVML
+    // cannot tell: no such call, or this process is not among the GPU's
+    // compute processes (NVML sees another PID namespace than ours).
+    std::optional<int> other_busy_processes(const std::string& pci_bus_id, double window_s) const;
 
 private:
     Nvml() = default;
@@ -65,6 +70,8 @@ private:
     int (*temperature_)(void*, int, unsigned*) = nullptr;
     int (*power_)(void*, unsigned*) = nullptr;                // milliwatts
     int (*power_limit_)(void*, unsigned*) = nullptr;          // milliwatts
+    int (*compute_processes_)(void*, unsigned*, void*) = nullptr;  // nvmlProcessInfo_t[]
+    int (*process_utilization_)(void*, void*, unsigned*, unsigned long long) = nullptr;  // nvmlProcessUtilizationSample_t[]
 };
 
 }  // namespace wb

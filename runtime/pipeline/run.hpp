@@ -1,7 +1,9 @@
 // runtime/pipeline/run.hpp — one run of a lesson step: compile, reference, launch, compare, time.
 //
-// The run pipeline sits behind RunBackend so the front ends (CLI, GUI) never
-// care where the work happens. LocalBackend runs it in this process;
+// run.cpp holds the order of a run over three executors (executor.hpp);
+// measure/ holds how things are timed, and lesson/resolve.hpp the lesson's
+// rules evaluated for a run. The run pipeline sits behind RunBackend so the
+// front ends (CLI, GUI) never care where the work happens. LocalBackend runs it in this process;
 // WorkerBackend (worker.hpp) in a supervised worker process, so that a kernel
 // fault cannot take the GUI down. Both take the same RunRequest and give the
 // same RunResult, which are plain data: wire.hpp carries them across the
@@ -13,12 +15,14 @@
 #include "compile/nvrtc.hpp"
 #include "core/phrase.hpp"
 #include "data/buffers.hpp"
-#include "host/timeline.hpp"
 #include "driver/device.hpp"
-#include "ceilings/ceilings.hpp"
+#include "host/timeline.hpp"
 #include "inspect/inspect.hpp"
-#include "pipeline/baseline.hpp"
 #include "lesson/lesson.hpp"
+#include "lesson/resolve.hpp"
+#include "measure/baseline.hpp"
+#include "measure/ceilings.hpp"
+#include "measure/timing.hpp"
 #include "reference/reference.hpp"
 #include "sanitizer/sanitizer.hpp"
 
@@ -34,15 +38,6 @@
 namespace wb {
 
 enum class SourceChoice { Starter, Solution, Custom };
-
-// Changes to one launch's configuration. Unset fields come from the lesson.
-// When only the block is set, the lesson's grid expression is evaluated with
-// the new block, so the grid still covers the problem.
-struct LaunchOverride {
-    std::optional<std::array<long long, 3>> block;
-    std::optional<std::array<long long, 3>> grid;
-    std::optional<long long> shared_bytes;
-};
 
 // Where a step's kernels run. Gpu: on the GPU, or compile-only without one.
 // Cpu: on the CPU emulator (emulate/emulator.hpp), GPU or not. Auto: the GPU
@@ -123,54 +118,6 @@ const char* run_status_name(RunStatus s);
 // The status as a student reads it in `lang`: run_status_name in English,
 // the catalogue's "status.<name>" otherwise.
 std::string run_status_label(RunStatus s, std::string_view lang);
-
-// How the kernel was timed (the method follows nvbench's):
-//   - samples are taken until the median is known to kTimingNoiseTarget
-//     (the samples' robust spread, IQR / 1.349 over the median, divided by
-//     the square root of their number), or kTimingBudgetS is spent, or
-//     kTimingMaxSamples are taken; at least the lesson's `repeat`;
-//   - when the step's buffers fit in the L2 cache, L2 is flushed before each
-//     sample (a cold measurement), unless the request asks for a warm one;
-//   - a kernel under kBatchUnderMs, or one under kBatchStreamingUnderMs whose
-//     buffers overflow L2 (not flushed: a flush would change nothing), is
-//     timed as one CUDA Graph replay of `batch` launches, and each sample is
-//     the replay's time over `batch` (an event pair and a lone launch's
-//     latency cost a few microseconds). Steps whose inputs must be restored
-//     between launches (in-out buffers, filled outputs) are not batched; a
-//     short one says so;
-//   - a cold kernel (L2 flushed) under kFlushedBatchUnderMs is timed as a
-//     replay of `batch` (flush, launch) pairs less a replay of the `batch`
-//     flushes alone, over `batch`: cold, and without a lone launch's latency.
-constexpr double kTimingNoiseTarget = 0.005;
-constexpr double kTimingBudgetS = 1.0;
-constexpr int kTimingMaxSamples = 1000;
-constexpr double kBatchUnderMs = 0.010;
-constexpr double kBatchStreamingUnderMs = 0.5;
-constexpr double kFlushedBatchUnderMs = 0.05;
-
-struct Timing {
-    int warmup = 0;
-    std::vector<double> samples_ms;
-    double median_ms = 0, min_ms = 0, max_ms = 0;
-    bool near_resolution = false;  // under ~10 us and not batched: an event pair costs about 1-2 us
-    double noise = 0;              // the samples' spread: IQR / 1.349 over the median
-    std::string stopped_by;        // "noise", "budget", "samples"
-    bool l2_flushed = false;       // each sample began with a cold L2
-    int batch = 1;                 // > 1: each sample is a graph replay of `batch` launches, divided by it
-    // With batch > 1 and l2_flushed: each launch in the replay followed an
-    // L2 flush, and a replay of the flushes alone was taken off each sample.
-    bool flush_subtracted = false;
-    std::string not_batched;       // why a short kernel was not batched
-    // The SM clock as the samples ended (NVML; 0 when NVML is not there), and
-    // what slowed it, when something did: GpuClocks::throttle_ids(), e.g. "power_cap".
-    unsigned sm_clock_mhz = 0, max_sm_clock_mhz = 0;
-    std::string throttled;
-};
-
-// How `t` was measured, in words: "25 samples, noise 0.31% (the noise
-// target), L2 flushed before each", "..., each a CUDA Graph replay of 1000
-// launches".
-Sentence timing_method(const Timing& t);
 
 // A host step's speed against another step's solution, both timed in this
 // run (TargetSpec): this step's measure over that one's must be at most `at_most`.
@@ -310,21 +257,6 @@ struct RunResult {
     std::vector<HostBuffer> gpu_outputs;   // outputs and inouts after the kernel
     std::vector<HostBuffer> cpu_outputs;   // the same, after the reference
 };
-
-// Param values for a case: defaults, then the case, then `overrides`. Throws
-// wb::Error (Usage) for an unknown name or a value outside the param's bounds.
-std::map<std::string, double> resolve_params(const Step& step, const TestCase* test_case,
-                                             const std::map<std::string, double>& overrides);
-
-// Evaluates a launch's block, grid and shared memory with `params` and the
-// override. Throws wb::Error (Expression) with the JSON path of the bad expression.
-// In a multi-pass launch, `pass` is the pass number its expressions see.
-LaunchDims resolve_launch(const LaunchSpec& spec, const std::map<std::string, double>& params,
-                          const LaunchOverride* override_ = nullptr, long long pass = 0);
-
-// How many passes a launch makes with `params`: 1 without "passes", else its
-// expression, which must give a whole number from 0 to kMaxPasses.
-long long resolve_passes(const LaunchSpec& spec, const std::map<std::string, double>& params);
 
 // The launch rule, for a run and for the GUI's launch panel alike: every launch of `step` sized
 // for `params` (overrides[i] applies to launch i, when given) and every pass of it checked against

@@ -4,7 +4,7 @@
 // vector add lesson at 16M is shown as a share of them.
 #include "gpu_test_support.hpp"
 
-#include "ceilings/ceilings.hpp"
+#include "measure/ceilings.hpp"
 #include "driver/gpu.hpp"
 #include "pipeline/run.hpp"
 

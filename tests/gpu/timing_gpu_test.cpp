@@ -2,10 +2,13 @@
 // a few microseconds is batched in a CUDA Graph replay and its samples settle
 // under the noise target; buffers that fit in L2 are timed cold, buffers that
 // do not are not flushed for nothing; an in-place step is not batched and
-// says why. (scripts/timing-vs-ncu.sh compares the medians with Nsight Compute.)
+// says why; a kernel that stops computing once it is being timed fails the
+// check after timing; the GPU's state before timing is recorded.
+// (scripts/timing-vs-ncu.sh compares the medians with Nsight Compute.)
 #include "gpu_test_support.hpp"
 
 #include "core/phrase.hpp"
+#include "measure/gpu_quiet.hpp"
 #include "pipeline/run.hpp"
 
 #include <cstdio>
@@ -50,6 +53,46 @@ TEST(Timing, BuffersThatFitInL2AreTimedColdAndLargerOnesAreNotFlushed) {
     EXPECT_GT(large.gpu_time->sm_clock_mhz, 0u) << "NVML gives the SM clock the samples ran at";
     EXPECT_GE(large.gpu_time->max_sm_clock_mhz, large.gpu_time->sm_clock_mhz);
     EXPECT_FALSE(large.gpu_time->stopped_by.empty());
+}
+
+// The cheats graders of GPU code meet: a kernel that counts its launches and,
+// past the two validation runs and a little warm-up, returns at once (it
+// "replays" the answer it left in c). Its validated runs pass; its timed ones
+// leave the poison the last sample starts from.
+TEST(Timing, AKernelThatStopsComputingWhileTimedFailsTheCheckAfterTiming) {
+    WB_REQUIRE_GPU();
+    static auto backend = wb::make_local_backend();
+    for (const char* test_case : {"ragged", "large"}) {  // a batched short kernel, and a streaming one
+        wb::RunRequest req = solution_request("01_vector_add.json", "1", test_case);
+        req.source = wb::SourceChoice::Custom;
+        req.custom_source = R"(
+__device__ unsigned int launches;
+extern "C" __global__ void vector_add(const float* a, const float* b, float* c, int n)
+{
+    if (blockIdx.x == 0 && threadIdx.x == 0) atomicAdd(&launches, 1u);
+    if (*(volatile unsigned int*)&launches > 4) return;
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i];
+}
+)";
+        const wb::RunResult r = backend->run(req);
+        EXPECT_EQ(r.status, wb::RunStatus::Mismatch) << test_case << ": " << r.message;
+        EXPECT_NE(r.message.find("changed while it was timed"), std::string::npos) << r.message;
+        EXPECT_FALSE(r.gpu_time) << "a time that stands for wrong outputs is not kept";
+        EXPECT_NE(wb::render(r.message_said, "zh").find("计时过程中结果变了"), std::string::npos);
+    }
+}
+
+TEST(Timing, AnHonestKernelPassesTheCheckAfterTimingAndTheGpuWasQuiet) {
+    WB_REQUIRE_GPU();
+    const wb::RunResult r = run("01_vector_add.json", "1", "large");
+    ASSERT_EQ(r.status, wb::RunStatus::Passed) << r.message;
+    ASSERT_TRUE(r.gpu_time);
+    std::printf("[ figures  ] before timing: waited %.0f ms, %d other busy process(es), slowed by '%s'\n",
+                r.gpu_time->waited_ms, r.gpu_time->busy_processes, r.gpu_time->throttled_before.c_str());
+    EXPECT_GE(r.gpu_time->waited_ms, 0.0);
+    EXPECT_LE(r.gpu_time->waited_ms, wb::kQuietWaitS * 1e3 + 100);
+    EXPECT_EQ(r.gpu_time->busy_processes, 0) << "nothing else runs on the test GPU";
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 // share of the baseline's speed. Timed baselines run in tests/gpu/baseline_gpu_test.cpp.
 #include "core/fs.hpp"
 #include "lesson/loader.hpp"
-#include "pipeline/baseline.hpp"
+#include "measure/baseline.hpp"
 #include "pipeline/run.hpp"
 #include "pipeline/wire.hpp"
 

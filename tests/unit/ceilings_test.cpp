@@ -2,7 +2,7 @@
 // cache (one file per GPU and driver, a broken or foreign file measured
 // again), the JSON record, the fractions a run is shown as, and the trip
 // through the worker's pipe. Measuring them needs a GPU: tests/gpu/.
-#include "ceilings/ceilings.hpp"
+#include "measure/ceilings.hpp"
 
 #include "core/error.hpp"
 #include "core/fs.hpp"

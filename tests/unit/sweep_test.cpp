@@ -3,7 +3,7 @@
 #include "cli_runner.hpp"
 #include "core/error.hpp"
 #include "lesson/loader.hpp"
-#include "pipeline/sweep.hpp"
+#include "measure/sweep.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -1,6 +1,6 @@
-// runtime/pipeline/baseline.cpp — baselines' labels and the CUB kernel (baseline.hpp).
+// runtime/measure/baseline.cpp — baselines' labels and the CUB kernel (baseline.hpp).
 // The run itself is in run.cpp, beside the student's timing, whose buffers and sampler it uses.
-#include "pipeline/baseline.hpp"
+#include "measure/baseline.hpp"
 
 namespace wb {
 

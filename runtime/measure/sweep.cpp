@@ -1,5 +1,5 @@
-// runtime/pipeline/sweep.cpp — sweep plans and their summary (sweep.hpp).
-#include "pipeline/sweep.hpp"
+// runtime/measure/sweep.cpp — sweep plans and their summary (sweep.hpp).
+#include "measure/sweep.hpp"
 
 #include "core/error.hpp"
 

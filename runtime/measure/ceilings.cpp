@@ -1,5 +1,5 @@
-// runtime/ceilings/ceilings.cpp — measuring and caching a GPU's ceilings (ceilings.hpp).
-#include "ceilings/ceilings.hpp"
+// runtime/measure/ceilings.cpp — measuring and caching a GPU's ceilings (ceilings.hpp).
+#include "measure/ceilings.hpp"
 
 #include "compile/nvrtc.hpp"
 #include "core/error.hpp"

@@ -1,4 +1,4 @@
-// runtime/pipeline/baseline.hpp — a vendor kernel timed beside the student's
+// runtime/measure/baseline.hpp — a vendor kernel timed beside the student's
 // (the lesson's "baseline": cuBLAS SGEMM, a device-to-device memcpy, a CUB
 // block-reduce sum, or a CUB device-wide inclusive scan). It runs after the student's kernel has passed, on the
 // same inputs, is checked by the step's own compare rule for its output (a

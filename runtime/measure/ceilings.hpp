@@ -1,4 +1,4 @@
-// runtime/ceilings/ceilings.hpp — what this GPU can do at best, measured on
+// runtime/measure/ceilings.hpp — what this GPU can do at best, measured on
 // it: the ceilings a kernel's GB/s and GFLOP/s are put against.
 //
 //   copy     device-to-device cuMemcpyDtoD of 256 MiB: bytes read + written per second

@@ -1,4 +1,4 @@
-// runtime/pipeline/sweep.hpp — one step run across block sizes, or across a
+// runtime/measure/sweep.hpp — one step run across block sizes, or across a
 // param's values, every point checked and timed like any run.
 //
 // The plan (which points, which are left out and why) and the summary (which

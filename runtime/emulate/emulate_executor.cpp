@@ -1,0 +1,199 @@
+// runtime/emulate/emulate_executor.cpp — a kernel step's kernels on the CPU emulator (emulate_executor.hpp).
+#include "emulate/emulate_executor.hpp"
+
+#include "core/error.hpp"
+#include "driver/cuda_driver.hpp"
+#include "emulate/emulator.hpp"
+#include "lesson/launch_args.hpp"
+#include "lesson/resolve.hpp"
+#include "pipeline/poison.hpp"
+#include "pipeline/verdict.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace wb {
+
+namespace {
+
+class EmulateExecutor final : public StepExecutor {
+public:
+    explicit EmulateExecutor(const StepInputs& in) : in_(in) {}
+
+    bool prepare(RunResult& r) override;
+    std::optional<std::vector<HostBuffer>> validate(RunResult& r, unsigned char poison, unsigned char guard,
+                                                    const std::vector<HostBuffer>* first) override;
+    Sentence out_of_bounds() const override { return out_of_bounds_; }
+
+    // Nothing is timed here; what the emulator cannot judge is said.
+    std::optional<std::vector<HostBuffer>> measure(RunResult& r) override {
+        char ms[32];
+        std::snprintf(ms, sizeof ms, "%.1f", r.emulated_ms);
+        r.say_more({"run.emulated", {ms}});
+        const Step& step = in_.step;
+        const TestCase* tc = request_case(in_.req, step);
+        if (tc && step.checks.requires_racecheck(*tc)) r.say_more({"race.needs_gpu", {}});
+        if (step.checks.target && in_.req.timing) {
+            TargetResult t;
+            t.step = step.checks.target->step;
+            t.measure = step.checks.target->measure;
+            t.at_most = step.checks.target->at_most;
+            t.min_gpus = step.checks.target->min_gpus;
+            t.not_applicable = {{"target.needs_gpu", {}}};
+            r.target = std::move(t);
+        }
+        return std::nullopt;
+    }
+
+private:
+    std::size_t index_of(const std::string& name) const {
+        for (std::size_t i = 0; i < in_.host.size(); ++i)
+            if (in_.host[i].name == name) return i;
+        throw Error(ErrorKind::Internal, "no buffer '" + name + "'");
+    }
+    void report_fault(RunResult& r, EmuFault& fault) const;
+
+    const StepInputs& in_;
+    std::vector<std::string> entries_;
+    std::vector<std::size_t> entry_of_;  // per launch, its index in entries_
+    std::optional<EmuModule> module_;
+    EmuArena arena_;
+    Sentence out_of_bounds_;
+};
+
+bool EmulateExecutor::prepare(RunResult& r) {
+    r.emulated = true;
+    for (const auto& lr : r.launches)
+        if (std::find(entries_.begin(), entries_.end(), lr.entry) == entries_.end()) entries_.push_back(lr.entry);
+    const EmuBuild build = build_emulated(in_.source, entries_);
+    if (build.refusal) {
+        r.status = RunStatus::Refused;
+        r.say({{"run.emulator_refused", {build.refusal->to_string()}}});
+        r.say_hint({{"hint.emulator_refused", {}}});
+        return false;
+    }
+    if (!build.ok) {
+        r.status = RunStatus::CompileError;
+        std::string first;
+        for (const auto& d : build.diagnostics)
+            if (d.severity == Severity::Error) {
+                first = d.to_string();
+                break;
+            }
+        r.say({{"run.emulator_compile_error", {first.empty() ? build.log : first}}});
+        return false;
+    }
+    module_.emplace(build);
+    const Step& step = in_.step;
+    for (std::size_t li = 0; li < r.launches.size(); ++li) {
+        LaunchReport& lr = r.launches[li];
+        const std::size_t e = std::size_t(std::find(entries_.begin(), entries_.end(), lr.entry) - entries_.begin());
+        entry_of_.push_back(e);
+        const LaunchSpec& spec = step.launches[li];
+        if (module_->arity(e) != int(spec.args.size())) {
+            std::string names;
+            for (const auto& a : spec.args) names += (names.empty() ? "" : ", ") + a.name;
+            lr.refusal = LaunchRefusal{"args", {{module_->arity(e) == 1 ? "refuse.arg_count_one" : "refuse.arg_count",
+                                                 {lr.entry, std::to_string(module_->arity(e)), std::to_string(spec.args.size()), names}}}};
+            set_refused(r, lr);
+            return false;
+        }
+    }
+    for (std::size_t k = 0; k < step.constants.size(); ++k) {
+        const ConstantSpec& c = step.constants[k];
+        void* global = module_->symbol(c.name);
+        if (!global) {
+            LaunchReport& lr = r.launches.front();
+            lr.refusal = LaunchRefusal{"constants", {{"refuse.no_constant", {c.name, c.buffer.empty()
+                                                                                          ? "@refuse.from_values|" + std::to_string(c.values.size())
+                                                                                          : "@refuse.from_buffer|" + c.buffer}}}};
+            set_refused(r, lr);
+            return false;
+        }
+        std::memcpy(global, in_.constants[k].data(), in_.constants[k].size());
+    }
+    for (const auto& h : in_.host) arena_.add(h.name, h.size_bytes(), dtype_size(h.type));
+    return true;
+}
+
+std::optional<std::vector<HostBuffer>> EmulateExecutor::validate(RunResult& r, unsigned char poison, unsigned char guard,
+                                                                 const std::vector<HostBuffer>* first) {
+    const auto& host = in_.host;
+    const Step& step = in_.step;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (std::size_t i = 0; i < host.size(); ++i) {
+        if (host[i].role != BufferRole::Output || filled_by_lesson(step, host[i]))
+            std::memcpy(arena_.data(i), host[i].data(), host[i].size_bytes());
+        else
+            std::memset(arena_.data(i), poison, host[i].size_bytes());
+    }
+    for (std::size_t i = 0; i < host.size(); ++i) arena_.fill_guards(i, guard_pattern(guard, i));
+    std::vector<std::size_t> binding(host.size());
+    for (std::size_t i = 0; i < binding.size(); ++i) binding[i] = i;
+    std::optional<EmuFault> fault;
+    for (std::size_t li = 0; li < step.launches.size() && !fault; ++li) {
+        const LaunchSpec& spec = step.launches[li];
+        const LaunchOverride* ov = li < in_.req.launches.size() ? &in_.req.launches[li] : nullptr;
+        std::map<std::string, double> values = r.params;
+        for (long long p = 0; p < r.launches[li].passes && !fault; ++p) {
+            if (spec.multi_pass()) values["pass"] = double(p);
+            ArgPack pack = pack_args(spec.args, values, [&](const std::string& name) {
+                return reinterpret_cast<CUdeviceptr>(arena_.data(binding[index_of(name)]));
+            });
+            const LaunchDims dims = p == 0 ? r.launches[li].dims : resolve_launch(spec, r.params, ov, p);
+            fault = module_->launch(entry_of_[li], dims, pack.pointers.data(), &arena_);
+            if (fault) {
+                fault->said.insert(fault->said.begin(), Phrase{"emu.in_kernel", {r.launches[li].entry}});
+                fault->message = render(fault->said, "en");
+            }
+            if (p + 1 < r.launches[li].passes)
+                for (const auto& [a, b] : spec.swap) std::swap(binding[index_of(a)], binding[index_of(b)]);
+        }
+    }
+    if (fault) {
+        report_fault(r, *fault);
+        return std::nullopt;
+    }
+    // The first run's time is the launches' wall time that is said.
+    if (!first) r.emulated_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (out_of_bounds_.empty())
+        out_of_bounds_ = guard_report(host, guard, [&](std::size_t i, unsigned char p) { return arena_.first_guard_write(i, p); });
+    std::vector<HostBuffer> out;
+    for (std::size_t i = 0; i < host.size(); ++i)
+        if (host[i].role != BufferRole::Input) {
+            HostBuffer b = host[i].zeroed_like();
+            std::memcpy(b.mutable_data(), arena_.data(binding[i]), b.size_bytes());
+            out.push_back(std::move(b));
+        }
+    return out;
+}
+
+// The launch stopped at a bad access or a trap: that is the verdict, at the
+// student's line ("kernel.cu:12", to mark in the editor) when it is known.
+void EmulateExecutor::report_fault(RunResult& r, EmuFault& fault) const {
+    r.status = RunStatus::CudaError;
+    if (const std::string prefix = in_.source.origin + ":"; fault.where.rfind(prefix, 0) == 0)
+        r.fault_line = std::atoi(fault.where.c_str() + prefix.size());
+    Sentence said{{"run.on_emulator", {}}};
+    said.insert(said.end(), fault.said.begin(), fault.said.end());
+    r.say(std::move(said));
+    const char* hint = "hint.out_of_bounds_access";
+    switch (fault.kind) {
+    case EmuFault::Kind::OutOfBounds: case EmuFault::Kind::BadAddress: break;
+    case EmuFault::Kind::Trap: hint = "hint.trap"; break;
+    case EmuFault::Kind::Arithmetic: hint = "hint.divide_by_zero"; break;
+    case EmuFault::Kind::Undefined: hint = "hint.undefined"; break;
+    case EmuFault::Kind::Deadlock: hint = "hint.deadlock"; break;
+    }
+    r.say_hint({{hint, {}}});
+    r.emulated_ms = -1;
+}
+
+}  // namespace
+
+std::unique_ptr<StepExecutor> make_emulate_executor(const StepInputs& in) { return std::make_unique<EmulateExecutor>(in); }
+
+}  // namespace wb

@@ -1,0 +1,39 @@
+// runtime/pipeline/verdict.hpp — what a run's outputs say, decided once for
+// every executor (the GPU, host steps, the CPU emulator).
+#pragma once
+
+#include "compare/compare.hpp"
+#include "data/buffers.hpp"
+#include "pipeline/run.hpp"
+
+#include <string>
+#include <vector>
+
+namespace wb {
+
+// The result for a launch that broke a limit: checked before it ran, and again
+// with the compiled kernel's registers and static shared memory.
+void set_refused(RunResult& r, const LaunchReport& lr);
+
+// The verdict of two validation runs against the reference: each compared
+// output, then an out-of-bounds write (which fails the run even when every
+// compared cell is right), said once. True when the run passed.
+bool judge_outputs(RunResult& r, const std::vector<CompareSpec>& compare, const std::vector<HostBuffer>& run_a,
+                   const std::vector<HostBuffer>& run_b, const std::vector<HostBuffer>& reference_out,
+                   const Sentence& out_of_bounds);
+
+// The check after timing: the outputs the last timed run left, against the
+// reference by the same rules. A kernel that computed once and replayed the
+// answer, cached across samples, or noticed it was being timed gives other
+// outputs than its validated runs: the run fails, "its result changed while
+// it was timed", naming the first output that did. True when they still match.
+bool judge_after_timing(RunResult& r, const std::vector<CompareSpec>& compare, const std::vector<HostBuffer>& after,
+                        const std::vector<HostBuffer>& reference_out);
+
+// The first error among compiler diagnostics, as text; "" when none.
+std::string first_error(const std::vector<Diagnostic>& diags);
+
+// The buffer of this name in `v`; null when there is none.
+const HostBuffer* find_in(const std::vector<HostBuffer>& v, const std::string& name);
+
+}  // namespace wb
