@@ -333,6 +333,7 @@ constexpr Entry kCatalogue[] = {
     {"timing.throttled.end", "): these times are slower than its best", "）：这些时间比它的最佳水平慢"},
     {"timing.throttled.more", "; {0}", "；{0}"},
     {"timing.throttled_before", "; the GPU was still slowed when timing began", "；开始计时时 GPU 仍在降频"},
+    {"timing.traced", ", each the kernels' own time on the GPU (CUPTI's records) after L2 was flushed clean", "，每个样本是 kernel 在 GPU 上的实际运行时间（来自 CUPTI 记录），每次之前先把 L2 清空"},
     {"timing.waited", "; it first waited {0} ms for the GPU to be idle and at full clock", "；计时前先等了 {0} ms，等 GPU 空闲并恢复全速"},
     {"timing.warm_l2", ", L2 warm", "，L2 保持热"},
     {"trust.explanation",

@@ -1,13 +1,30 @@
 // runtime/measure/kernel_timing.cpp — how a kernel that passed is timed (kernel_timing.hpp).
 #include "measure/kernel_timing.hpp"
 
+#include "core/error.hpp"
 #include "driver/nvml.hpp"
+#include "host/cupti.hpp"
 #include "measure/graph_replay.hpp"
 #include "measure/stopping.hpp"
 
 #include <algorithm>
+#include <deque>
 
 namespace wb {
+
+namespace {
+
+// The clock the samples ran at, read while the GPU is still busy from them.
+void read_clocks(const GpuContext& ctx, Timing& t) {
+    if (const Nvml* nvml = Nvml::get(); nvml && !ctx.info().pci_bus_id.empty())
+        if (const auto clocks = nvml->clocks(ctx.info().pci_bus_id)) {
+            t.sm_clock_mhz = clocks->sm_mhz;
+            t.max_sm_clock_mhz = clocks->max_sm_mhz;
+            t.throttled = clocks->throttle_ids();
+        }
+}
+
+}  // namespace
 
 KernelTimer::KernelTimer(const GpuContext& ctx, const KernelWork& work, const TimingAsk& ask)
     : ctx_(ctx), d_(ctx.driver()), work_(work), ask_(ask), start_(d_), stop_(d_),
@@ -29,6 +46,73 @@ double KernelTimer::time_lone(const std::function<void()>& prepare, const std::f
     return ms;
 }
 
+std::optional<Timing> KernelTimer::time_traced(const std::function<void()>& prepare,
+                                               const std::function<void(CUstream)>& launch, const char* what) {
+    if (ask_.warm_l2 || clean_failed_) return std::nullopt;
+    std::string why;
+    ActivityTracer* tracer = ActivityTracer::get(why);
+    if (!tracer) return std::nullopt;
+    if (!clean_) {
+        try {
+            clean_.emplace(ctx_);
+        } catch (const Error&) {
+            clean_failed_ = true;  // the event method stands in
+            return std::nullopt;
+        }
+    }
+    // A round of samples under one trace: for each, `prepare`, the clean
+    // flush, the work, the end marker. A sample is every record between a
+    // flush and the next marker: the kernels, and any copy or memset the work
+    // itself issues (a baseline's memcpy); `prepare`'s copies come before the
+    // flush and are left out.
+    std::deque<double> queue;
+    bool incomplete = false;
+    auto round = [&]() -> bool {
+        const int n = std::max(ask_.repeat, 10);
+        const std::uint64_t began = tracer->now_ns();
+        tracer->begin(began);
+        for (int k = 0; k < n; ++k) {
+            if (prepare) prepare();
+            clean_->clean_flush_on(nullptr);
+            launch(nullptr);
+            clean_->sample_end_on(nullptr);
+        }
+        const CUresult res = d_.api().cuCtxSynchronize();
+        const Trace trace = tracer->end(began, tracer->now_ns());
+        if (res != CUDA_SUCCESS) work_.synchronize(what);  // the kernel's fault, reported against this run
+        int got = 0;
+        bool inside = false;
+        double sum_us = 0;
+        for (const Activity& a : trace.timeline.activities) {
+            if (a.kind == ActivityKind::Kernel && a.name == kCleanFlushKernel) {
+                inside = true;
+                sum_us = 0;
+            } else if (a.kind == ActivityKind::Kernel && a.name == kSampleEndKernel) {
+                if (inside) {
+                    queue.push_back(sum_us / 1e3);
+                    ++got;
+                }
+                inside = false;
+            } else if (inside) {
+                sum_us += a.duration_us();
+            }
+        }
+        incomplete = got != n;
+        return !incomplete;
+    };
+    Timing t;
+    const bool sampled = take_samples(t, ask_.repeat, [&]() -> std::optional<double> {
+        if (queue.empty() && !round()) return std::nullopt;
+        const double ms = queue.front();
+        queue.pop_front();
+        return ms;
+    });
+    if (!sampled) return std::nullopt;
+    t.traced = true;
+    t.l2_flushed = true;
+    return t;
+}
+
 Timing KernelTimer::time() {
     Timing t;
     t.warmup = ask_.warmup;
@@ -37,6 +121,11 @@ Timing KernelTimer::time() {
         work_.launch(nullptr);
     }
     work_.synchronize("warming up");
+    if (std::optional<Timing> traced = time_traced(work_.restore, work_.launch, "being timed")) {
+        traced->warmup = t.warmup;
+        read_clocks(ctx_, *traced);
+        return *traced;
+    }
     t.l2_flushed = l2_.enabled();
     take_samples(t, ask_.repeat, [&]() -> std::optional<double> { return time_lone(work_.restore, work_.launch, "being timed"); });
 
@@ -73,18 +162,19 @@ Timing KernelTimer::time() {
             t.l2_flushed = false;  // launches in a replay follow one another: L2 stays warm
         }
     }
-    // The clock the samples ran at, read while the GPU is still busy from them.
-    if (const Nvml* nvml = Nvml::get(); nvml && !ctx_.info().pci_bus_id.empty())
-        if (const auto clocks = nvml->clocks(ctx_.info().pci_bus_id)) {
-            t.sm_clock_mhz = clocks->sm_mhz;
-            t.max_sm_clock_mhz = clocks->max_sm_mhz;
-            t.throttled = clocks->throttle_ids();
-        }
+    read_clocks(ctx_, t);
     t.near_resolution = t.median_ms < kBatchUnderMs && t.batch == 1;
     return t;
 }
 
 void KernelTimer::sample_once_more(const Timing& kernels, const std::function<void()>& prepare) {
+    if (kernels.traced && clean_) {
+        if (prepare) prepare();
+        clean_->clean_flush_on(nullptr);
+        work_.launch(nullptr);
+        if (d_.api().cuCtxSynchronize() != CUDA_SUCCESS) work_.synchronize("being timed");
+        return;
+    }
     if (kernels.batch <= 1) {
         time_lone(prepare, work_.launch, "being timed");
         return;
@@ -107,6 +197,8 @@ void KernelTimer::sample_once_more(const Timing& kernels, const std::function<vo
 
 Timing KernelTimer::time_like(const Timing& kernels, const std::function<void()>& before,
                               const std::function<void(CUstream)>& launch, const char* what) {
+    if (kernels.traced)
+        if (std::optional<Timing> traced = time_traced(before, launch, what)) return *traced;
     Timing t;
     t.batch = before ? 1 : kernels.batch;
     if (t.batch > 1) take_graph_samples(d_, start_, stop_, t, ask_.repeat, t.batch, launch);

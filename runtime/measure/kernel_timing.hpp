@@ -1,7 +1,15 @@
 // runtime/measure/kernel_timing.hpp — how a kernel that passed is timed.
 //
-// The method, and why (nvbench's):
+// The method, and why:
 //   - warm-up launches, then samples by the stopping rule (stopping.hpp);
+//   - where CUPTI is there and a cold L2 is asked for (the default), each
+//     sample is the kernels' own time on the GPU, summed from CUPTI's records,
+//     after a read of twice the L2's size left it clean (l2_flush.hpp): what
+//     Nsight Compute's gpu__time_duration measures with its cache control, to
+//     within 2% for kernels of 20 us or more (scripts/timing-vs-ncu.sh). An
+//     event pair would add a launch's latency, and a memset flush the
+//     write-back of the dirty lines it leaves. The rest is the fallback,
+//     nvbench's method with events:
 //   - when the step's buffers fit in L2, L2 is flushed before each sample
 //     (l2_flush.hpp), unless the request asks for a warm L2;
 //   - a kernel under kBatchUnderMs, or one under kBatchStreamingUnderMs whose
@@ -19,6 +27,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 
 namespace wb {
 
@@ -63,6 +72,11 @@ public:
     void sample_once_more(const Timing& kernels, const std::function<void()>& prepare);
 
 private:
+    // Samples of `launch` (after `prepare`, untimed) as the kernels' own
+    // time from CUPTI's records; nullopt when CUPTI is not there (under
+    // Nsight Compute, say) or its records came back incomplete.
+    std::optional<Timing> time_traced(const std::function<void()>& prepare, const std::function<void(CUstream)>& launch,
+                                      const char* what);
     double time_lone(const std::function<void()>& prepare, const std::function<void(CUstream)>& launch, const char* what);
 
     const GpuContext& ctx_;
@@ -71,6 +85,8 @@ private:
     TimingAsk ask_;
     GpuEvent start_, stop_;
     L2Flush l2_;
+    std::optional<CleanL2Flush> clean_;
+    bool clean_failed_ = false;
 };
 
 }  // namespace wb

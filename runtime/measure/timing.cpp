@@ -13,7 +13,8 @@ Sentence timing_method(const Timing& t) {
                              : t.stopped_by == "budget" ? "@timing.stop.budget"
                                                         : "@timing.stop.samples";
     Sentence s{{"timing.samples", {std::to_string(t.samples_ms.size()), noise, stop}}};
-    if (t.batch > 1 && t.flush_subtracted) s.push_back({"timing.flushed_batch", {std::to_string(t.batch)}});
+    if (t.traced) s.push_back({"timing.traced", {}});
+    else if (t.batch > 1 && t.flush_subtracted) s.push_back({"timing.flushed_batch", {std::to_string(t.batch)}});
     else if (t.batch > 1) s.push_back({"timing.batched", {std::to_string(t.batch)}});
     else s.push_back({t.l2_flushed ? "timing.cold_l2" : "timing.warm_l2", {}});
     if (!t.not_batched.empty()) s.push_back({"timing.not_batched", {}});

@@ -45,6 +45,10 @@ struct Timing {
     double noise = 0;              // the samples' spread: IQR / 1.349 over the median
     std::string stopped_by;        // "noise", "budget", "samples"
     bool l2_flushed = false;       // each sample began with a cold L2
+    // Each sample is the kernels' own time on the GPU, summed from CUPTI's
+    // records (no launch latency, no event pair), after a read of twice the
+    // L2's size left it clean (kernel_timing.hpp). batch is then 1.
+    bool traced = false;
     int batch = 1;                 // > 1: each sample is a graph replay of `batch` launches, divided by it
     // With batch > 1 and l2_flushed: each launch in the replay followed an
     // L2 flush, and a replay of the flushes alone was taken off each sample.

@@ -134,4 +134,16 @@ TEST(CheckAfterTiming, OutputsThatChangedWhileTimedFailTheRunInBothLanguages) {
     EXPECT_NE(changed.comparisons[0].note.find("after timing"), std::string::npos);
 }
 
+TEST(TimingMethod, TheKernelsOwnTimeFromCuptiIsSaidInBothLanguages) {
+    wb::Timing t;
+    t.samples_ms = {1, 1, 1};
+    t.stopped_by = "noise";
+    t.traced = true;
+    t.l2_flushed = true;
+    const std::string en = wb::render(wb::timing_method(t), "en");
+    EXPECT_NE(en.find("the kernels' own time on the GPU (CUPTI's records) after L2 was flushed clean"), std::string::npos) << en;
+    EXPECT_EQ(en.find("replay"), std::string::npos) << en;
+    EXPECT_NE(wb::render(wb::timing_method(t), "zh").find("CUPTI"), std::string::npos);
+}
+
 }  // namespace
