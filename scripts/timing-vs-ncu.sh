@@ -78,22 +78,26 @@ start = next(i for i, r in enumerate(rows) if r and r[0] == "ID")
 head = rows[start]; v = head.index("Metric Value"); u = head.index("Metric Unit"); k = head.index("Kernel Name")
 scale = {"ns": 1e-6, "nsecond": 1e-6, "us": 1e-3, "usecond": 1e-3, "ms": 1.0, "msecond": 1.0}
 ms = [float(r[v].replace(",", "")) * scale[r[u]] for r in rows[start + 1:] if len(r) == len(head)
-      and not r[k].startswith("cub_") and "flush" not in r[k]]
+      and not r[k].startswith(("cub_", "wb_"))]
 sums = [sum(ms[i:i + per_run]) for i in range(0, len(ms) - per_run + 1, per_run)]
 print(statistics.median(sums), len(sums))
 EOF
   )
   read -r ncu_ms ncu_n <<<"$theirs"
   if [[ -z "${ncu_ms:-}" ]]; then
-    echo "| $name | $step | $tc | $per_run | $(python3 -c "print(f'{$our_ms*1e3:.2f} us')") | not measured | | $method |"
+    echo "| $name | $step | $tc | $per_run | $our_ms ms | not measured | | $method |"
     missing=$((missing + 1)); continue
   fi
-  verdict=$(python3 -c "
-o, n = $our_ms, $ncu_ms
+  verdict=$(python3 - "$name" "$step" "$tc" "$per_run" "$our_ms" "$ncu_ms" "$ncu_n" "$method" <<'EOF'
+import sys
+name, step, tc, per_run, o, n, runs, method = sys.argv[1:]
+o, n = float(o), float(n)
 d = 100 * (o - n) / n
-flag = '' if n < 0.020 or abs(d) <= 2 else ' **over 2%**'
-print(f'| $name | $step | $tc | $per_run | {o*1e3:.2f} us | {n*1e3:.2f} us ({$ncu_n} runs) | {d:+.1f}%{flag} | $method |')
-print('counted' if n >= 0.020 else 'short', 'ok' if abs(d) <= 2 else 'over')")
+flag = "" if n < 0.020 or abs(d) <= 2 else " **over 2%**"
+print(f"| {name} | {step} | {tc} | {per_run} | {o*1e3:.2f} us | {n*1e3:.2f} us ({runs} runs) | {d:+.1f}%{flag} | {method} |")
+print("counted" if n >= 0.020 else "short", "ok" if abs(d) <= 2 else "over")
+EOF
+  )
   echo "$verdict" | head -1
   read -r size ok <<<"$(echo "$verdict" | tail -1)"
   if [[ "$size" == counted ]]; then
