@@ -1,12 +1,14 @@
-// app/app_options.cpp — parses the desktop app's command line (app_options.hpp).
-// Hand-rolled: a dozen options do not justify a dependency, and every mistake
-// gets a one-line message naming the option.
+// app/app_options.cpp — reads the desktop app's command line with CLI11 (app_options.hpp).
+// --help is generated from the options below; every mistake is one line that
+// names the option and what was wrong with the value.
 #include "app_options.hpp"
 
 #include "core/phrase.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <charconv>
-#include <cstdlib>
+#include <memory>
 #include <string_view>
 
 namespace wb::app {
@@ -26,98 +28,97 @@ bool parse_size(std::string_view text, int& width, int& height) {
            width >= 200 && height >= 150 && width <= 16384 && height <= 16384;
 }
 
-}  // namespace
-
-std::string usage_text(const char* program) {
-    std::string p = program ? program : "cuda-workbook";
-    return "usage: " + p + " [options]\n"
-           "\n"
-           "CUDA Workbook: learn CUDA by writing kernels, one lesson at a time.\n"
-           "\n"
-           "options:\n"
-           "  --lessons DIR       folder of lesson files (default: $WB_LESSONS_DIR, the\n"
-           "                      source tree's lessons/, then the installed lessons)\n"
-           "  --lesson ID         open the lesson with this id (default: the first one)\n"
-           "  --lang en|zh        interface and lesson language (default: from $LANG)\n"
-           "  --size WxH          window size in screen coordinates (default: the size\n"
-           "                      it had last time, else 1280x800)\n"
-           "  --frames N          render N frames, then exit (for tests)\n"
-           "  --screenshot FILE   after the last frame, save the window as a PNG\n"
-           "                      (needs --frames)\n"
-           "  --script FILE       run the commands in FILE, one per frame, then exit\n"
-           "                      (for tests; status 3 when a command fails)\n"
-           "  --help              show this text\n"
-           "\n"
-           "Your edits are saved a second after typing, and at every orderly exit: the\n"
-           "window closed, SIGTERM or SIGINT (Ctrl+C). Exit status: 0 closed, 1 could not\n"
-           "start, 2 bad command line, 3 a script command failed, 143 or 130 ended by\n"
-           "SIGTERM or SIGINT (128 + the signal's number; the edit was saved first).\n";
+// A CLI11 check: `ok` says whether the text is a good value; the error is
+// CLI11's "--option: " followed by `wants` and the text given.
+CLI::Validator wanting(const char* wants, bool (*ok)(const std::string&)) {
+    return CLI::Validator(
+        [wants, ok](std::string& v) { return ok(v) ? std::string() : std::string(wants) + ", not '" + v + "'"; }, "");
 }
+
+constexpr const char* kAbout = "CUDA Workbook: learn CUDA by writing kernels, one lesson at a time.\n";
+
+constexpr const char* kFooter =
+    "Your edits are saved a second after typing, and at every orderly exit: the\n"
+    "window closed, SIGTERM or SIGINT (Ctrl+C). Exit status: 0 closed, 1 could not\n"
+    "start, 2 bad command line, 3 a script command failed, 143 or 130 ended by\n"
+    "SIGTERM or SIGINT (128 + the signal's number; the edit was saved first).\n";
+
+// The usage line, the paragraph, the options CLI11 lists, then the footer.
+class HelpFormatter : public CLI::Formatter {
+public:
+    HelpFormatter() { column_width(22); }
+    std::string make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const override {
+        return "Usage: " + name + " [options]\n\n" + app->get_description() + make_groups(app, mode) + "\n" +
+               app->get_footer();
+    }
+};
+
+// CLI11 says "--frames: 1 required TEXT missing" for an option given without its value.
+std::string in_our_words(const CLI::ParseError& e) {
+    const std::string what = e.what();
+    const auto colon = what.find(": ");
+    if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) && colon != std::string::npos && what.rfind("--", 0) == 0 &&
+        what.size() > 8 && what.compare(what.size() - 8, 8, " missing") == 0)
+        return what.substr(0, colon) + " needs a value";
+    return what;
+}
+
+}  // namespace
 
 ParsedOptions parse_options(int argc, char** argv) {
     ParsedOptions result;
     AppOptions& o = result.options;
-    for (int i = 1; i < argc; ++i) {
-        std::string_view arg = argv[i];
-        // Accept both "--opt value" and "--opt=value".
-        std::string_view inline_value;
-        bool has_inline = false;
-        if (auto eq = arg.find('='); arg.starts_with("--") && eq != std::string_view::npos) {
-            inline_value = arg.substr(eq + 1);
-            arg = arg.substr(0, eq);
-            has_inline = true;
-        }
-        auto value = [&](std::string_view& out) -> bool {
-            if (has_inline) {
-                out = inline_value;
-                return true;
-            }
-            if (i + 1 >= argc) {
-                result.error = std::string(arg) + " needs a value";
-                return false;
-            }
-            out = argv[++i];
-            return true;
-        };
-        std::string_view v;
-        if (arg == "--help" || arg == "-h") {
-            o.show_help = true;
-        } else if (arg == "--lessons") {
-            if (!value(v)) return result;
-            o.lessons_dir = v;
-        } else if (arg == "--lesson") {
-            if (!value(v)) return result;
-            o.lesson_id = v;
-        } else if (arg == "--lang") {
-            if (!value(v)) return result;
-            if (v != "en" && v != "zh") {
-                result.error = "--lang must be 'en' or 'zh', not '" + std::string(v) + "'";
-                return result;
-            }
-            o.lang = v;
-        } else if (arg == "--size") {
-            if (!value(v)) return result;
-            if (!parse_size(v, o.width, o.height)) {
-                result.error = "--size wants WIDTHxHEIGHT, e.g. 1280x800, not '" + std::string(v) + "'";
-                return result;
-            }
-            o.size_given = true;
-        } else if (arg == "--frames") {
-            if (!value(v)) return result;
-            if (!parse_int(v, o.frames) || o.frames < 1) {
-                result.error = "--frames wants a positive number, not '" + std::string(v) + "'";
-                return result;
-            }
-        } else if (arg == "--script") {
-            if (!value(v)) return result;
-            o.script_path = v;
-        } else if (arg == "--screenshot") {
-            if (!value(v)) return result;
-            o.screenshot_path = v;
-        } else {
-            result.error = "unknown option '" + std::string(argv[i]) + "' (try --help)";
-            return result;
-        }
+    CLI::App app{kAbout, "cuda-workbook"};
+    app.formatter(std::make_shared<HelpFormatter>());
+    app.footer(kFooter);
+    app.set_help_flag("-h,--help", "show this text");
+    app.allow_extras();  // an unknown option is said below, in our words
+    app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+
+    app.add_option("--lessons", o.lessons_dir,
+                   "folder of lesson files (default: $WB_LESSONS_DIR, the\n"
+                   "source tree's lessons/, then the installed lessons)")
+        ->option_text("DIR");
+    app.add_option("--lesson", o.lesson_id, "open the lesson with this id (default: the first one)")->option_text("ID");
+    app.add_option("--lang", o.lang, "interface and lesson language (default: from $LANG)")
+        ->option_text("en|zh")
+        ->check(wanting("wants en or zh", [](const std::string& v) { return v == "en" || v == "zh"; }));
+    app.add_option_function<std::string>(
+           "--size",
+           [&o](const std::string& v) {
+               parse_size(v, o.width, o.height);
+               o.size_given = true;
+           },
+           "window size in screen coordinates (default: the size\nit had last time, else 1280x800)")
+        ->option_text("WxH")
+        ->check(wanting("wants WIDTHxHEIGHT from 200x150 to 16384x16384, e.g. 1280x800", [](const std::string& v) {
+            int w = 0, h = 0;
+            return parse_size(v, w, h);
+        }));
+    app.add_option("--frames", o.frames, "render N frames, then exit (for tests)")
+        ->option_text("N")
+        ->check(wanting("wants a positive number", [](const std::string& v) {
+            int n = 0;
+            return parse_int(v, n) && n >= 1;
+        }));
+    app.add_option("--screenshot", o.screenshot_path, "after the last frame, save the window as a PNG\n(needs --frames)")
+        ->option_text("FILE");
+    app.add_option("--script", o.script_path,
+                   "run the commands in FILE, one per frame, then exit\n(for tests; status 3 when a command fails)")
+        ->option_text("FILE");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+        result.help = app.help();
+        return result;
+    } catch (const CLI::ParseError& e) {
+        result.error = in_our_words(e) + " (try --help)";
+        return result;
+    }
+    if (const auto stray = app.remaining(); !stray.empty()) {
+        result.error = (stray[0].rfind('-', 0) == 0 ? "unknown option '" : "unexpected word '") + stray[0] + "' (try --help)";
+        return result;
     }
     if (!o.screenshot_path.empty() && o.frames == 0)
         result.error = "--screenshot needs --frames N, so the app knows which frame to save";

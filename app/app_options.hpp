@@ -6,7 +6,6 @@
 // check what it drew.
 #pragma once
 
-#include <optional>
 #include <string>
 
 namespace wb::app {
@@ -21,15 +20,15 @@ struct AppOptions {
     int width = 1280;
     int height = 800;
     bool size_given = false;      // --size: use it instead of the remembered window size
-    bool show_help = false;
 };
 
 struct ParsedOptions {
     AppOptions options;
+    std::string help;   // non-empty: --help was given; print this (generated from the options) and exit 0
     std::string error;  // non-empty: a usage mistake, said in one line
 };
 
+// Reads argv with CLI11 (libcli11-dev); $LANG decides the language when --lang is absent.
 ParsedOptions parse_options(int argc, char** argv);
-std::string usage_text(const char* program);
 
 }  // namespace wb::app

@@ -16,8 +16,8 @@
 
 int main(int argc, char** argv) {
     wb::app::ParsedOptions parsed = wb::app::parse_options(argc, argv);
-    if (parsed.options.show_help) {
-        std::fputs(wb::app::usage_text(argv[0]).c_str(), stdout);
+    if (!parsed.help.empty()) {
+        std::fputs(parsed.help.c_str(), stdout);
         return 0;
     }
     if (!parsed.error.empty()) {

@@ -22,24 +22,6 @@ namespace wb::cli {
 
 namespace {
 
-constexpr int kOk = 0;
-constexpr int kUsage = 2;
-
-constexpr const char* kHelp =
-    "Usage: cuda-workbook-cli cache --stats | --clear [--json]\n"
-    "\n"
-    "The workbook caches compiled kernels (nvrtc) and CPU reference libraries (reference)\n"
-    "under $XDG_CACHE_HOME/cuda-workbook. Each folder has a size cap (--stats shows it;\n"
-    "$WB_CACHE_MAX_MB sets another, in MiB, for every folder), and after each new entry the\n"
-    "least recently used ones are removed until the folder is under its cap.\n"
-    "\n"
-    "  --stats   each folder, its entries, their size and the cap\n"
-    "  --clear   remove every entry (only the workbook's own files in its cache folders;\n"
-    "            a temporary file may still be being written and stays until it is stale)\n"
-    "  --json    machine-readable output\n"
-    "\n"
-    "Exit codes: 0 success, 2 bad command line.\n";
-
 std::string bytes_human(std::uint64_t bytes) {
     double b = double(bytes);
     char buf[64];
@@ -107,29 +89,33 @@ int clear(bool as_json) {
     return kOk;
 }
 
+int run_cache(const Args& a) {
+    if (a.flag("--stats") == a.flag("--clear"))
+        throw UsageError("give one of --stats or --clear (see: cuda-workbook-cli cache --help)");
+    return a.flag("--clear") ? clear(a.flag("--json")) : stats(a.flag("--json"));
+}
+
 }  // namespace
 
-int cmd_cache(int argc, char** argv) {
-    bool want_stats = false, want_clear = false, as_json = false;
-    for (int i = 2; i < argc; ++i) {
-        std::string a = argv[i];
-        if (a == "--help" || a == "-h") {
-            std::cout << kHelp;
-            return kOk;
-        }
-        if (a == "--stats") want_stats = true;
-        else if (a == "--clear") want_clear = true;
-        else if (a == "--json") as_json = true;
-        else {
-            std::cerr << "cuda-workbook-cli cache: unknown option '" << a << "' (see: cuda-workbook-cli cache --help)\n";
-            return kUsage;
-        }
-    }
-    if (want_stats == want_clear) {
-        std::cerr << "cuda-workbook-cli cache: give one of --stats or --clear (see: cuda-workbook-cli cache --help)\n";
-        return kUsage;
-    }
-    return want_clear ? clear(as_json) : stats(as_json);
+CommandSpec cache_command() {
+    CommandSpec c;
+    c.name = "cache";
+    c.operands = "--stats | --clear";
+    c.summary = "the disk caches' size and cap, or clear them";
+    c.about =
+        "The workbook caches compiled kernels (nvrtc) and CPU reference libraries (reference)\n"
+        "under $XDG_CACHE_HOME/cuda-workbook. Each folder has a size cap (--stats shows it;\n"
+        "$WB_CACHE_MAX_MB sets another, in MiB, for every folder), and after each new entry the\n"
+        "least recently used ones are removed until the folder is under its cap.\n";
+    c.options = {
+        flag_option("--stats", "each folder, its entries, their size and the cap"),
+        flag_option("--clear", "remove every entry (only the workbook's own files in its cache folders;\n"
+                               "a temporary file may still be being written and stays until it is stale)"),
+        flag_option("--json", "machine-readable output"),
+    };
+    c.footer = "Exit codes: 0 success, 2 bad command line.\n";
+    c.run = run_cache;
+    return c;
 }
 
 }  // namespace wb::cli

@@ -1,9 +1,11 @@
 // cli/cache_command.hpp — `cuda-workbook-cli cache`: the disk caches' size, and clearing them.
 #pragma once
 
+#include "common.hpp"
+
 namespace wb::cli {
 
-// argv[1] is "cache". Returns the process's exit code (0, or 2 for a bad command line).
-int cmd_cache(int argc, char** argv);
+// Exits 0, or 2 for a bad command line.
+CommandSpec cache_command();
 
 }  // namespace wb::cli

@@ -32,39 +32,24 @@ const char* const kExitCodes =
     "  6  the lesson is not one of the shipped lessons and --trust was not given\n"
     "     (its CPU reference is C++ that would be compiled and run on this computer)\n";
 
-Args parse_args(int argc, char** argv, int first, const std::vector<std::string>& with_value,
-                const std::vector<std::string>& bare, const std::string& command) {
-    Args a;
-    for (int i = first; i < argc; ++i) {
-        std::string s = argv[i];
-        if (s.rfind("--", 0) == 0) {
-            std::string key = s, val;
-            bool has_eq = false;
-            if (auto eq = s.find('='); eq != std::string::npos) {
-                key = s.substr(0, eq);
-                val = s.substr(eq + 1);
-                has_eq = true;
-            }
-            bool takes_value = std::find(with_value.begin(), with_value.end(), key) != with_value.end();
-            bool is_bare = std::find(bare.begin(), bare.end(), key) != bare.end();
-            if (takes_value) {
-                if (!has_eq) {
-                    if (i + 1 >= argc) throw UsageError(key + " needs a value");
-                    val = argv[++i];
-                }
-                if (key == "--param") a.repeated.push_back({key, val});
-                else a.values[key] = val;
-            } else if (is_bare && !has_eq) {
-                a.flags[key] = true;
-            } else {
-                throw UsageError("unknown option '" + s + "' for '" + command + "' (see: cuda-workbook-cli " + command +
-                                 " --help)");
-            }
-        } else {
-            a.positional.push_back(s);
-        }
-    }
-    return a;
+std::vector<OptionSpec> run_request_options() {
+    return {
+        value_option("--step", "S", "step id, or number from 1 as in the app (default: the first)"),
+        value_option("--case", "C", "test case name (default: the first)"),
+        repeated_option("--param", "N=V", "set a param (repeatable); checked against its bounds"),
+        flag_option("--solution", "run the lesson's solution (default: the starter)"),
+        value_option("--source", "FILE", "run the kernel in FILE"),
+        value_option("--arch", "A", "compile for A (default: the GPU's own sm_XX)"),
+        value_option("--warmup", "N", "warm-up runs before timing (default: the lesson's)"),
+        value_option("--repeat", "N", "timed runs (default: the lesson's)"),
+        flag_option("--warm-l2", "keep L2 warm between timing samples (default: flush it when\n"
+                                 "the buffers fit in it, for a cold measurement)"),
+        value_option("--timeout", "S", "stop the run after S seconds (default: the lesson's, else 30)"),
+        flag_option("--compile-only", "stop before the GPU: compile, reference, limits (exit 0 if they pass)"),
+        flag_option("--in-process", "run in this process, not a worker (debugging; a fault ends the CLI)"),
+        flag_option("--trust", "the lesson is outside the shipped lessons folder and you trust\n"
+                               "its author (its CPU reference is compiled and run here)"),
+    };
 }
 
 std::array<long long, 3> parse_dim3(const std::string& s, const char* what) {

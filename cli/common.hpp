@@ -1,8 +1,9 @@
 // cli/common.hpp — what every cuda-workbook-cli command shares: the exit codes,
-// the argument reader, the trust gate, and the text helpers the commands print with.
+// the options' declarations, the trust gate, and the text helpers the commands print with.
 //
 // Each command lives in cli/commands/<name>.cpp and is declared in
-// cli/commands/commands.hpp; cli/main.cpp only dispatches. A command throws
+// cli/commands/commands.hpp as a CommandSpec; cli/main.cpp reads the command
+// line with CLI11 (cli/command_line.hpp) and runs it. A command throws
 // UsageError for a bad command line (main prints it and exits 2).
 #pragma once
 
@@ -41,10 +42,11 @@ struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// A small argument reader: positional words and --flags, some with values.
+// What the user gave one command: its operands (lesson files, a lesson id) and
+// options. Filled by CLI11 from the command's Spec (cli/command_line.cpp).
 struct Args {
     std::vector<std::string> positional;
-    std::map<std::string, std::string> values;
+    std::map<std::string, std::string> values;                  // the last value of each --option
     std::vector<std::pair<std::string, std::string>> repeated;  // --param N=V may repeat
     std::map<std::string, bool> flags;
 
@@ -56,10 +58,40 @@ struct Args {
     }
 };
 
-// Reads argv[first..]: `with_value` options take the next word (or `=value`),
-// `bare` ones take none; anything else starting with "--" is a UsageError.
-Args parse_args(int argc, char** argv, int first, const std::vector<std::string>& with_value,
-                const std::vector<std::string>& bare, const std::string& command);
+// One option of a command, as its --help lists it.
+struct OptionSpec {
+    enum class Kind { Flag, Value, Repeated };
+    Kind kind = Kind::Flag;
+    std::string name;        // "--step"
+    std::string value_name;  // "S" in "--step S"; empty for a flag
+    std::string help;        // may run over several lines
+};
+inline OptionSpec flag_option(std::string name, std::string help) {
+    return {OptionSpec::Kind::Flag, std::move(name), "", std::move(help)};
+}
+inline OptionSpec value_option(std::string name, std::string value_name, std::string help) {
+    return {OptionSpec::Kind::Value, std::move(name), std::move(value_name), std::move(help)};
+}
+inline OptionSpec repeated_option(std::string name, std::string value_name, std::string help) {
+    return {OptionSpec::Kind::Repeated, std::move(name), std::move(value_name), std::move(help)};
+}
+
+// A command: what main's list and its --help say, its options, and what it runs.
+// The options' lines of --help are generated from `options` (cli/command_line.cpp).
+struct CommandSpec {
+    std::string name;      // "run"
+    std::string operands;  // "<lesson.json>": after the name in the usage line and the command list
+    std::string summary;   // one line in `cuda-workbook-cli --help`
+    std::string about;     // the paragraph the command's --help starts with
+    std::vector<OptionSpec> options;
+    std::string footer = kExitCodes;  // what --help ends with
+    int (*run)(const Args&) = nullptr;
+};
+
+// The options run and sweep share, which run_request_from_args reads: --step,
+// --case, --param, --solution, --source, --arch, --warmup, --repeat, --warm-l2,
+// --timeout, --compile-only, --in-process, --trust. Each command adds its own.
+std::vector<OptionSpec> run_request_options();
 
 // "16,16,1" → {16,16,1}; missing sizes are 1.
 std::array<long long, 3> parse_dim3(const std::string& s, const char* what);

@@ -15,8 +15,9 @@ for b in "$BUILD/cli/cuda-workbook-cli" "$BUILD/cli/cuda-workbook-worker" "$BUIL
          "$BUILD/bench/wb_bench_edit_loop" "$BUILD/bench/wb_bench_large"; do
   [[ -x "$b" ]] && strip -o "$DEST/bin/$(basename "$b")" "$b"
 done
-# The Debian libraries the GPU machine lacks: muparser, OpenMP's runtime, Boost.Context (the CPU emulator).
-for lib in $(ldd "$DEST/bin/cuda-workbook-cli" | awk '$1 ~ /^lib(muparser|gomp|boost_context)/ {print $1}'); do
+# The Debian libraries the GPU machine lacks: muparser, OpenMP's runtime, Boost.Context (the CPU emulator),
+# nettle (SHA-256 for the caches).
+for lib in $(ldd "$DEST/bin/cuda-workbook-cli" | awk '$1 ~ /^lib(muparser|gomp|boost_context|nettle)/ {print $1}'); do
   path=$(ldd "$DEST/bin/cuda-workbook-cli" | awk -v l="$lib" '$1==l {print $3}')
   [[ -n "$path" ]] && cp -L "$path" "$DEST/lib/"
 done

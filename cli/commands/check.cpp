@@ -48,35 +48,7 @@ std::string failure_details(const RunResult& r) {
     return d.str();
 }
 
-}  // namespace
-
-int cmd_check(int argc, char** argv) {
-    Args a = parse_args(argc, argv, 2, {"--arch", "--junit", "--backend"}, {"--compile-only", "--json", "--help", "--in-process", "--trust"},
-                        "check");
-    if (a.flag("--help")) {
-        std::cout << "Usage: cuda-workbook-cli check <lesson.json or folder...> [--compile-only] [--trust] [--json]\n"
-                     "                             [--backend B] [--junit FILE] [--arch A]\n\n"
-                     "The instructor's check: every lesson validates, every starter compiles (and fails at\n"
-                     "least one case, so no step is solved before the student starts), and every solution\n"
-                     "passes every test case, on the GPU or, without one, on the CPU emulator. With\n"
-                     "--compile-only (or --backend gpu and no GPU) it checks everything up to the launch:\n"
-                     "solutions compile, references build and run, and launches fit the target's limits.\n"
-                     "Asked for with --compile-only, that passing exits 0; with --backend gpu and no GPU,\n"
-                     "it exits 4 (nothing ran). A folder stands for every lesson\n"
-                     "in it; *.schema.json files are skipped. Lessons outside the shipped lessons folder\n"
-                     "need --trust: their CPU references are compiled and run on this computer.\n"
-                     "A case (or a step's checks) with \"memcheck\": true also runs under compute-sanitizer\n"
-                     "memcheck on the GPU, and any error it finds fails the case; \"racecheck\": true the\n"
-                     "same with racecheck, which needs a GPU (on the CPU emulator it is reported not run).\n"
-                     "A step's speed target is judged on a GPU only.\n\n"
-                     "  --backend B    auto (default: the GPU, else the CPU emulator), gpu (compile-only\n"
-                     "                 without a GPU), or cpu (the CPU emulator: every check but the GPU's\n"
-                     "                 times; cases marked \"emulate\": false are left out, counted as skipped)\n"
-                     "  --junit FILE   also write JUnit XML: one testcase per check line, classname\n"
-                     "                 lesson_id/step_id; compile-only cases are <skipped>\n\n"
-                  << kExitCodes;
-        return kOk;
-    }
+int check_main(const Args& a) {
     if (a.positional.empty()) throw UsageError("check needs at least one lesson file or folder");
     bool as_json = a.flag("--json");
     std::vector<std::string> files;
@@ -408,6 +380,44 @@ int cmd_check(int argc, char** argv) {
     if (failed) return kFailed;
     // Asked-for compile-only is a complete answer (0); no GPU means nothing ran (4).
     return compile_only && !asked ? kNoGpu : kOk;
+}
+
+}  // namespace
+
+CommandSpec check_command() {
+    CommandSpec c;
+    c.name = "check";
+    c.operands = "<lesson or folder...>";
+    c.summary = "every solution passes every case, every starter compiles";
+    c.about =
+        "The instructor's check: every lesson validates, every starter compiles (and fails at\n"
+        "least one case, so no step is solved before the student starts), and every solution\n"
+        "passes every test case, on the GPU or, without one, on the CPU emulator. With\n"
+        "--compile-only (or --backend gpu and no GPU) it checks everything up to the launch:\n"
+        "solutions compile, references build and run, and launches fit the target's limits.\n"
+        "Asked for with --compile-only, that passing exits 0; with --backend gpu and no GPU,\n"
+        "it exits 4 (nothing ran). A folder stands for every lesson\n"
+        "in it; *.schema.json files are skipped. Lessons outside the shipped lessons folder\n"
+        "need --trust: their CPU references are compiled and run on this computer.\n"
+        "A case (or a step's checks) with \"memcheck\": true also runs under compute-sanitizer\n"
+        "memcheck on the GPU, and any error it finds fails the case; \"racecheck\": true the\n"
+        "same with racecheck, which needs a GPU (on the CPU emulator it is reported not run).\n"
+        "A step's speed target is judged on a GPU only.\n";
+    c.options = {
+        flag_option("--compile-only", "check everything up to the launch, run nothing"),
+        value_option("--backend", "B", "auto (default: the GPU, else the CPU emulator), gpu (compile-only\n"
+                                       "without a GPU), or cpu (the CPU emulator: every check but the GPU's\n"
+                                       "times; cases marked \"emulate\": false are left out, counted as skipped)"),
+        value_option("--junit", "FILE", "also write JUnit XML: one testcase per check line, classname\n"
+                                        "lesson_id/step_id; compile-only cases are <skipped>"),
+        value_option("--arch", "A", "compile for A (default: the GPU's own sm_XX)"),
+        flag_option("--in-process", "run in this process, not a worker (debugging; a fault ends the CLI)"),
+        flag_option("--trust", "the lessons are outside the shipped lessons folder and you trust\n"
+                               "their author (their CPU references are compiled and run here)"),
+        flag_option("--json", "print the results as JSON"),
+    };
+    c.run = check_main;
+    return c;
 }
 
 }  // namespace wb::cli

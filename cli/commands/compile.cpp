@@ -17,18 +17,9 @@ using nlohmann::json;
 
 namespace wb::cli {
 
-int cmd_compile(int argc, char** argv) {
-    Args a = parse_args(argc, argv, 2, {"--step", "--arch", "--timeout"}, {"--json", "--help", "--trust"}, "compile");
-    if (a.flag("--help")) {
-        std::cout << "Usage: cuda-workbook-cli compile <lesson.json> [--step S] [--arch sm_XX|compute_XX] [--timeout S] [--trust] [--json]\n\n"
-                     "Compiles the starter and the solution of step S (default: every step) with NVRTC,\n"
-                     "in the worker process under the run's deadline (the lesson's, or --timeout).\n"
-                     "S is a step id or number, from 1 as in the app.\n"
-                     "Needs no GPU. --arch defaults to the GPU's own, or " << default_arch() << " without one.\n"
-                     "--trust: the lesson is outside the shipped lessons folder and you trust its author.\n\n"
-                  << kExitCodes;
-        return kOk;
-    }
+namespace {
+
+int compile_main(const Args& a) {
     int refused = kOk;
     auto lesson = open_one_lesson(a, "compile", refused);
     if (!lesson) return refused;
@@ -90,6 +81,29 @@ int cmd_compile(int argc, char** argv) {
     }
     if (as_json) std::cout << json{{"arch", arch}, {"results", results}}.dump(2) << "\n";
     return all_ok ? kOk : kFailed;
+}
+
+}  // namespace
+
+CommandSpec compile_command() {
+    CommandSpec c;
+    c.name = "compile";
+    c.operands = "<lesson.json>";
+    c.summary = "compile a step's starter and solution with NVRTC";
+    c.about =
+        "Compiles the starter and the solution of step S (default: every step) with NVRTC,\n"
+        "in the worker process under the run's deadline (the lesson's, or --timeout).\n"
+        "Needs no GPU.\n";
+    c.options = {
+        value_option("--step", "S", "a step id or number, from 1 as in the app (default: every step)"),
+        value_option("--arch", "A", "sm_XX or compute_XX (default: the GPU's own, or " + default_arch() + "\n"
+                                    "without one)"),
+        value_option("--timeout", "S", "stop after S seconds (default: the lesson's, else 30)"),
+        flag_option("--trust", "the lesson is outside the shipped lessons folder and you trust its author"),
+        flag_option("--json", "print the results as JSON"),
+    };
+    c.run = compile_main;
+    return c;
 }
 
 }  // namespace wb::cli

@@ -74,20 +74,7 @@ int monitor(const std::vector<DeviceInfo>& devices, double seconds, bool as_json
     return code;
 }
 
-}  // namespace
-
-int cmd_device(int argc, char** argv) {
-    Args a = parse_args(argc, argv, 2, {"--monitor"}, {"--json", "--help", "--ceilings"}, "device");
-    if (a.flag("--help")) {
-        std::cout << "Usage: cuda-workbook-cli device [--ceilings] [--json]\n\nShows each GPU and its limits, or why there is none.\n"
-                     "--ceilings: also this GPU's measured ceilings (device-to-device copy, FP32 and FP16\n"
-                     "FMA peaks, cuBLAS SGEMM), measured once per GPU and driver (about a second) and cached.\n"
-                     "--monitor S: then read each GPU through NVML twice a second for S seconds, as the\n"
-                     "tutorials' pyNVML notebook does: memory used, utilisation, SM clock, temperature,\n"
-                     "power, and what slows the clock down. One line per reading (a JSON array with --json).\n\n"
-                  << kExitCodes;
-        return kOk;
-    }
+int device_main(const Args& a) {
     bool as_json = a.flag("--json");
     const double monitor_s = seconds_option(a, "--monitor");
     std::vector<DeviceInfo> devices;
@@ -137,6 +124,27 @@ int cmd_device(int argc, char** argv) {
         }
     }
     return kOk;
+}
+
+}  // namespace
+
+CommandSpec device_command() {
+    CommandSpec c;
+    c.name = "device";
+    c.summary = "show the GPU, or why there is none";
+    c.about = "Shows each GPU and its limits, or why there is none.\n";
+    c.options = {
+        flag_option("--ceilings", "also this GPU's measured ceilings (device-to-device copy, FP32 and FP16\n"
+                                  "FMA peaks, cuBLAS SGEMM), measured once per GPU and driver (about a\n"
+                                  "second) and cached"),
+        value_option("--monitor", "S", "then read each GPU through NVML twice a second for S seconds, as the\n"
+                                       "tutorials' pyNVML notebook does: memory used, utilisation, SM clock,\n"
+                                       "temperature, power, and what slows the clock down. One line per\n"
+                                       "reading (a JSON array with --json)"),
+        flag_option("--json", "print the devices as JSON"),
+    };
+    c.run = device_main;
+    return c;
 }
 
 }  // namespace wb::cli

@@ -67,28 +67,7 @@ std::string limiters(const Occupancy& o) {
     return s.empty() ? "nothing" : s;
 }
 
-}  // namespace
-
-int cmd_inspect(int argc, char** argv) {
-    Args a = parse_args(argc, argv, 2, {"--step", "--arch", "--block", "--shared"},
-                        {"--ptx", "--sass", "--resources", "--occupancy", "--solution", "--json", "--help", "--trust"},
-                        "inspect");
-    if (a.flag("--help")) {
-        std::cout << "Usage: cuda-workbook-cli inspect <lesson.json> [--step S] [--solution] [--arch sm_XX]\n"
-                     "                                 (--ptx | --sass | --resources | --occupancy)\n"
-                     "                                 [--block N] [--shared BYTES] [--trust] [--json]\n\n"
-                     "Looks inside step S's kernels (default: the first step; the starter, or --solution):\n"
-                     "  --ptx        NVRTC's PTX with the source lines woven in\n"
-                     "  --sass       the machine code (the toolkit's nvdisasm) with the source lines\n"
-                     "  --resources  registers, shared, constant and local memory, spills (ptxas)\n"
-                     "  --occupancy  blocks and warps per SM at --block threads (default: the lesson's\n"
-                     "               block) and --shared dynamic bytes, what limits them, and the\n"
-                     "               occupancy at every block size (NVIDIA's occupancy calculator)\n"
-                     "Needs no GPU: without one the target architecture's published limits are used.\n"
-                     "--arch defaults to the GPU's own, or " << default_arch() << " without one.\n\n"
-                  << kExitCodes;
-        return kOk;
-    }
+int inspect_main(const Args& a) {
     const int wanted = a.flag("--ptx") + a.flag("--sass") + a.flag("--resources") + a.flag("--occupancy");
     if (wanted != 1) throw UsageError("inspect: give one of --ptx, --sass, --resources, --occupancy");
     int refused = kOk;
@@ -188,6 +167,36 @@ int cmd_inspect(int argc, char** argv) {
     }
     if (as_json) std::cout << json{{"arch", in.arch}, {"limits_of", whose}, {"kernels", out}}.dump(2) << "\n";
     return kOk;
+}
+
+}  // namespace
+
+CommandSpec inspect_command() {
+    CommandSpec c;
+    c.name = "inspect";
+    c.operands = "<lesson.json>";
+    c.summary = "a step's PTX, SASS, resources or occupancy";
+    c.about =
+        "Looks inside step S's kernels (default: the first step; the starter, or --solution),\n"
+        "with one of --ptx, --sass, --resources, --occupancy.\n"
+        "Needs no GPU: without one the target architecture's published limits are used.\n";
+    c.options = {
+        flag_option("--ptx", "NVRTC's PTX with the source lines woven in"),
+        flag_option("--sass", "the machine code (the toolkit's nvdisasm) with the source lines"),
+        flag_option("--resources", "registers, shared, constant and local memory, spills (ptxas)"),
+        flag_option("--occupancy", "blocks and warps per SM at --block threads (default: the lesson's\n"
+                                   "block) and --shared dynamic bytes, what limits them, and the\n"
+                                   "occupancy at every block size (NVIDIA's occupancy calculator)"),
+        value_option("--step", "S", "step id, or number from 1 as in the app (default: the first)"),
+        flag_option("--solution", "the lesson's solution (default: the starter)"),
+        value_option("--arch", "A", "sm_XX (default: the GPU's own, or " + default_arch() + " without one)"),
+        value_option("--block", "N", "threads per block for --occupancy"),
+        value_option("--shared", "BYTES", "dynamic shared memory per block for --occupancy"),
+        flag_option("--trust", "the lesson is outside the shipped lessons folder and you trust its author"),
+        flag_option("--json", "print the result as JSON"),
+    };
+    c.run = inspect_main;
+    return c;
 }
 
 }  // namespace wb::cli

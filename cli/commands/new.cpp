@@ -38,29 +38,6 @@ std::string schema_id(const std::string& text) {
     return j.is_object() && j.contains("$id") && j["$id"].is_string() ? j["$id"].get<std::string>() : std::string();
 }
 
-constexpr const char* kHelp =
-    "Usage: cuda-workbook-cli new LESSON_ID [--dir D] [--json]\n"
-    "\n"
-    "Writes a new lesson to start from: D/LESSON_ID.json and, in D/LESSON_ID/, starter.cu,\n"
-    "solution.cu and reference.cpp. It scales a vector (y = s * x, one thread per element)\n"
-    "and passes as it stands: validate it, then check it, then make it your own. Titles,\n"
-    "instructions and hints have English and Chinese placeholders (\"TODO\", \"待填写\").\n"
-    "The cases are small (N=8), ragged (N=1000, not a multiple of the 256-thread block)\n"
-    "and large (N=16777216, timed).\n"
-    "\n"
-    "  LESSON_ID   a-z, 0-9 and _ (progress is saved under it)\n"
-    "  --dir D     the folder (default: the current one), made when it does not exist.\n"
-    "              lesson.schema.json is copied there when it is missing, so that editors\n"
-    "              find the schema; an older copy of it is updated (the old one is kept as\n"
-    "              lesson.schema.json.old), and another schema is kept, and said.\n"
-    "  --json      print the files written as JSON\n"
-    "\n"
-    "Existing files are never overwritten: the command stops before writing anything.\n"
-    "Then:\n"
-    "  cuda-workbook-cli validate D/LESSON_ID.json\n"
-    "  cuda-workbook-cli check D/LESSON_ID.json --trust [--compile-only]\n"
-    "\n";
-
 bool is_lesson_id(const std::string& s) {
     if (s.empty() || s.size() > 100) return false;
     for (char c : s)
@@ -179,14 +156,7 @@ void create_new_file(const fs::path& path, const std::string& text) {
     if (std::fclose(f) != 0 || !ok) throw Error(ErrorKind::Io, "cannot write " + path.string() + ": " + std::strerror(errno));
 }
 
-}  // namespace
-
-int cmd_new(int argc, char** argv) {
-    Args a = parse_args(argc, argv, 2, {"--dir"}, {"--json", "--help"}, "new");
-    if (a.flag("--help")) {
-        std::cout << kHelp << kExitCodes;
-        return kOk;
-    }
+int new_main(const Args& a) {
     if (a.positional.size() != 1) throw UsageError("new needs exactly one LESSON_ID (see: cuda-workbook-cli new --help)");
     const std::string id = a.positional[0];
     if (!is_lesson_id(id)) throw UsageError("'" + id + "' is not a lesson id: use only a-z, 0-9 and _");
@@ -260,6 +230,37 @@ int cmd_new(int argc, char** argv) {
     std::cout << "next: cuda-workbook-cli validate " << json_file.string() << "\n"
               << "      cuda-workbook-cli check " << json_file.string() << " --trust\n";
     return kOk;
+}
+
+}  // namespace
+
+CommandSpec new_command() {
+    CommandSpec c;
+    c.name = "new";
+    c.operands = "LESSON_ID";
+    c.summary = "write a new lesson that passes, to start from";
+    c.about =
+        "Writes a new lesson to start from: D/LESSON_ID.json and, in D/LESSON_ID/, starter.cu,\n"
+        "solution.cu and reference.cpp. It scales a vector (y = s * x, one thread per element)\n"
+        "and passes as it stands: validate it, then check it, then make it your own. Titles,\n"
+        "instructions and hints have English and Chinese placeholders (\"TODO\", \"待填写\").\n"
+        "The cases are small (N=8), ragged (N=1000, not a multiple of the 256-thread block)\n"
+        "and large (N=16777216, timed). LESSON_ID is a-z, 0-9 and _ (progress is saved under it).\n";
+    c.options = {
+        value_option("--dir", "D", "the folder (default: the current one), made when it does not exist.\n"
+                                   "lesson.schema.json is copied there when it is missing, so that editors\n"
+                                   "find the schema; an older copy of it is updated (the old one is kept as\n"
+                                   "lesson.schema.json.old), and another schema is kept, and said."),
+        flag_option("--json", "print the files written as JSON"),
+    };
+    c.footer = std::string("Existing files are never overwritten: the command stops before writing anything.\n"
+                           "Then:\n"
+                           "  cuda-workbook-cli validate D/LESSON_ID.json\n"
+                           "  cuda-workbook-cli check D/LESSON_ID.json --trust [--compile-only]\n"
+                           "\n") +
+               kExitCodes;
+    c.run = new_main;
+    return c;
 }
 
 }  // namespace wb::cli

@@ -158,56 +158,7 @@ void print_run_text(const RunResult& r, const std::string& lang) {
     if (!r.hint.empty()) std::cout << "hint    " << r.hint_in(lang) << "\n";
 }
 
-}  // namespace
-
-int cmd_run(int argc, char** argv) {
-    Args a = parse_args(argc, argv, 2, {"--step", "--case", "--block", "--grid", "--shared", "--param", "--source", "--arch",
-                                        "--repeat", "--warmup", "--timeout", "--backend"},
-                        {"--solution", "--compile-only", "--no-timing", "--warm-l2", "--json", "--help", "--in-process", "--trust",
-                         "--memcheck", "--racecheck"},
-                        "run");
-    if (a.flag("--help")) {
-        std::cout << "Usage: cuda-workbook-cli run <lesson.json> [options]\n\n"
-                     "Compiles a step's kernel, runs it on the GPU for one test case, and checks its\n"
-                     "outputs against the lesson's CPU reference. Without a GPU it runs the kernel on the\n"
-                     "CPU emulator; with --backend gpu it compiles, runs the reference and checks the\n"
-                     "launch against the target's limits, then exits 4 (no GPU).\n"
-                     "With --compile-only it stops there by request and exits 0 when all of that passed.\n\n"
-                     "Options:\n"
-                     "  --step S          step id, or number from 1 as in the app (default: the first)\n"
-                     "  --case C          test case name (default: the first)\n"
-                     "  --block x,y,z     block size for the tuned launch (the grid follows, unless --grid);\n"
-                     "                    the tuned launch is the one marked \"tuned\", else the first\n"
-                     "  --grid x,y,z      grid size for the tuned launch\n"
-                     "  --shared BYTES    dynamic shared memory for the tuned launch\n"
-                     "  --param N=V       set a param (repeatable); checked against its bounds\n"
-                     "  --solution        run the lesson's solution (default: the starter)\n"
-                     "  --source FILE     run the kernel in FILE\n"
-                     "  --arch A          compile for A (default: the GPU's own sm_XX)\n"
-                     "  --warmup N, --repeat N   timing runs (default: the lesson's)\n"
-                     "  --no-timing       check only\n"
-                     "  --warm-l2         keep L2 warm between timing samples (default: flush it when\n"
-                     "                    the buffers fit in it, for a cold measurement)\n"
-                     "  --timeout S       stop the run after S seconds (default: the lesson's, else 30)\n"
-                     "  --in-process      run in this process, not a worker (debugging; a fault ends the CLI)\n"
-                     "  --compile-only    stop before the GPU: compile, reference, limits (exit 0 if they pass)\n"
-                     "  --backend B       where the kernel runs: auto (default: the GPU when there is one,\n"
-                     "                    else the CPU emulator), gpu (compile-only without a GPU), or cpu\n"
-                     "                    (the CPU emulator: every check works, times are CPU times)\n"
-                     "  --memcheck        run under compute-sanitizer memcheck: every out-of-bounds or\n"
-                     "                    misaligned access is reported with its line, thread and block\n"
-                     "                    (slow: not timed; the deadline is 10x the lesson's, at least 120 s)\n"
-                     "  --racecheck       run under compute-sanitizer racecheck: shared-memory races\n"
-                     "                    between threads of a block (a missing __syncthreads())\n"
-                     "                    Either way, a report with errors is 'sanitizer-errors' (exit 1)\n"
-                     "                    even when the outputs match; without a GPU nothing runs under\n"
-                     "                    the tool, the run is compile-only (exit 4)\n"
-                     "  --trust           the lesson is outside the shipped lessons folder and you trust\n"
-                     "                    its author (its CPU reference is compiled and run here)\n"
-                     "  --json            print the result as JSON\n\n"
-                  << kExitCodes;
-        return kOk;
-    }
+int run(const Args& a) {
     int refused = kOk;
     auto lesson = open_one_lesson(a, "run", refused);
     if (!lesson) return refused;
@@ -226,6 +177,45 @@ int cmd_run(int argc, char** argv) {
     if (as_json) std::cout << to_json(r).dump(2) << "\n";
     else print_run_text(r, language_from_environment());
     return exit_for(r, a.flag("--compile-only"));
+}
+
+}  // namespace
+
+CommandSpec run_command() {
+    CommandSpec c;
+    c.name = "run";
+    c.operands = "<lesson.json>";
+    c.summary = "run a step's kernel on the GPU against the CPU reference";
+    c.about =
+        "Compiles a step's kernel, runs it on the GPU for one test case, and checks its\n"
+        "outputs against the lesson's CPU reference. Without a GPU it runs the kernel on the\n"
+        "CPU emulator; with --backend gpu it compiles, runs the reference and checks the\n"
+        "launch against the target's limits, then exits 4 (no GPU).\n"
+        "With --compile-only it stops there by request and exits 0 when all of that passed.\n";
+    c.options = run_request_options();
+    c.options.insert(c.options.begin() + 2,
+                     {value_option("--block", "x,y,z", "block size for the tuned launch (the grid follows, unless --grid);\n"
+                                                       "the tuned launch is the one marked \"tuned\", else the first"),
+                      value_option("--grid", "x,y,z", "grid size for the tuned launch"),
+                      value_option("--shared", "BYTES", "dynamic shared memory for the tuned launch")});
+    for (OptionSpec o : {
+             flag_option("--no-timing", "check only"),
+             value_option("--backend", "B", "where the kernel runs: auto (default: the GPU when there is one,\n"
+                                            "else the CPU emulator), gpu (compile-only without a GPU), or cpu\n"
+                                            "(the CPU emulator: every check works, times are CPU times)"),
+             flag_option("--memcheck", "run under compute-sanitizer memcheck: every out-of-bounds or\n"
+                                       "misaligned access is reported with its line, thread and block\n"
+                                       "(slow: not timed; the deadline is 10x the lesson's, at least 120 s)"),
+             flag_option("--racecheck", "run under compute-sanitizer racecheck: shared-memory races\n"
+                                        "between threads of a block (a missing __syncthreads())\n"
+                                        "Either way, a report with errors is 'sanitizer-errors' (exit 1)\n"
+                                        "even when the outputs match; without a GPU nothing runs under\n"
+                                        "the tool, the run is compile-only (exit 4)"),
+             flag_option("--json", "print the result as JSON"),
+         })
+        c.options.push_back(o);
+    c.run = run;
+    return c;
 }
 
 }  // namespace wb::cli

@@ -54,40 +54,7 @@ std::string bar(double v, double max, int width) {
     return std::string(size_t(std::max(1.0, v / max * width + 0.5)), '#');
 }
 
-}  // namespace
-
-int cmd_sweep(int argc, char** argv) {
-    Args a = parse_args(argc, argv, 2,
-                        {"--step", "--case", "--range", "--param", "--source", "--arch", "--repeat", "--warmup",
-                         "--timeout", "--block", "--grid", "--shared"},
-                        {"--blocks", "--solution", "--compile-only", "--warm-l2", "--json", "--help", "--in-process",
-                         "--trust"},
-                        "sweep");
-    if (a.flag("--help")) {
-        std::cout << "Usage: cuda-workbook-cli sweep <lesson.json> [--blocks | --range NAME=SPEC] [options]\n\n"
-                     "Runs a step at every point of a sweep, checks each point against the CPU\n"
-                     "reference and times it as `run` does, then prints a line per point with a\n"
-                     "bar of its GB/s (its time when the lesson has no bytes metric) and the\n"
-                     "fastest point that passed.\n\n"
-                     "What to sweep:\n"
-                     "  --blocks          block sizes of the tuned launch (the default). A 1-D block\n"
-                     "                    tries 32 to 1024 threads in warp multiples; a 2-D one tries\n"
-                     "                    x in 8..64 by y in 2..32, 64 to 1024 threads. The grid\n"
-                     "                    follows from the lesson's grid expression.\n"
-                     "  --range N=SPEC    a param's values: N=1024:1048576:x2 (times 2 each step),\n"
-                     "                    N=256:4096:+256 (plus 256), or N=1000,5000,20000.\n"
-                     "                    Values outside the param's bounds are left out and said.\n"
-                     "                    At most 64 points.\n\n"
-                     "Options, as for `run`:\n"
-                     "  --step S, --case C, --param N=V (fixed params), --solution, --source FILE,\n"
-                     "  --arch A, --warmup N, --repeat N, --warm-l2, --timeout S (per point),\n"
-                     "  --block/--grid/--shared (the launch a --range sweep runs with),\n"
-                     "  --compile-only, --in-process, --trust\n"
-                     "  --json            the sweep as JSON: {axis, x_label, points: [...], left_out, summary}\n\n"
-                     "Exit 0 when every point passed, 1 when one did not, 4 without a GPU.\n\n"
-                  << kExitCodes;
-        return kOk;
-    }
+int sweep_main(const Args& a) {
     if (a.flag("--blocks") && a.value("--range")) throw UsageError("--blocks and --range cannot be used together");
     int refused = kOk;
     auto lesson = open_one_lesson(a, "sweep", refused);
@@ -190,6 +157,40 @@ int cmd_sweep(int argc, char** argv) {
     for (const auto& r : results) code = std::max(code, exit_for(r, a.flag("--compile-only")));
     if (plan.points.empty()) code = kFailed;
     return code;
+}
+
+}  // namespace
+
+CommandSpec sweep_command() {
+    CommandSpec c;
+    c.name = "sweep";
+    c.operands = "<lesson.json>";
+    c.summary = "a step across block sizes or a param's range, each point checked";
+    c.about =
+        "Runs a step at every point of a sweep, checks each point against the CPU\n"
+        "reference and times it as `run` does, then prints a line per point with a\n"
+        "bar of its GB/s (its time when the lesson has no bytes metric) and the\n"
+        "fastest point that passed. --blocks (the default) or --range says what to sweep;\n"
+        "the other options are run's (--timeout is per point).\n"
+        "Exit 0 when every point passed, 1 when one did not, 4 without a GPU.\n";
+    c.options = {
+        flag_option("--blocks", "block sizes of the tuned launch (the default). A 1-D block\n"
+                                "tries 32 to 1024 threads in warp multiples; a 2-D one tries\n"
+                                "x in 8..64 by y in 2..32, 64 to 1024 threads. The grid\n"
+                                "follows from the lesson's grid expression."),
+        value_option("--range", "N=SPEC", "a param's values: N=1024:1048576:x2 (times 2 each step),\n"
+                                          "N=256:4096:+256 (plus 256), or N=1000,5000,20000.\n"
+                                          "Values outside the param's bounds are left out and said.\n"
+                                          "At most 64 points."),
+    };
+    for (OptionSpec o : run_request_options()) c.options.push_back(o);
+    for (OptionSpec o : {value_option("--block", "x,y,z", "the block a --range sweep runs with"),
+                         value_option("--grid", "x,y,z", "the grid a --range sweep runs with"),
+                         value_option("--shared", "BYTES", "dynamic shared memory for the tuned launch"),
+                         flag_option("--json", "the sweep as JSON: {axis, x_label, points: [...], left_out, summary}")})
+        c.options.push_back(o);
+    c.run = sweep_main;
+    return c;
 }
 
 }  // namespace wb::cli

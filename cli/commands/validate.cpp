@@ -16,16 +16,9 @@ using nlohmann::json;
 
 namespace wb::cli {
 
-int cmd_validate(int argc, char** argv) {
-    Args a = parse_args(argc, argv, 2, {}, {"--json", "--help"}, "validate");
-    if (a.flag("--help")) {
-        std::cout << "Usage: cuda-workbook-cli validate <lesson.json or folder...> [--json]\n\n"
-                     "Checks each lesson file: JSON syntax, the format, file references, expressions.\n"
-                     "Each problem is printed as  file: json.path: message\n"
-                     "A folder stands for every lesson in it; *.schema.json files are skipped.\n\n"
-                  << kExitCodes;
-        return kOk;
-    }
+namespace {
+
+int validate_main(const Args& a) {
     if (a.positional.empty()) throw UsageError("validate needs at least one lesson file or folder");
     const std::vector<std::string> files = expand_lesson_args(a.positional);
     if (files.empty()) throw UsageError("no lesson files found in the given folders");
@@ -51,6 +44,22 @@ int cmd_validate(int argc, char** argv) {
     }
     if (as_json) std::cout << out.dump(2) << "\n";
     return bad ? kInvalidLesson : kOk;
+}
+
+}  // namespace
+
+CommandSpec validate_command() {
+    CommandSpec c;
+    c.name = "validate";
+    c.operands = "<lesson or folder...>";
+    c.summary = "check lesson files against the format";
+    c.about =
+        "Checks each lesson file: JSON syntax, the format, file references, expressions.\n"
+        "Each problem is printed as  file: json.path: message\n"
+        "A folder stands for every lesson in it; *.schema.json files are skipped.\n";
+    c.options = {flag_option("--json", "print the results as JSON")};
+    c.run = validate_main;
+    return c;
 }
 
 }  // namespace wb::cli

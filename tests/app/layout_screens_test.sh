@@ -63,10 +63,11 @@ END
             exit 1
         fi
         grep "panel \|drawn: " "$home/stdout"
-        PYTHONPATH="$(dirname "$0")" python3 - "$home/layout-$screen-$lang.png" "$screen" "$scale" "$home/stdout" <<'PY'
+        # Debian's python3, which python3-png (pypng) is installed for.
+        /usr/bin/python3 - "$home/layout-$screen-$lang.png" "$screen" "$scale" "$home/stdout" <<'PY'
 import re, sys
 
-from png_reader import read_png
+import png  # pypng (python3-png)
 
 path, screen, scale, stdout = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 panels = {m[0]: tuple(int(v) for v in m[1:]) for m in
@@ -76,7 +77,8 @@ for name, (x, y, w, h) in panels.items():
         print(f"FAIL: {path}: the {name} panel is {w}x{h}, under the readable minimum {160 * scale}x{90 * scale}")
         sys.exit(1)
 rx, ry, rw, rh = panels["results"]
-width, height, channels, rows = read_png(path)
+width, height, rows, _ = png.Reader(filename=path).asRGBA8()
+rows, channels = [bytes(row) for row in rows], 4
 want_w, want_h = (int(v) for v in screen.split("x"))
 assert (width, height) == (want_w, want_h), f"{path}: {width}x{height}, wanted {screen}"
 # The compile-only badge: (0.95, 0.75, 0.30) on the results panel's first two lines.

@@ -35,7 +35,7 @@ expect "unknown lesson" 2 "no lesson 'no_such_lesson'.*lessons: " -- \
     "$app" --lessons "$lessons" --lesson no_such_lesson
 expect "missing lessons folder" 2 "no such folder" -- \
     "$app" --lessons "$tmp/not_there"
-expect "bad frame count" 2 "--frames wants a positive number" -- \
+expect "bad frame count" 2 "--frames: wants a positive number, not .many." -- \
     "$app" --frames many
 expect "screenshot without frames" 2 "--screenshot needs --frames" -- \
     "$app" --screenshot "$tmp/x.png"

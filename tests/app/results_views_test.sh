@@ -99,16 +99,18 @@ if [ -z "$rect" ]; then
     echo "FAIL: the app did not say where the results panel is"
     exit 1
 fi
-PYTHONPATH="$(dirname "$0")" python3 - "$rect" "$home"/*.png <<'PY'
+# Debian's python3, which python3-png (pypng) is installed for.
+/usr/bin/python3 - "$rect" "$home"/*.png <<'PY'
 import sys
 
-from png_reader import read_png
+import png  # pypng (python3-png)
 
 rx, ry, rw, rh = (int(v) for v in sys.argv[1].split())
 
 failures = []
 for path in sys.argv[2:]:
-    width, height, channels, rows = read_png(path)
+    width, height, rows, _ = png.Reader(filename=path).asRGBA8()
+    rows, channels = [bytes(row) for row in rows], 4
     if (width, height) != (1400, 900):
         failures.append(f"{path}: screenshot is {width}x{height}, wanted 1400x900")
         continue

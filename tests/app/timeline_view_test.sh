@@ -113,12 +113,14 @@ if [ -n "$keep" ]; then cp "$home/timeline-streams.png" "$keep/"; fi
 
 # The screenshot's timeline has the kinds' colours in it: green copies in,
 # red copies out, blue kernels (timeline_colour), and the yellow return line.
-PYTHONPATH="$(dirname "$0")" python3 - "$home/timeline-streams.png" <<'PY'
+# Debian's python3, which python3-png (pypng) is installed for.
+/usr/bin/python3 - "$home/timeline-streams.png" <<'PY'
 import sys
 
-from png_reader import read_png
+import png  # pypng (python3-png)
 
-width, height, channels, rows = read_png(sys.argv[1])
+width, height, rows, _ = png.Reader(filename=sys.argv[1]).asRGBA8()
+rows, channels = [bytes(row) for row in rows], 4
 assert (width, height) == (1600, 900), (width, height)
 want = {"HtoD": (92, 192, 104), "DtoH": (228, 98, 112), "return line": (255, 214, 64)}
 seen = {name: 0 for name in want}

@@ -12,7 +12,7 @@
 # It also reads the window's icon with xprop: every size rendered from the SVG
 # must be set on the window.
 #
-# Needs xvfb (xvfb-run), x11-utils (xprop), libgl1-mesa-dri and python3. The
+# Needs xvfb (xvfb-run), x11-utils (xprop), libgl1-mesa-dri, python3 and python3-png. The
 # expected lesson id is read from the sorted lessons folder, not hard-coded, so
 # the test follows the lessons that ship.
 set -eu
@@ -71,15 +71,17 @@ if [ "$lang" = zh ] && grep -q "Chinese font .* not found" "$tmp/stderr"; then
     exit 1
 fi
 
-PYTHONPATH="$(dirname "$0")" exec python3 - "$tmp/shot.png" "$tmp/stdout" "$lessons" "$width" "$height" <<'PY'
+# Debian's python3, which python3-png (pypng) is installed for.
+exec /usr/bin/python3 - "$tmp/shot.png" "$tmp/stdout" "$lessons" "$width" "$height" <<'PY'
 import json, os, sys
 
 shot, stdout_path, lessons_dir, want_w, want_h = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 
-from png_reader import read_png
+import png  # pypng (python3-png)
 
 failures = []
-width, height, channels, rows = read_png(shot)
+width, height, rows, _ = png.Reader(filename=shot).asRGBA8()
+rows, channels = [bytes(row) for row in rows], 4
 if (width, height) != (want_w, want_h):
     failures.append(f"screenshot is {width}x{height}, the window was asked to be {want_w}x{want_h}")
 

@@ -257,10 +257,11 @@ TEST(CliSteps, AStepThatIsNotThereNamesTheNumbersAndIds) {
 // ---- new ---------------------------------------------------------------------------
 
 TEST(CliNew, IsListedAndHasHelp) {
-    EXPECT_TRUE(contains(run_cli("--help").out, "new LESSON_ID [--dir D]"));
+    EXPECT_TRUE(contains(run_cli("--help").out, "new LESSON_ID"));
     auto r = run_cli("new --help");
     EXPECT_EQ(r.code, 0) << r.out;
-    EXPECT_TRUE(contains(r.out, "Usage: cuda-workbook-cli new LESSON_ID [--dir D]")) << r.out;
+    EXPECT_TRUE(contains(r.out, "Usage: cuda-workbook-cli new LESSON_ID [options]")) << r.out;
+    EXPECT_TRUE(contains(r.out, "--dir D")) << r.out;
     EXPECT_TRUE(contains(r.out, "Exit codes")) << r.out;
 }
 

@@ -1,4 +1,4 @@
-// tests/unit/sha256_test.cpp — SHA-256 (core/sha256.hpp) against known answers.
+// tests/unit/sha256_test.cpp — SHA-256 (core/sha256.hpp, over nettle) against known answers.
 //
 // The compile cache keys its entries and checks their payloads with this hash,
 // so a wrong digest would silently mix up cached kernels. The first vectors are
@@ -116,6 +116,13 @@ TEST(Sha256, FinishAndFinishHexAgree) {
     a.update("abc");
     b.update("abc");
     EXPECT_EQ(hex_of(a.finish()), b.finish_hex());
+}
+
+TEST(Sha256, AfterFinishTheHasherStartsOverEmpty) {
+    Sha256 h;
+    h.update("abc");
+    EXPECT_EQ(h.finish_hex(), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    EXPECT_EQ(h.finish_hex(), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
 }
 
 TEST(Sha256, UpdateFieldHashesALengthPrefixSoFieldBoundariesMatter) {
