@@ -39,7 +39,7 @@ echo "== bench/edit_loop.cpp"
 cupy=""
 python3 -c "import cupy" 2>/dev/null && cupy=--cupy
 "$BENCH/wb_bench_edit_loop" $cupy >"$LOGS/edit_loop.txt" 2>&1 || status=1
-grep -E "edit_p50|nvrtc_p50|edit_over_nvrtc_p50|rerun_p50|first_run|cupy" "$LOGS/edit_loop.txt"
+grep -E "edit_p50|nvrtc_p50|edit_over_nvrtc_p50|edit_over_header_free|header_free_edit|rerun_p50|first_run|cupy" "$LOGS/edit_loop.txt"
 
 echo "== bench/fp16_peak_probe.cu"
 probe="$(mktemp -d)/fp16_peak_probe"

@@ -8,7 +8,8 @@
 // source makes NVRTC fail with errors about a file called "__nv_name_map",
 // which would baffle a student, so those are rewritten into one sentence
 // naming the kernel that was not found. Every program also gets the standard
-// headers NVRTC lacks (<cmath>, <cfloat>, <cstdint>...), from nvrtc_include/.
+// headers NVRTC lacks (<cmath>, <cfloat>, <cstdint>...), from nvrtc_include/;
+// <cmath> in its fast form unless the source needs libcu++'s.
 #include "compile/nvrtc.hpp"
 
 #include "core/sha256.hpp"
@@ -38,6 +39,8 @@ namespace {
 
 constexpr std::size_t kMaxLogBytes = std::size_t(1) << 20;
 constexpr const char* kNameMapFile = "__nv_name_map";
+// Selects libcu++'s form of <cmath> and <math.h> (nvrtc_include/cmath).
+constexpr const char* kCmathFromLibcuxx = "-DWB_CMATH_FROM_LIBCUXX";
 
 [[noreturn]] void throw_nvrtc(nvrtcResult rc, const std::string& what, const std::string& log = {}) {
     std::string message = what + " failed: " + nvrtcGetErrorString(rc);
@@ -227,6 +230,19 @@ std::vector<std::string> build_options(const CompileOptions& options) {
     return opts;
 }
 
+// The names a source #includes with <...> or "...", in order.
+std::vector<std::string> included_names(const std::string& text) {
+    std::vector<std::string> names;
+    for (std::size_t at = text.find("#include"); at != std::string::npos; at = text.find("#include", at + 1)) {
+        std::size_t open = text.find_first_of("<\"\n", at + 8);
+        if (open == std::string::npos || text[open] == '\n') continue;
+        std::size_t close = text.find_first_of(">\"\n", open + 1);
+        if (close == std::string::npos || text[close] == '\n') continue;
+        names.push_back(text.substr(open + 1, close - open - 1));
+    }
+    return names;
+}
+
 // Whether `text` can need nothing that -minimal leaves out: no identifier
 // that starts with cuda, tex or surf, no launch from device code, and no
 // include but the built-in standard headers. A false "no" costs only time.
@@ -246,11 +262,32 @@ bool minimal_suffices(const std::string& text, const std::vector<std::string>& o
         if (open == std::string::npos || text[open] == '\n') return false;
         std::size_t close = text.find_first_of(">\"\n", open + 1);
         if (close == std::string::npos || text[close] == '\n') return false;
-        const std::string name = text.substr(open + 1, close - open - 1);
+    }
+    for (const std::string& name : included_names(text))
         if (std::none_of(builtin.begin(), builtin.end(), [&](const NvrtcHeader& h) { return name == h.name; }))
             return false;
-    }
     return true;
+}
+
+// Whether a failed compile of a source that includes <cmath> or <math.h> may
+// pass with libcu++'s form of them (nvrtc_include/cmath): an error names std
+// (a std:: name the fast form lacks, or one of its deleted overloads for a
+// __half), lies inside a header, or, where the source says `using namespace
+// std`, is an undefined identifier. Otherwise the errors are the student's own
+// and a second compile, about a second, would only repeat them.
+bool libcuxx_cmath_may_help(const CompileResult& r, const SourceText& source) {
+    const auto names = included_names(source.text);
+    if (std::none_of(names.begin(), names.end(), [](const std::string& n) { return n == "cmath" || n == "math.h"; }))
+        return false;
+    const std::string origin = source.origin.empty() ? "<inline>" : source.origin;
+    const bool uses_std = source.text.find("using namespace std") != std::string::npos;
+    for (const auto& d : r.diagnostics) {
+        if (d.severity != Severity::Error) continue;
+        if (!d.file.empty() && d.file != origin) return true;
+        if (d.message.find("\"std") != std::string::npos || d.message.find("std::") != std::string::npos) return true;
+        if (uses_std && d.message.find("is undefined") != std::string::npos) return true;
+    }
+    return false;
 }
 
 // Whether a failed -minimal compile may have failed for what -minimal left
@@ -386,14 +423,22 @@ CompileResult compile_cuda(const SourceText& source, const CompileOptions& optio
         return result;
     };
 
+    // The fast <cmath> first; libcu++'s where the source may need it (see libcuxx_cmath_may_help).
+    auto compile_with_cmath = [&](std::vector<std::string> opts) {
+        CompileResult result = compile(opts);
+        if (result.ok || !libcuxx_cmath_may_help(result, source)) return result;
+        opts.push_back(kCmathFromLibcuxx);
+        return compile(std::move(opts));
+    };
+
     std::vector<std::string> opts = build_options(options);
     if (options.minimal && minimal_suffices(source.text, opts)) {
         std::vector<std::string> small = opts;
         small.push_back("-minimal");
-        CompileResult result = compile(std::move(small));
+        CompileResult result = compile_with_cmath(std::move(small));
         if (result.ok || !minimal_was_the_cause(result, source)) return result;
     }
-    return compile(std::move(opts));
+    return compile_with_cmath(std::move(opts));
 }
 
 CompileResult compile_cuda(const SourceText& source, const CompileOptions& options) {

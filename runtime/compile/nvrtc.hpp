@@ -65,6 +65,13 @@ struct CompileResult {
 // no <<<, and includes only the built-in standard headers is compiled with
 // -minimal; if that fails on one of those names or inside a toolkit header,
 // it is compiled again without, and that result stands.
+//
+// <cmath> and <math.h> come in two forms (nvrtc_include/cmath): a fast one
+// over NVRTC's own math functions, and libcu++'s, which costs about a second
+// more and leaves unused device globals in the cubin. The fast form is tried
+// first; a source that fails on a std:: name or overload it lacks is compiled
+// again with libcu++'s (-DWB_CMATH_FROM_LIBCUXX in the result's options), and
+// that result stands.
 CompileResult compile_cuda(const SourceText& source, const CompileOptions& options);
 
 // The options a step's kernels are compiled with for `arch`: the step's

@@ -6,13 +6,16 @@
 // gives every program the headers in runtime/compile/nvrtc_include/, compiled
 // in at build time. These tests compile real kernels for sm_90 against them,
 // each header alone, and check that the embedded text is the folder's and
-// that a change to it changes the digest in the compile cache key.
+// that a change to it changes the digest in the compile cache key. <cmath>
+// comes in two forms (see nvrtc_include/cmath): the fast one, without
+// libcu++, and libcu++'s, which a source that needs it gets on a second try.
 #include "compile/nvrtc.hpp"
 
 #include "scoped_cache_dir.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -189,17 +192,130 @@ TEST_F(NvrtcHeadersTest, EveryHeaderCanBeIncludedTwiceAndAlongsideTheOthers) {
 }
 
 TEST_F(NvrtcHeadersTest, OlderDialectGetsOneSentenceNamingCxx17) {
-    // libcu++ needs C++17; a lesson on c++14 that includes <cmath> is told what to change.
-    CompileResult r = compile("#include <cmath>\nextern \"C\" __global__ void k(float* o) { *o = -INFINITY; }\n", {"k"},
-                              "c++14");
+    // libcu++ needs C++17; a lesson on c++14 that includes <limits> is told what to change.
+    CompileResult r = compile("#include <limits>\nextern \"C\" __global__ void k(float* o) { *o = std::numeric_limits<float>::max(); }\n",
+                              {"k"}, "c++14");
     ASSERT_FALSE(r.ok);
     ASSERT_GE(r.error_count(), 1);
-    EXPECT_NE(diagnostics(r).find("need C++17 or newer"), std::string::npos) << diagnostics(r);
-    // The plain-macro headers work in every dialect.
-    r = compile("#include <cfloat>\n#include <cstdio>\n#include <cassert>\n"
-                "extern \"C\" __global__ void k(float* o) { assert(o); *o = FLT_MAX; printf(\"x\"); }\n",
+    EXPECT_NE(diagnostics(r).find("C++17 or newer"), std::string::npos) << diagnostics(r);
+    // The plain-macro headers and the fast <cmath> work in every dialect.
+    r = compile("#include <cfloat>\n#include <cstdio>\n#include <cassert>\n#include <cmath>\n"
+                "extern \"C\" __global__ void k(float* o) { assert(o); *o = FLT_MAX + std::sqrt(*o) - INFINITY; printf(\"x\"); }\n",
                 {"k"}, "c++11");
     EXPECT_TRUE(r.ok) << diagnostics(r);
+}
+
+bool has_option(const CompileResult& r, const std::string& o) {
+    return std::find(r.options.begin(), r.options.end(), o) != r.options.end();
+}
+
+const char* kLibcuxxCmath = "-DWB_CMATH_FROM_LIBCUXX";
+
+// The softmax of lesson 11, step 1: -INFINITY, fmaxf and expf from <cmath>.
+const char* kSoftmax = R"(#include <cmath>
+extern "C" __global__ void softmax(const float* x, float* y, int R, int C) {
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row >= R) return;
+    const float* xr = x + static_cast<size_t>(row) * C;
+    float* yr = y + static_cast<size_t>(row) * C;
+    float m = -INFINITY;
+    for (int j = 0; j < C; ++j) m = fmaxf(m, xr[j]);
+    float s = 0.0f;
+    for (int j = 0; j < C; ++j) s += std::exp(xr[j] - m);
+    for (int j = 0; j < C; ++j) yr[j] = std::exp(xr[j] - m) / s;
+}
+)";
+
+TEST_F(NvrtcHeadersTest, CmathSourceCompilesWithoutLibcuxxToTheSameKernelAndNoUnusedGlobals) {
+    // The fast <cmath> is NVRTC's own functions: no libcu++ in the program,
+    // so none of its static constexpr members (mangled under cuda::std,
+    // "_ZN4cuda3std...") is left in the cubin as an unused device global.
+    CompileResult fast = compile(kSoftmax, {"softmax"});
+    ASSERT_TRUE(fast.ok) << diagnostics(fast);
+    EXPECT_FALSE(has_option(fast, kLibcuxxCmath));
+    EXPECT_EQ(fast.image.find("_ZN4cuda3std"), std::string::npos);
+
+    SourceText s;
+    s.text = kSoftmax;
+    s.origin = "pasted.cu";
+    CompileOptions o;
+    o.arch = "sm_90";
+    o.entries = {"softmax"};
+    o.use_cache = false;
+    o.extra = {kLibcuxxCmath};
+    CompileResult libcuxx = compile_cuda(s, o);
+    ASSERT_TRUE(libcuxx.ok) << diagnostics(libcuxx);
+    EXPECT_NE(libcuxx.image.find("_ZN4cuda3std"), std::string::npos) << "libcu++'s form no longer leaves its globals";
+    EXPECT_LT(fast.image.size() * 2, libcuxx.image.size());
+
+    // The same kernel: the PTX from the entry to its closing brace is the same
+    // instructions. Only the line records differ (libcu++'s std::exp is an
+    // inlined function of its own, with a file and line).
+    o.arch = "compute_90";
+    CompileResult p_libcuxx = compile_cuda(s, o);
+    o.extra.clear();
+    CompileResult p_fast = compile_cuda(s, o);
+    ASSERT_TRUE(p_fast.ok && p_libcuxx.ok);
+    auto instructions = [](const std::string& ptx) {
+        const std::size_t begin = ptx.find(".visible .entry");
+        const std::size_t end = ptx.find("\n}\n", begin);
+        std::istringstream in(ptx.substr(begin, end - begin));
+        std::string out, line;
+        while (std::getline(in, line))
+            if (line.rfind("\t.loc", 0) != 0) out += line + "\n";
+        return out;
+    };
+    EXPECT_EQ(instructions(p_fast.image), instructions(p_libcuxx.image));
+    EXPECT_NE(instructions(p_fast.image).find("ex2.approx"), std::string::npos);  // the kernel is there
+}
+
+TEST_F(NvrtcHeadersTest, FastCmathGivesTheStandardsOverloadsForIntegerAndMixedArguments) {
+    CompileResult r = compile(R"(#include <cmath>
+static_assert(sizeof(std::sqrt(2)) == sizeof(double), "an integer argument is a double");
+static_assert(sizeof(std::sqrt(2.0f)) == sizeof(float), "");
+static_assert(sizeof(std::pow(2.0f, 3)) == sizeof(double), "std::pow(float, int) is double, unlike NVRTC's ::pow");
+static_assert(sizeof(std::pow(2.0f, 3.0f)) == sizeof(float), "");
+static_assert(sizeof(std::fmax(1.0f, 2.0)) == sizeof(double), "mixed arguments are promoted");
+static_assert(sizeof(std::fma(1.0f, 2, 3.0f)) == sizeof(double), "");
+constexpr float kInf = INFINITY;
+static_assert(kInf > 3.4e38f && NAN != NAN && HUGE_VAL > 1.7e308, "the constants are constant expressions");
+extern "C" __global__ void k(float* o, double* d, int* n) {
+    using namespace std;
+    o[0] = exp(o[1]) + sqrt(o[2]) + fmaxf(o[3], 0.f) + float(isnan(o[4])) + float(std::fpclassify(o[5]) == FP_NORMAL);
+    d[0] = std::lround(2.5) + std::ilogb(8) + std::isgreater(o[1], 2.0) + std::signbit(-3);
+    int e;
+    n[0] = std::abs(-2) + int(std::frexp(o[6], &e)) + e;
+}
+)",
+                              {"k"});
+    EXPECT_TRUE(r.ok) << diagnostics(r);
+    EXPECT_FALSE(has_option(r, kLibcuxxCmath));
+}
+
+TEST_F(NvrtcHeadersTest, AStdNameTheFastCmathLacksCompilesWithLibcuxxs) {
+    // std::numeric_limits through <cmath> alone, std::lerp, and std::sqrt of a
+    // __half: libcu++'s <cmath> gives them, so the source compiles as before.
+    for (const char* use : {"*o = std::numeric_limits<float>::max();",
+                            "*o = std::lerp(*o, 2.0f, 0.5f);",
+                            "*h = std::sqrt(*h);",
+                            "using namespace std; *o = lerp(*o, 1.0f, 0.25f);"}) {
+        SCOPED_TRACE(use);
+        CompileResult r = compile(std::string("#include <cuda_fp16.h>\n#include <cmath>\n") +
+                                      "extern \"C\" __global__ void k(float* o, __half* h) { " + use + " }\n",
+                                  {"k"}, "c++20");
+        EXPECT_TRUE(r.ok) << diagnostics(r);
+        EXPECT_TRUE(has_option(r, kLibcuxxCmath));
+    }
+}
+
+TEST_F(NvrtcHeadersTest, AStudentsOwnErrorInACmathSourceIsNotCompiledAgainWithLibcuxx) {
+    CompileResult r = compile("#include <cmath>\nextern \"C\" __global__ void k(float* o)\n{\n    *o = expf(undeclared_thing);\n}\n",
+                              {"k"});
+    ASSERT_FALSE(r.ok);
+    EXPECT_FALSE(has_option(r, kLibcuxxCmath));
+    ASSERT_GE(r.error_count(), 1);
+    EXPECT_EQ(r.diagnostics.front().line, 4);
+    EXPECT_NE(r.diagnostics.front().message.find("undeclared_thing"), std::string::npos);
 }
 
 TEST(NvrtcHeaders, EmbeddedTextIsTheIncludeFoldersText) {
