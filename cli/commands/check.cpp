@@ -209,7 +209,7 @@ int cmd_check(int argc, char** argv) {
                 }
                 suite.cases.push_back(std::move(jc));
                 if (as_json) {
-                    json j = to_json(r);
+                    json j = report_json(r);
                     j["check"] = "starter-compiles";
                     out.push_back(j);
                 } else {
@@ -348,7 +348,7 @@ int cmd_check(int argc, char** argv) {
                 }
                 suite.cases.push_back(std::move(jc));
                 if (as_json) {
-                    json j = to_json(r);
+                    json j = report_json(r);
                     j["check"] = "solution-passes";
                     if (!sanitizer_note.empty()) j["sanitizer_note"] = sanitizer_note;
                     out.push_back(j);
