@@ -78,14 +78,15 @@ wire)
     # A result crosses in its one form (result_json.cpp), which names enums
     # with the functions beside them (diagnostics, compare, sanitizer).
     sources="runtime/pipeline/wire.cpp runtime/pipeline/result_json.cpp runtime/host/timeline.cpp
-             runtime/compile/diagnostics.cpp runtime/compare/compare.cpp runtime/data/buffers.cpp
-             runtime/sanitizer/sanitizer.cpp runtime/lesson/lesson_files.cpp runtime/data/bytes.cpp $loader"
+             runtime/compile/diagnostics.cpp runtime/sanitizer/sanitizer.cpp runtime/lesson/lesson_files.cpp
+             runtime/data/bytes.cpp $loader"
     libs="-lmuparser"
     literals_of="runtime/pipeline/wire.cpp runtime/pipeline/result_json.cpp runtime/pipeline/result_json.hpp"
-    # run_status_name is defined beside the whole pipeline (the driver, the
-    # emulator), which the fuzzer does not build: it compiles that one
-    # function, taken from the file that defines it.
-    extract_function="run_status_name"
+    # These names are defined beside what the fuzzer does not build (the
+    # pipeline with the driver and the emulator; the comparison with the
+    # buffers and images): it compiles those functions alone, taken from the
+    # files that define them, against pipeline/run.hpp.
+    extract_functions="run_status_name mismatch_reason_name"
     seeds="$work/wire/seeds $src/tests/fuzz/seeds/wire"
     export WB_FUZZ_SEEDS="$work/wire/seeds"
     export WB_FUZZ_LESSON="$src/lessons/01_vector_add.json"
@@ -127,22 +128,24 @@ fi
 flags="-std=c++20 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -I$src/runtime"
 bin="$work/$target/${target}_fuzz"
 objs=""
-if [ -n "${extract_function:-}" ]; then
-    def=$(grep -l "^const char\* $extract_function(" "$src"/runtime/*/*.cpp | head -1)
-    [ -n "$def" ] || cannot_build "no runtime source defines $extract_function"
-    extracted="$work/obj/$extract_function.cpp"
+if [ -n "${extract_functions:-}" ]; then
+    extracted="$work/obj/$target-extracted.cpp"
     {
         echo '#include "pipeline/run.hpp"'
         echo "namespace wb {"
-        awk "/^const char\\* $extract_function\\(/,/^}/" "$def"
+        for f in $extract_functions; do
+            def=$(grep -l "^const char\* $f(" "$src"/runtime/*/*.cpp | head -1)
+            [ -n "$def" ] || cannot_build "no runtime source defines $f"
+            awk "/^const char\\* $f\\(/,/^}/" "$def"
+        done
         echo "}"
     } >"$extracted.new"
-    cmp -s "$extracted.new" "$extracted" 2>/dev/null && rm "$extracted.new" || mv "$extracted.new" "$extracted"
-    o="$work/obj/$extract_function.o"
+    if cmp -s "$extracted.new" "$extracted"; then rm "$extracted.new"; else mv "$extracted.new" "$extracted"; fi
+    o="$work/obj/$target-extracted.o"
     objs="$o"
     if [ ! -f "$o" ] || [ "$extracted" -nt "$o" ] || [ -n "$(find "$src/runtime" -name '*.hpp' -newer "$o" | head -1)" ]; then
-        echo "compiling $extract_function from ${def#"$src"/}"
-        "$cxx" $flags -c "$extracted" -o "$o" || { rm -f "$o"; cannot_build "compiling $extract_function failed"; }
+        echo "compiling $extract_functions"
+        "$cxx" $flags -c "$extracted" -o "$o" || { rm -f "$o"; cannot_build "compiling $extract_functions failed"; }
     fi
 fi
 for s in $sources tests/fuzz/${target}_fuzz.cpp; do
