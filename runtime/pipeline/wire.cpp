@@ -310,7 +310,6 @@ RunRequest decode_request(const Frame& f) {
     return r;
 }
 
-
 json encode_sentence(const Sentence& s) { return s; }
 
 Sentence decode_sentence(const json& object, const char* member) {
@@ -361,9 +360,9 @@ RunResult decode_result(const Frame& frame) {
     }
     for (auto& [set, bufs] : buffer_sets(r)) {
         for (std::size_t i = 0; i < bufs->size(); ++i) {
-            const json& b = f.json[set][i];
-            const json* offset = b.contains("offset") ? &b["offset"] : nullptr;
-            const json* size = b.contains("bytes") ? &b["bytes"] : nullptr;
+            const json& b = f.json.at(set).at(i);  // there: the list decoded into `bufs`
+            const json* offset = b.contains("offset") ? &b.at("offset") : nullptr;
+            const json* size = b.contains("bytes") ? &b.at("bytes") : nullptr;
             if (!offset || !size || !offset->is_number_unsigned() || !size->is_number_unsigned())
                 throw malformed("malformed result: " + std::string(set) + "[" + std::to_string(i) + "] does not say where its bytes are");
             const std::size_t off = offset->get<std::size_t>(), n = size->get<std::size_t>();
