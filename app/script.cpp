@@ -19,6 +19,7 @@
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/untranslated.hpp"
+#include "pipeline/result_json.hpp"
 #include "widgets/keys.hpp"
 #include "widgets/timeline_view.hpp"
 
@@ -449,55 +450,23 @@ Tick results_tab(Call& c) {
 
 // A host step's run, from a test fixture: what a finished run of the open
 // step would bring, so the Timeline tab can be drawn without a GPU. FILE is a
-// timeline in its one JSON form (timeline_to_json), or an object with a
-// "timeline" of that form and, optionally, "status" (a run status name),
-// "wall_time" ({"samples_ms": [...], "median_ms", "min_ms", "max_ms",
-// "noise"}) and "target" ({"step", "measure", "at_most", "this_ms",
-// "that_ms", "min_gpus", "gpus", "not_applicable": "why"}): the keys of
-// `cuda-workbook-cli run --json`, so a run recorded on a GPU is a fixture as it is.
+// timeline in its one JSON form (timeline_to_json), or a result in its one
+// form (pipeline/result_json.hpp) with a "timeline": `cuda-workbook-cli run
+// --json` prints that form, so a run recorded on a GPU is a fixture as it is.
+// A fixture written by hand gives what it needs ("status", "wall_time",
+// "target", ...); the rest keeps its default, and the status is "passed".
 RunResult fixture_result(const nlohmann::json& j) {
-    RunResult r;
+    if (!(j.is_object() && j.contains("timeline"))) {
+        RunResult r;
+        r.host_step = true;
+        r.status = RunStatus::Passed;
+        r.timeline = timeline_from_json(j);
+        return r;
+    }
+    nlohmann::json whole = j;
+    if (!whole.contains("status")) whole["status"] = run_status_name(RunStatus::Passed);
+    RunResult r = result_from_json(whole);
     r.host_step = true;
-    r.status = RunStatus::Passed;
-    const bool whole = j.is_object() && j.contains("timeline");
-    r.timeline = timeline_from_json(whole ? j.at("timeline") : j);
-    if (!whole) return r;
-    if (j.contains("status")) {
-        const std::string name = j.at("status").get<std::string>();
-        bool known = false;
-        for (int i = 0; i <= static_cast<int>(RunStatus::SanitizerErrors); ++i)
-            if (name == run_status_name(static_cast<RunStatus>(i))) {
-                r.status = static_cast<RunStatus>(i);
-                known = true;
-            }
-        if (!known) throw Error(ErrorKind::Usage, "status: no run status '" + name + "'");
-    }
-    if (j.contains("wall_time")) {
-        const nlohmann::json& w = j.at("wall_time");
-        Timing t;
-        t.samples_ms = w.at("samples_ms").get<std::vector<double>>();
-        t.median_ms = w.value("median_ms", 0.0);
-        t.min_ms = w.value("min_ms", 0.0);
-        t.max_ms = w.value("max_ms", 0.0);
-        t.noise = w.value("noise", 0.0);
-        t.stopped_by = w.value("stopped_by", std::string("noise"));
-        r.wall_time = t;
-    }
-    if (j.contains("target")) {
-        const nlohmann::json& tj = j.at("target");
-        TargetResult t;
-        t.step = tj.at("step").get<std::string>();
-        const std::string measure = tj.value("measure", std::string("wall"));
-        for (TargetMeasure m : {TargetMeasure::Wall, TargetMeasure::Copies, TargetMeasure::Kernels})
-            if (measure == target_measure_name(m)) t.measure = m;
-        t.at_most = tj.value("at_most", 1.0);
-        t.this_ms = tj.value("this_ms", 0.0);
-        t.that_ms = tj.value("that_ms", 0.0);
-        t.min_gpus = tj.value("min_gpus", 1);
-        t.gpus = tj.value("gpus", 1);
-        if (const std::string why = tj.value("not_applicable", std::string()); !why.empty()) t.not_applicable = {verbatim(why)};
-        r.target = std::move(t);
-    }
     return r;
 }
 

@@ -20,8 +20,8 @@
 //   results-tab views|timeline|check|timings|roofline|buffers|sweep|resources|ptx|sass  (clicks that tab)
 //   load-result-timeline FILE  (a host step's run from a test fixture becomes the
 //                              last run of the open step, as a finished run would:
-//                              FILE is a timeline's JSON, or {"timeline", "status",
-//                              "wall_time", "target"}; see script.cpp)
+//                              FILE is a timeline's JSON, or a result's JSON form
+//                              with a "timeline", as `run --json` prints it; see script.cpp)
 //   timeline-zoom FACTOR [AT_US]  (as the wheel over the Timeline tab: < 1 zooms in,
 //                              around AT_US from run()'s start, else the middle)
 //   sweep blocks | sweep NAME=VALUES  (the Sweep tab's Run sweep, over block sizes

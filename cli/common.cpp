@@ -96,7 +96,7 @@ bool trusted_or_explain(const std::vector<std::string>& files, bool trust_given,
 
 json issues_json(const std::vector<LessonIssue>& issues) {
     json arr = json::array();
-    for (const auto& i : issues) arr.push_back(to_json(i));
+    for (const auto& i : issues) arr.push_back(report_json(i));
     return arr;
 }
 

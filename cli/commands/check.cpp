@@ -181,7 +181,7 @@ int check_main(const Args& a) {
                 }
                 suite.cases.push_back(std::move(jc));
                 if (as_json) {
-                    json j = to_json(r);
+                    json j = report_json(r);
                     j["check"] = "starter-compiles";
                     out.push_back(j);
                 } else {
@@ -320,7 +320,7 @@ int check_main(const Args& a) {
                 }
                 suite.cases.push_back(std::move(jc));
                 if (as_json) {
-                    json j = to_json(r);
+                    json j = report_json(r);
                     j["check"] = "solution-passes";
                     if (!sanitizer_note.empty()) j["sanitizer_note"] = sanitizer_note;
                     out.push_back(j);

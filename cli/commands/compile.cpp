@@ -59,7 +59,7 @@ int compile_main(const Args& a) {
             all_ok = all_ok && compiled;
             const char* which_name = which == 0 ? "starter" : "solution";
             if (as_json) {
-                json j = to_json(c);
+                json j = report_json(c);
                 j["step"] = st->id;
                 j["source"] = which_name;
                 j["ok"] = compiled;

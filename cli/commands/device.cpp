@@ -95,7 +95,7 @@ int device_main(const Args& a) {
     if (as_json) {
         json arr = json::array();
         for (std::size_t i = 0; i < devices.size(); ++i) {
-            json j = to_json(devices[i]);
+            json j = report_json(devices[i]);
             if (i < ceilings.size()) j["ceilings"] = json::parse(ceilings_to_json(ceilings[i]));
             arr.push_back(j);
         }

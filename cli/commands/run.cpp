@@ -174,7 +174,7 @@ int run(const Args& a) {
 
     auto backend = make_backend(a);
     RunResult r = backend->run(req);
-    if (as_json) std::cout << to_json(r).dump(2) << "\n";
+    if (as_json) std::cout << report_json(r).dump(2) << "\n";
     else print_run_text(r, language_from_environment());
     return exit_for(r, a.flag("--compile-only"));
 }

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <map>
 #include <utility>
 
@@ -164,9 +166,20 @@ Timeline timeline_from_json(const nlohmann::json& j) {
         if (!o.at(key).is_number()) throw bad(path + "." + key, "expected a number");
         return o.at(key).get<double>();
     };
+    // A whole number from 0 to `max`; converting a fraction, a negative or a
+    // larger number into the member would be undefined, so each is refused.
+    auto whole = [&](const nlohmann::json& o, const char* key, const std::string& path, std::uint64_t max) {
+        if (!o.contains(key)) return std::uint64_t(0);
+        const auto& v = o.at(key);
+        const bool ok = v.is_number_unsigned() ? v.get<std::uint64_t>() <= max
+                                               : v.is_number_integer() && v.get<std::int64_t>() >= 0 &&
+                                                     std::uint64_t(v.get<std::int64_t>()) <= max;
+        if (!ok) throw bad(path + "." + key, "expected a whole number from 0 to " + std::to_string(max));
+        return v.get<std::uint64_t>();
+    };
     t.wall_us = number(j, "wall_us", "", 0);
     t.ran_past_return_us = number(j, "ran_past_return_us", "", 0);
-    t.dropped = std::uint64_t(number(j, "dropped", "", 0));
+    t.dropped = whole(j, "dropped", "", UINT64_MAX);
     if (j.contains("unavailable") && j.at("unavailable").is_string()) t.unavailable = j.at("unavailable").get<std::string>();
     if (!j.contains("activities")) return t;
     if (!j.at("activities").is_array()) throw bad("activities", "expected an array");
@@ -186,19 +199,22 @@ Timeline timeline_from_json(const nlohmann::json& j) {
             }
         if (!known) throw bad(path + ".kind", "unknown kind '" + kind + "'");
         a.name = aj.value("name", std::string());
-        a.device = int(number(aj, "device", path, 0));
-        a.stream = std::uint32_t(number(aj, "stream", path, 0));
+        a.device = int(whole(aj, "device", path, INT_MAX));
+        a.stream = std::uint32_t(whole(aj, "stream", path, UINT32_MAX));
         a.start_us = number(aj, "start_us", path, 0);
         a.end_us = number(aj, "end_us", path, 0);
         if (a.end_us < a.start_us) throw bad(path + ".end_us", "ends before it starts");
-        a.bytes = std::uint64_t(number(aj, "bytes", path, 0));
+        a.bytes = whole(aj, "bytes", path, UINT64_MAX);
         a.pageable = aj.value("pageable", false);
         a.in_graph = aj.value("in_graph", false);
         for (auto [key, dims] : {std::pair{"grid", &a.grid}, std::pair{"block", &a.block}})
             if (aj.contains(key)) {
                 const auto& d = aj.at(key);
                 if (!d.is_array() || d.size() != 3) throw bad(path + "." + key, "expected [x, y, z]");
-                for (int k = 0; k < 3; ++k) (*dims)[k] = d[k].get<int>();
+                for (int k = 0; k < 3; ++k) {
+                    if (!d[k].is_number_integer()) throw bad(path + "." + key, "expected [x, y, z] of whole numbers");
+                    (*dims)[k] = d[k].get<int>();
+                }
             }
         t.activities.push_back(std::move(a));
     }

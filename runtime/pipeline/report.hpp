@@ -1,5 +1,10 @@
-// runtime/pipeline/report.hpp — results as JSON, for `--json` (the worker's
-// pipe has its own encoding, wire.hpp).
+// runtime/pipeline/report.hpp — what the CLI prints for --json.
+//
+// A result's report is its one JSON form (result_json.hpp, the form the
+// worker's pipe carries too) with figures derived from it and sentences
+// rendered in English added beside the fields they come from: GB/s and the
+// roofline under "metrics", the timing method, a timeline's sums, a target's
+// ratio. Buffers appear as their summaries; their contents are left out.
 #pragma once
 
 #include "compile/diagnostics.hpp"
@@ -11,12 +16,9 @@
 
 namespace wb {
 
-nlohmann::json to_json(const Diagnostic& d);
-nlohmann::json to_json(const DeviceInfo& d);
-nlohmann::json to_json(const LessonIssue& issue);
-nlohmann::json to_json(const CompileResult& c);  // without the binary image
-nlohmann::json to_json(const CompareResult& c);
-// Buffers' contents are left out; the GUI reads them from the RunResult itself.
-nlohmann::json to_json(const RunResult& r);
+nlohmann::json report_json(const RunResult& r);
+nlohmann::json report_json(const CompileResult& c);  // with its error and warning counts; without the binary image
+nlohmann::json report_json(const DeviceInfo& d);     // with its arch, compute capability and peak bandwidth
+nlohmann::json report_json(const LessonIssue& issue);
 
 }  // namespace wb

@@ -2,10 +2,11 @@
 //
 // The worker process (worker.hpp) and its supervisor talk over two pipes in
 // frames: a 24-byte header ("WBW1", kind, JSON length, blob length), a JSON
-// document, then a binary blob that holds buffer contents (the JSON gives each
-// buffer's offset and size). Doubles that are not finite are written as the
-// strings "nan", "inf", "-inf", since JSON has no such numbers and a NaN in an
-// output is exactly what a student needs to see.
+// document, then a binary blob that holds buffer contents. A result's JSON is
+// its one form (result_json.hpp: the report prints the same), in which each
+// buffer's summary gives its size as "bytes"; the wire adds its "offset" in
+// the blob. The bytes themselves are never JSON: they are written straight
+// from the result's buffers.
 #pragma once
 
 #include "pipeline/run.hpp"
@@ -60,11 +61,13 @@ Frame encode_request(const RunRequest& request);
 RunRequest decode_request(const Frame& frame);
 
 Frame encode_result(const RunResult& result);
-// A Sentence (core/phrase.hpp) as [[key, arg, ...], ...]. Decoding is lenient:
-// a missing or malformed member gives an empty sentence, and the English text
-// is shown instead.
+// A Sentence (core/phrase.hpp) in its form, [[key, arg, ...], ...], for the
+// worker's answer to "info". Decoding is lenient: a missing or malformed
+// member gives an empty sentence, and the English text is shown instead.
 nlohmann::json encode_sentence(const Sentence& s);
 Sentence decode_sentence(const nlohmann::json& object, const char* member);
-RunResult decode_result(const Frame& frame);  // throws wb::Error (Internal) when malformed
+// Throws wb::Error (Internal) when malformed: not a result's form (see
+// result_from_json), no status, or a buffer whose bytes are not in the blob.
+RunResult decode_result(const Frame& frame);
 
 }  // namespace wb

@@ -75,9 +75,18 @@ lesson_loader)
     export WB_FUZZ_PNG="$src/tests/data/assets/test_pattern.png"
     ;;
 wire)
-    sources="runtime/pipeline/wire.cpp runtime/host/timeline.cpp runtime/lesson/lesson_files.cpp runtime/data/bytes.cpp $loader"
+    # A result crosses in its one form (result_json.cpp), which names enums
+    # with the functions beside them (diagnostics, compare, sanitizer).
+    sources="runtime/pipeline/wire.cpp runtime/pipeline/result_json.cpp runtime/host/timeline.cpp
+             runtime/compile/diagnostics.cpp runtime/sanitizer/sanitizer.cpp runtime/lesson/lesson_files.cpp
+             runtime/data/bytes.cpp $loader"
     libs="-lmuparser"
-    literals_of="runtime/pipeline/wire.cpp"
+    literals_of="runtime/pipeline/wire.cpp runtime/pipeline/result_json.cpp runtime/pipeline/result_json.hpp"
+    # These names are defined beside what the fuzzer does not build (the
+    # pipeline with the driver and the emulator; the comparison with the
+    # buffers and images): it compiles those functions alone, taken from the
+    # files that define them, against pipeline/run.hpp.
+    extract_functions="run_status_name mismatch_reason_name"
     seeds="$work/wire/seeds $src/tests/fuzz/seeds/wire"
     export WB_FUZZ_SEEDS="$work/wire/seeds"
     export WB_FUZZ_LESSON="$src/lessons/01_vector_add.json"
@@ -119,6 +128,26 @@ fi
 flags="-std=c++20 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -I$src/runtime"
 bin="$work/$target/${target}_fuzz"
 objs=""
+if [ -n "${extract_functions:-}" ]; then
+    extracted="$work/obj/$target-extracted.cpp"
+    {
+        echo '#include "pipeline/run.hpp"'
+        echo "namespace wb {"
+        for f in $extract_functions; do
+            def=$(grep -l "^const char\* $f(" "$src"/runtime/*/*.cpp | head -1)
+            [ -n "$def" ] || cannot_build "no runtime source defines $f"
+            awk "/^const char\\* $f\\(/,/^}/" "$def"
+        done
+        echo "}"
+    } >"$extracted.new"
+    if cmp -s "$extracted.new" "$extracted"; then rm "$extracted.new"; else mv "$extracted.new" "$extracted"; fi
+    o="$work/obj/$target-extracted.o"
+    objs="$o"
+    if [ ! -f "$o" ] || [ "$extracted" -nt "$o" ] || [ -n "$(find "$src/runtime" -name '*.hpp' -newer "$o" | head -1)" ]; then
+        echo "compiling $extract_functions"
+        "$cxx" $flags -c "$extracted" -o "$o" || { rm -f "$o"; cannot_build "compiling $extract_functions failed"; }
+    fi
+fi
 for s in $sources tests/fuzz/${target}_fuzz.cpp; do
     o="$work/obj/$(echo "$s" | tr / _).o"
     objs="$objs $o"
@@ -138,15 +167,21 @@ if command -v flock >/dev/null 2>&1; then
 fi
 
 # A dictionary of the tested code's own string literals ("ERROR SUMMARY:",
-# JSON keys, "warning #"), so mutations reach past its keyword checks.
+# JSON keys, "warning #"), and of the members that nlohmann's
+# NLOHMANN_DEFINE_TYPE_* lists make JSON keys, so mutations reach past its
+# keyword checks.
 if [ -n "$literals_of" ] && command -v python3 >/dev/null 2>&1; then
     dict="$work/$target/literals.dict"
-    python3 - "$src/$literals_of" >"$dict" <<'PY'
+    # shellcheck disable=SC2086  # $literals_of is a list of files
+    python3 - $(for f in $literals_of; do echo "$src/$f"; done) >"$dict" <<'PY'
 import re, sys
-text = open(sys.argv[1], encoding="utf-8").read()
+text = "".join(open(f, encoding="utf-8").read() for f in sys.argv[1:])
 text = re.sub(r"//[^\n]*", "", text)  # comments hold prose, not tokens
 seen = set()
-for lit in re.findall(r'"((?:[^"\\\n]|\\.)*)"', text):
+members = []
+for listed in re.findall(r"NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE\w*\(([^)]*)\)", text):
+    members += ['"%s"' % m.strip() for m in listed.split(",")[1:]]
+for lit in re.findall(r'"((?:[^"\\\n]|\\.)*)"', text + " ".join(members)):
     if len(lit) < 2 or "\\" in lit or not lit.isascii() or not lit.isprintable():
         continue
     for entry in (lit, '\\"' + lit + '\\"' if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", lit) else None):

@@ -16,12 +16,13 @@
 //
 // With $WB_FUZZ_SEEDS set, LLVMFuzzerInitialize writes seed frames there,
 // made by encode_result/encode_request so they always match the current
-// format; the request names $WB_FUZZ_LESSON (a shipped lesson, only read), so
+// format (one of them the result with every path of the form set); the request names $WB_FUZZ_LESSON (a shipped lesson, only read), so
 // decode_request gets as far as loading it. Built and run by
 // tests/fuzz/run_fuzz.sh.
 #include "pipeline/wire.hpp"
 
 #include "core/error.hpp"
+#include "pipeline/result_json.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -182,6 +183,7 @@ void write_seeds(const fs::path& dir) {
     if (const char* lesson = std::getenv("WB_FUZZ_LESSON")) request.json["lesson_file"] = lesson;
     put("result.frame", raw_frame(result));
     put("result_empty.frame", raw_frame(empty_result));
+    put("result_every_path.frame", raw_frame(wb::encode_result(wb::every_path_result())));
     put("request.frame", raw_frame(request));
     put("result.json", json_and_blob(result));
     put("request.json", json_and_blob(request));

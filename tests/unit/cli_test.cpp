@@ -118,6 +118,18 @@ TEST(Cli, RunJsonIsParseableAndCarriesTheStatus) {
     auto r = cli("run lessons/01_vector_add.json --solution --case one --json --backend gpu");
     EXPECT_EQ(r.code, 4);
     EXPECT_TRUE(contains(r.out, "\"status\": \"compile-only\"")) << r.out;
+    // The result's one form (pipeline/result_json.hpp) with figures derived from it.
+    const auto j = nlohmann::json::parse(r.out, nullptr, false);
+    ASSERT_TRUE(j.is_object()) << r.out;
+    EXPECT_EQ(j["lesson_id"], "vector_add");
+    EXPECT_EQ(j["case_name"], "one");
+    EXPECT_EQ(j["compile"]["ok"], true);
+    EXPECT_EQ(j["compile"]["errors"], 0);
+    EXPECT_EQ(j["launches"][0]["dims"]["block"].size(), 3u);
+    EXPECT_TRUE(j["launches"][0].contains("threads_per_block"));
+    EXPECT_TRUE(j["gpu_time"].is_null());
+    EXPECT_TRUE(j["cpu_outputs"].is_array());  // empty: the CLI does not ask for the buffers
+    EXPECT_TRUE(j["metrics"].contains("gb_per_s"));
 }
 
 TEST(Cli, CheckCompileOnlyPassesForShippedLessons) {

@@ -143,7 +143,7 @@ TEST(Wire, ASampledBufferCrossesWithItsWholeShape) {
     EXPECT_EQ(got.bytes, sent.bytes);
 
     Frame f = encode_result(r);
-    f.json["buffers"][0]["sample_of"]["step"] = {2, 2};  // 1500 x 1000 cells, not the sample's shape
+    f.json["gpu_outputs"][0]["sample_of"]["step"] = {2, 2};  // 1500 x 1000 cells, not the sample's shape
     EXPECT_THROW(decode_result(f), wb::Error);
 }
 

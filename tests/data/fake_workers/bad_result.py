@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-# A broken worker: a well-formed frame whose result JSON lacks every field.
+# A broken worker: a well-formed frame whose JSON is not a result: its status is a
+# number where the form has a name (result_json.hpp), and every other field is missing.
 # The supervisor must turn that into an error result, not an exception.
 import os, struct, time, json
 body = json.dumps({"status": 0}).encode()
