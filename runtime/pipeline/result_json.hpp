@@ -106,7 +106,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CompareResult, buffer, passed, c
                                                 mismatch_runs_truncated, note, note_said)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Timing, warmup, samples_ms, median_ms, min_ms, max_ms, near_resolution,
                                                 noise, stopped_by, l2_flushed, batch, flush_subtracted, not_batched,
-                                                sm_clock_mhz, max_sm_clock_mhz, throttled)
+                                                sm_clock_mhz, max_sm_clock_mhz, throttled, traced, waited_ms, busy_processes,
+                                                throttled_before)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TargetResult, step, measure, at_most, this_ms, that_ms, min_gpus, gpus,
                                                 not_applicable)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Ceilings, device, arch, driver_version, copy_gbs, fp32_gflops,

@@ -5,6 +5,7 @@
 #include "measure/stopping.hpp"
 #include "measure/timing.hpp"
 #include "pipeline/verdict.hpp"
+#include "pipeline/wire.hpp"
 
 #include <gtest/gtest.h>
 
@@ -144,6 +145,22 @@ TEST(TimingMethod, TheKernelsOwnTimeFromCuptiIsSaidInBothLanguages) {
     EXPECT_NE(en.find("the kernels' own time on the GPU (CUPTI's records) after L2 was flushed clean"), std::string::npos) << en;
     EXPECT_EQ(en.find("replay"), std::string::npos) << en;
     EXPECT_NE(wb::render(wb::timing_method(t), "zh").find("CUPTI"), std::string::npos);
+}
+
+TEST(TimingMethod, WhatTheRunFoundBeforeTimingCrossesThePipe) {
+    wb::RunResult r;
+    wb::Timing t;
+    t.traced = true;
+    t.waited_ms = 250;
+    t.busy_processes = 1;
+    t.throttled_before = "power_cap";
+    r.gpu_time = t;
+    const wb::RunResult back = wb::decode_result(wb::encode_result(r));
+    ASSERT_TRUE(back.gpu_time);
+    EXPECT_TRUE(back.gpu_time->traced);
+    EXPECT_DOUBLE_EQ(back.gpu_time->waited_ms, 250);
+    EXPECT_EQ(back.gpu_time->busy_processes, 1);
+    EXPECT_EQ(back.gpu_time->throttled_before, "power_cap");
 }
 
 }  // namespace
