@@ -8,7 +8,7 @@
 
 namespace wb::app {
 
-LogAxes roofline_axes(const RooflineRoofs& roofs, const std::vector<RooflinePoint>& points) {
+LogAxes roofline_axes(const RooflineRoofs& roofs, const std::vector<RooflineMark>& points) {
     double xlo = 1e300, xhi = -1e300, ylo = 1e300, yhi = -1e300;
     auto take = [&](double x, double y) {
         if (!(x > 0) || !(y > 0)) return;
@@ -19,7 +19,7 @@ LogAxes roofline_axes(const RooflineRoofs& roofs, const std::vector<RooflinePoin
     };
     if (roofs.bandwidth_gbs > 0 && roofs.peak_gflops > 0)
         take(roofs.peak_gflops / roofs.bandwidth_gbs, roofs.peak_gflops);  // the ridge
-    for (const RooflinePoint& p : points) take(p.intensity, p.gflops);
+    for (const RooflineMark& p : points) take(p.intensity, p.gflops);
     if (xlo > xhi) return {};
     LogAxes a;
     a.x0 = std::floor(xlo - 1);
@@ -45,7 +45,7 @@ std::string decade(double e) {
 
 }  // namespace
 
-void draw_roofline(const char* id, const RooflineRoofs& roofs, const std::vector<RooflinePoint>& points, ImVec2 size) {
+void draw_roofline(const char* id, const RooflineRoofs& roofs, const std::vector<RooflineMark>& points, ImVec2 size) {
     if (size.x <= 0) size.x = ImGui::GetContentRegionAvail().x;
     const LogAxes ax = roofline_axes(roofs, points);
     ImGui::PushID(id);
@@ -97,10 +97,10 @@ void draw_roofline(const char* id, const RooflineRoofs& roofs, const std::vector
         draw_text(dl, ImVec2(b.x - ImGui::CalcTextSize(roofs.reference_label.c_str()).x - 4, y + 2), c,
                     roofs.reference_label.c_str());
     }
-    const RooflinePoint* under = nullptr;
+    const RooflineMark* under = nullptr;
     float best = 1e30f;
     const ImVec2 mouse = ImGui::GetIO().MousePos;
-    for (const RooflinePoint& p : points) {
+    for (const RooflineMark& p : points) {
         if (!(p.intensity > 0) || !(p.gflops > 0)) continue;
         const ImVec2 c(sx(std::log10(p.intensity)), sy(std::log10(p.gflops)));
         const ImU32 col = p.latest ? IM_COL32(80, 160, 255, 255) : IM_COL32(150, 170, 200, 160);

@@ -1,6 +1,8 @@
 // runtime/pipeline/report.cpp — JSON forms of results (see report.hpp).
 #include "pipeline/report.hpp"
 
+#include "measure/roofline.hpp"
+
 namespace wb {
 
 using nlohmann::json;
@@ -169,13 +171,14 @@ json to_json(const RunResult& r) {
         j["sanitizer"] = {{"tool", sanitizer_tool_name(r.sanitizer)}, {"errors", r.sanitizer_errors}, {"findings", fs},
                           {"report", r.output}};  // the tool's own text, for what the parser did not read
     }
-    j["metrics"] = {{"bytes", r.bytes}, {"flops", r.flops}, {"gb_per_s", r.gbs()}, {"gflop_per_s", r.gflops()},
-                    {"intensity", r.intensity()}};
+    const RooflinePoint roof = roofline_point(r);
+    j["metrics"] = {{"bytes", r.bytes}, {"flops", r.flops}, {"gb_per_s", r.gbs()}, {"gflop_per_s", roof.gflops},
+                    {"intensity", roof.intensity}};
     if (r.ceilings) {
         j["metrics"]["bandwidth_fraction"] = r.bandwidth_fraction();
         j["metrics"]["compute_fraction"] = r.compute_fraction();
-        j["metrics"]["roof_fraction"] = r.roof_fraction();
-        j["metrics"]["memory_bound"] = Roofline::of(*r.ceilings).memory_bound(r.intensity());
+        j["metrics"]["roof_fraction"] = roof.roof_fraction;
+        j["metrics"]["memory_bound"] = roof.memory_bound;
         j["ceilings"] = {{"device", r.ceilings->device},           {"copy_gbs", r.ceilings->copy_gbs},
                          {"fp32_gflops", r.ceilings->fp32_gflops}, {"fp16_gflops", r.ceilings->fp16_gflops},
                          {"sgemm_gflops", r.ceilings->sgemm_gflops}, {"sgemm_note", r.ceilings->sgemm_note},
