@@ -1,6 +1,7 @@
 // app/widgets/roofline.cpp — the roofline chart (roofline.hpp).
-#include "widgets/roofline.hpp"
+#include "palette.hpp"
 #include "widgets/draw_text.hpp"
+#include "widgets/roofline.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -81,7 +82,7 @@ void draw_roofline(const char* id, const RooflineRoofs& roofs, const std::vector
     if (roofs.bandwidth_gbs > 0 && roofs.peak_gflops > 0) {
         const double ridge = std::log10(roofs.peak_gflops / roofs.bandwidth_gbs), lbw = std::log10(roofs.bandwidth_gbs),
                      lpk = std::log10(roofs.peak_gflops);
-        const ImU32 roof = IM_COL32(240, 180, 70, 255);
+        const ImU32 roof = palette::kRoof.u32();
         const ImVec2 foot(sx(ax.x0), sy(lbw + ax.x0)), knee(sx(ridge), sy(lpk)), end(sx(ax.x1), sy(lpk));
         dl->AddLine(foot, knee, roof, 2.0f);
         dl->AddLine(knee, end, roof, 2.0f);
@@ -92,7 +93,7 @@ void draw_roofline(const char* id, const RooflineRoofs& roofs, const std::vector
     }
     if (roofs.reference_gflops > 0) {
         const float y = sy(std::log10(roofs.reference_gflops));
-        const ImU32 c = IM_COL32(150, 150, 230, 255);
+        const ImU32 c = palette::kReferenceLine.u32();
         for (float x = a.x; x < b.x; x += 10) dl->AddLine(ImVec2(x, y), ImVec2(std::min(x + 5, b.x), y), c, 1.5f);
         draw_text(dl, ImVec2(b.x - ImGui::CalcTextSize(roofs.reference_label.c_str()).x - 4, y + 2), c,
                     roofs.reference_label.c_str());
@@ -103,10 +104,10 @@ void draw_roofline(const char* id, const RooflineRoofs& roofs, const std::vector
     for (const RooflineMark& p : points) {
         if (!(p.intensity > 0) || !(p.gflops > 0)) continue;
         const ImVec2 c(sx(std::log10(p.intensity)), sy(std::log10(p.gflops)));
-        const ImU32 col = p.latest ? IM_COL32(80, 160, 255, 255) : IM_COL32(150, 170, 200, 160);
+        const ImU32 col = p.latest ? palette::kLatestRun.u32() : palette::kEarlierRun.u32();
         if (p.latest) dl->AddCircleFilled(c, 6, col);
         else dl->AddCircle(c, 4, col, 0, 1.5f);
-        if (!p.passed) dl->AddCircle(c, 8, IM_COL32(255, 90, 90, 255), 0, 2.0f);
+        if (!p.passed) dl->AddCircle(c, 8, palette::kFailedRun.u32(), 0, 2.0f);
         const float d = (c.x - mouse.x) * (c.x - mouse.x) + (c.y - mouse.y) * (c.y - mouse.y);
         if (hovered && d < 100 && d < best) {
             best = d;
