@@ -9,6 +9,7 @@
 #include "ui_text.hpp"
 
 #include <cstdio>
+#include <string>
 
 namespace wb::app {
 
@@ -32,10 +33,10 @@ void draw_status_bar(AppState& state, const PanelRect& rect) {
     ImGui::SameLine();
     // An untrusted lesson: say so where it is always visible, with the way to trust it.
     if (!state.trust.trusted) {
-        ImGui::TextColored(palette::kUntrusted.vec4(), "%s", lang == "zh" ? "未信任：不编译、不运行" : "not trusted: nothing is compiled or run");
+        ImGui::TextColored(palette::kUntrusted.vec4(), "%s", tr(UiText::NotTrustedStatus, lang));
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", untrusted_reason(state).c_str());
         ImGui::SameLine();
-        if (ImGui::SmallButton(lang == "zh" ? "信任...###trust_again" : "Trust...###trust_again")) state.trust.prompt_open = true;
+        if (ImGui::SmallButton((std::string(tr(UiText::TrustAgain, lang)) + "###trust_again").c_str())) state.trust.prompt_open = true;
         ImGui::SameLine();
         ImGui::TextDisabled("|");
         ImGui::SameLine();

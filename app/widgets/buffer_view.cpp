@@ -774,7 +774,7 @@ void draw_scalar(const HostBuffer& gpu, const HostBuffer* cpu, bool mismatched) 
     const std::string g = gpu.count() > 0 && enough_bytes(gpu) ? format_value(gpu.get(0), gpu.type) : "?";
     std::string line = gpu.name + " = " + g;
     if (cpu && cpu->count() > 0 && enough_bytes(*cpu)) line += "   (CPU " + format_value(cpu->get(0), cpu->type) + ")";
-    if (mismatched) ImGui::TextColored(palette::kMismatchText.vec4(), "%s  mismatch", line.c_str());
+    if (mismatched) ImGui::TextColored(palette::kMismatchText.vec4(), "%s  %s", line.c_str(), widget_text().mismatch);
     else ImGui::TextUnformatted(line.c_str());
 }
 
