@@ -274,7 +274,8 @@ void check_launch_settings(AppState& state) {
                                    refused.refusal->message_in(state.lang);
         }
     } catch (const Error& e) {
-        state.launch_refusal = e.message();
+        // In the student's language when the runtime made it from catalogue phrases.
+        state.launch_refusal = render_checked(e.message(), e.said(), state.lang);
     }
 }
 

@@ -4,6 +4,7 @@
 #include "panels/panels.hpp"
 
 #include "app_state.hpp"
+#include "palette.hpp"
 #include "ui_text.hpp"
 
 #include <string>
@@ -20,7 +21,7 @@ void draw_device_panel(AppState& state, const PanelRect& rect) {
     } else if (!state.device && state.use_emulator) {
         const std::string why = no_gpu_text(state);
         const char* where = tr(UiText::OnTheEmulator, state.lang);
-        ImGui::TextColored(ImVec4(0.45f, 0.80f, 0.95f, 1.0f), "%s", where);
+        ImGui::TextColored(palette::kWhere.vec4(), "%s", where);
         record_drawn_text(state.drawn.texts, where);
         ImGui::TextDisabled("%s", why.c_str());
         record_drawn_text(state.drawn.texts, why);
@@ -28,7 +29,7 @@ void draw_device_panel(AppState& state, const PanelRect& rect) {
     } else if (!state.device) {
         const std::string why = no_gpu_text(state);
         const std::string note = std::string(tr(UiText::CompileOnly, state.lang)) + ": " + why;
-        ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.30f, 1.0f), "%s", note.c_str());
+        ImGui::TextColored(palette::kCaution.vec4(), "%s", note.c_str());
         record_drawn_text(state.drawn.texts, note);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip(tr(UiText::RunDisabledBecause, state.lang), why.c_str());
         ImGui::Text(tr(UiText::DevTarget, state.lang), state.default_arch.c_str());

@@ -7,6 +7,7 @@
 #include "panels/panels.hpp"
 
 #include "app_state.hpp"
+#include "palette.hpp"
 #include "ui_text.hpp"
 
 #include <cstdio>
@@ -46,9 +47,9 @@ void draw_diagnostics_panel(AppState& state, const PanelRect& rect) {
                 }
                 int i = 0;
                 for (const Diagnostic& d : state.compile->diagnostics) {
-                    const ImVec4 colour = d.severity == Severity::Error     ? ImVec4(1.0f, 0.40f, 0.40f, 1.0f)
-                                          : d.severity == Severity::Warning ? ImVec4(0.95f, 0.75f, 0.30f, 1.0f)
-                                                                            : ImVec4(0.6f, 0.7f, 0.9f, 1.0f);
+                    const ImVec4 colour = d.severity == Severity::Error     ? palette::kFail.vec4()
+                                          : d.severity == Severity::Warning ? palette::kCaution.vec4()
+                                                                            : palette::kNote.vec4();
                     ImGui::PushStyleColor(ImGuiCol_Text, colour);
                     const std::string text = d.to_string();
                     const std::string label = text + "##d" + std::to_string(i++);
@@ -63,8 +64,8 @@ void draw_diagnostics_panel(AppState& state, const PanelRect& rect) {
                 ImGui::TextDisabled("compute-sanitizer (%d errors)", state.last_run->sanitizer_errors);
                 int k = 0;
                 for (const SanitizerFinding& f : state.last_run->sanitizer_findings) {
-                    ImGui::PushStyleColor(ImGuiCol_Text, f.is_error ? ImVec4(1.0f, 0.40f, 0.40f, 1.0f)
-                                                                    : ImVec4(0.95f, 0.75f, 0.30f, 1.0f));
+                    ImGui::PushStyleColor(ImGuiCol_Text, f.is_error ? palette::kFail.vec4()
+                                                                    : palette::kCaution.vec4());
                     const std::string label = f.to_string() + "##s" + std::to_string(k++);
                     if (ImGui::Selectable(label.c_str()) && f.line > 0) state.editor.goto_line = f.line;
                     ImGui::PopStyleColor();
@@ -77,7 +78,7 @@ void draw_diagnostics_panel(AppState& state, const PanelRect& rect) {
     if (ImGui::BeginTabItem((std::string(tr(UiText::Log, state.lang)) + "###log").c_str())) {
         if (ImGui::BeginChild("log_list")) {
             for (const LogLine& line : state.log) {
-                if (line.error) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.40f, 0.40f, 1.0f));
+                if (line.error) ImGui::PushStyleColor(ImGuiCol_Text, palette::kFail.vec4());
                 ImGui::PushTextWrapPos(0.0f);
                 ImGui::TextUnformatted(line.text.c_str());
                 ImGui::PopTextWrapPos();

@@ -7,6 +7,7 @@
 // changes (step switch, reset, solution, script, external editor) into the
 // widget by revision, copies the student's typing back, and turns the latest
 // compile's diagnostics into markers.
+#include "palette.hpp"
 #include "panels/panels.hpp"
 #include "widgets/draw_text.hpp"
 
@@ -148,16 +149,16 @@ void draw_code(AppState& state, const Fonts& fonts) {
 }
 
 void draw_diff(AppState& state, const Fonts& fonts) {
-    ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.45f, 1.0f), "- %s", tr(UiText::OnlyYours, state.lang));
+    ImGui::TextColored(palette::kOnlyYours.vec4(), "- %s", tr(UiText::OnlyYours, state.lang));
     ImGui::SameLine();
-    ImGui::TextColored(ImVec4(0.45f, 0.85f, 0.50f, 1.0f), "+ %s", tr(UiText::OnlyInSolution, state.lang));
+    ImGui::TextColored(palette::kOnlyInSolution.vec4(), "+ %s", tr(UiText::OnlyInSolution, state.lang));
     ImGui::SameLine();
     if (ImGui::SmallButton(tr(UiText::Close, state.lang))) state.show_diff = false;
     if (ImGui::BeginChild("diff", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar)) {
         if (fonts.code) ImGui::PushFont(fonts.code);
         for (const DiffLine& line : line_diff(lines_of(state.editor.text), lines_of(state.diff_solution))) {
-            const ImVec4 colour = line.kind == '-'   ? ImVec4(1.0f, 0.55f, 0.45f, 1.0f)
-                                  : line.kind == '+' ? ImVec4(0.45f, 0.85f, 0.50f, 1.0f)
+            const ImVec4 colour = line.kind == '-'   ? palette::kOnlyYours.vec4()
+                                  : line.kind == '+' ? palette::kOnlyInSolution.vec4()
                                                      : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
             ImGui::TextColored(colour, "%c %s", line.kind, line.text.c_str());
         }

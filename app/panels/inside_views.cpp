@@ -1,6 +1,7 @@
 // app/panels/inside_views.cpp — Resources, PTX and SASS (inside_views.hpp).
 #include "panels/inside_views.hpp"
 
+#include "palette.hpp"
 #include "panels/panels.hpp"
 
 #include "app_state.hpp"
@@ -18,8 +19,8 @@
 namespace wb::app {
 namespace {
 
-const ImVec4 kNote(0.95f, 0.75f, 0.30f, 1.0f);
-const ImVec4 kSourceLine(0.45f, 0.75f, 0.95f, 1.0f);
+const ImVec4 kNote = palette::kCaution.vec4();
+const ImVec4 kSourceLine = palette::kWhere.vec4();
 
 // Says why there is nothing to show yet; true when there is a report to draw.
 bool have_report(AppState& state) {
@@ -65,7 +66,7 @@ void draw_occupancy_chart(const std::vector<Occupancy>& chart, int current, cons
         const float x0 = p0.x + bar * static_cast<float>(i) + 1.0f, x1 = x0 + bar - 2.0f;
         const float top = p0.y + height * (1.0f - static_cast<float>(chart[i].fraction()));
         const bool now = chart[i].block_threads == current;
-        const ImU32 colour = now ? IM_COL32(250, 200, 80, 255) : IM_COL32(90, 150, 220, 255);
+        const ImU32 colour = now ? palette::kCurrentBar.u32() : palette::kOtherBar.u32();
         dl->AddRectFilled(ImVec2(x0, top), ImVec2(x1, p0.y + height), colour);
         if (ImGui::IsItemHovered() && ImGui::GetIO().MousePos.x >= x0 - 1.0f && ImGui::GetIO().MousePos.x < x1 + 1.0f)
             hovered = static_cast<int>(i);

@@ -5,6 +5,7 @@
 // moves and sizes (Pop out; closing it docks them back).
 // Links open nowhere yet (MarkdownCallbacks' default): leaving the app is a
 // decision for later.
+#include "palette.hpp"
 #include "panels/panels.hpp"
 #include "widgets/draw_text.hpp"
 
@@ -51,7 +52,7 @@ void draw_contents(AppState& state, const Fonts& fonts, bool popped) {
         return;
     }
     if (!entry->ok()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.4f, 0.4f, 1.0f));
+        ImGui::PushStyleColor(ImGuiCol_Text, palette::kFail.vec4());
         draw_wrapped(tr(UiText::LessonFailedToLoad, state.lang));
         for (const LessonIssue& issue : entry->issues) draw_wrapped(issue.to_string());
         ImGui::PopStyleColor();

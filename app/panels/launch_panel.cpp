@@ -12,6 +12,7 @@
 
 #include "app_state.hpp"
 #include "core/error.hpp"
+#include "palette.hpp"
 #include "ui_text.hpp"
 
 #include <algorithm>
@@ -123,7 +124,7 @@ void draw_launch_panel(AppState& state, const PanelRect& rect) {
     // The refusal comes first, where even a short panel shows it without
     // scrolling: it is why Run is off.
     if (!state.launch_refusal.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.35f, 0.35f, 1.0f));
+        ImGui::PushStyleColor(ImGuiCol_Text, palette::kFail.vec4());
         ImGui::PushTextWrapPos(0.0f);
         ImGui::TextUnformatted(state.launch_refusal.c_str());
         record_drawn_text(state.drawn.texts, state.launch_refusal);

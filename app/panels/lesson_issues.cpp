@@ -7,6 +7,7 @@
 #include "panels/panels.hpp"
 
 #include "app_state.hpp"
+#include "palette.hpp"
 #include "ui_text.hpp"
 
 #include <algorithm>
@@ -36,11 +37,11 @@ float lesson_issues_height(const AppState& state) {
 void draw_lesson_issues(AppState& state, const PanelRect& rect) {
     const LessonEntry* entry = broken_entry(state);
     if (entry == nullptr) return;
-    ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0.35f, 0.08f, 0.08f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_WindowBg, palette::kBannerBackground.vec4());
     PanelWindow window("###lesson_issues", rect);
     ImGui::PopStyleColor();
     if (!window.visible()) return;
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.85f, 0.85f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, palette::kBannerText.vec4());
     const std::string header = entry->ok() ? tr(UiText::LessonFileHasErrors, state.lang)
                                            : tr(UiText::LessonFailedToLoad, state.lang);
     char count[64];

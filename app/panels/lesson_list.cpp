@@ -10,6 +10,7 @@
 #include "panels/panels.hpp"
 
 #include "app_state.hpp"
+#include "palette.hpp"
 #include "ui_text.hpp"
 
 #include <cstdio>
@@ -66,7 +67,7 @@ void draw_lesson_list(AppState& state, const PanelRect& rect) {
         if (entry.ok() && entry.broken()) label = "(!) " + label;
         label += "###" + entry.file.filename().string();
         if (!entry.ok()) {
-            ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.4f, 0.4f, 1.0f));
+            ImGui::PushStyleColor(ImGuiCol_Text, palette::kFail.vec4());
             if (ImGui::Selectable(label.c_str(), i == state.selected_lesson) && i != state.selected_lesson)
                 select_lesson(state, i);
             if (ImGui::IsItemHovered() && !entry.issues.empty()) {
@@ -112,7 +113,7 @@ void draw_lesson_list(AppState& state, const PanelRect& rect) {
             }
             step_label += "###" + step.id;
             const bool selected = i == state.selected_lesson && s == state.selected_step;
-            if (done) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.35f, 0.80f, 0.40f, 1.0f));
+            if (done) ImGui::PushStyleColor(ImGuiCol_Text, palette::kPass.vec4());
             // Each select saves the text being left first, and stays put when it cannot.
             if (ImGui::Selectable(step_label.c_str(), selected) && !selected)
                 if (i == state.selected_lesson || select_lesson(state, i)) select_step(state, s);

@@ -6,6 +6,7 @@
 #include "panels/panels.hpp"
 
 #include "app_state.hpp"
+#include "palette.hpp"
 #include "panels/panel.hpp"
 #include "ui_text.hpp"
 #include "widgets/plot.hpp"
@@ -64,20 +65,20 @@ void draw_readings(AppState& state) {
     }
     char line[256];
     std::snprintf(line, sizeof line, tr(UiText::MonitorMemory, lang), last.mem_used / 1e9, last.mem_total / 1e9);
-    plot_field("##mon_mem", line, "GB", mem, 0, float(last.mem_total / 1e9), IM_COL32(90, 160, 240, 255), "GB", state.drawn.texts);
+    plot_field("##mon_mem", line, "GB", mem, 0, float(last.mem_total / 1e9), palette::kMemory.u32(), "GB", state.drawn.texts);
     std::snprintf(line, sizeof line, tr(UiText::MonitorUtil, lang), last.util_gpu, last.util_mem);
-    plot_field("##mon_util", line, "%", util, 0, 100, IM_COL32(90, 200, 120, 255), "%", state.drawn.texts);
+    plot_field("##mon_util", line, "%", util, 0, 100, palette::kUtilisation.u32(), "%", state.drawn.texts);
     std::snprintf(line, sizeof line, tr(UiText::MonitorClock, lang), last.sm_mhz, last.max_sm_mhz);
-    plot_field("##mon_clock", line, "MHz", clock, 0, float(last.max_sm_mhz), IM_COL32(240, 180, 70, 255), "MHz", state.drawn.texts);
+    plot_field("##mon_clock", line, "MHz", clock, 0, float(last.max_sm_mhz), palette::kClock.u32(), "MHz", state.drawn.texts);
     std::snprintf(line, sizeof line, tr(UiText::MonitorTemp, lang), last.temp_c);
-    plot_field("##mon_temp", line, "C", temp, 0, 100, IM_COL32(240, 110, 90, 255), "C", state.drawn.texts);
+    plot_field("##mon_temp", line, "C", temp, 0, 100, palette::kTemperature.u32(), "C", state.drawn.texts);
     std::snprintf(line, sizeof line, tr(UiText::MonitorPower, lang), last.power_w, last.power_limit_w);
-    plot_field("##mon_power", line, "W", power, 0, float(last.power_limit_w), IM_COL32(200, 120, 230, 255), "W", state.drawn.texts);
+    plot_field("##mon_power", line, "W", power, 0, float(last.power_limit_w), palette::kPower.u32(), "W", state.drawn.texts);
     if (const std::vector<std::string> slowed = slowdown_ids(last.reasons); !slowed.empty()) {
         std::string words;
         for (const std::string& id : slowed) words += (words.empty() ? "" : ", ") + render({{"timing.slow." + id, {}}}, lang);
         std::snprintf(line, sizeof line, tr(UiText::MonitorSlowed, lang), words.c_str());
-        ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.4f, 1.0f), "%s", line);
+        ImGui::TextColored(palette::kFail.vec4(), "%s", line);
         record_drawn_text(state.drawn.texts, line);
     }
 }

@@ -8,10 +8,11 @@
 //
 // The badge and the summary stay above the tabs, so the verdict is visible
 // whichever tab is open and however far it has scrolled.
-#include "panels/panels.hpp"
-#include "widgets/draw_text.hpp"
+#include "palette.hpp"
 #include "panels/inside_views.hpp"
+#include "panels/panels.hpp"
 #include "panels/results_views.hpp"
+#include "widgets/draw_text.hpp"
 
 #include "app_state.hpp"
 #include "host_step_text.hpp"
@@ -27,9 +28,9 @@
 namespace wb::app {
 namespace {
 
-const ImVec4 kGood(0.35f, 0.80f, 0.40f, 1.0f);
-const ImVec4 kBad(1.0f, 0.40f, 0.40f, 1.0f);
-const ImVec4 kNeutral(0.95f, 0.75f, 0.30f, 1.0f);
+const ImVec4 kGood = palette::kPass.vec4();
+const ImVec4 kBad = palette::kFail.vec4();
+const ImVec4 kNeutral = palette::kCaution.vec4();
 
 // The whole buffer's shape, also for one drawn from a sample.
 std::string shape_text(const HostBuffer& b) {
@@ -49,7 +50,7 @@ void badge(const char* text, const ImVec4& colour) {
     ImGui::PushStyleColor(ImGuiCol_Button, colour);
     ImGui::PushStyleColor(ImGuiCol_ButtonHovered, colour);
     ImGui::PushStyleColor(ImGuiCol_ButtonActive, colour);
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0, 0, 0, 1));
+    ImGui::PushStyleColor(ImGuiCol_Text, palette::kOnBadge.vec4());
     ImGui::SmallButton(text);
     ImGui::PopStyleColor(4);
 }

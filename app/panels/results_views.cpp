@@ -5,10 +5,11 @@
 
 #include "app_state.hpp"
 #include "lesson_catalog.hpp"
+#include "palette.hpp"
 #include "ui_text.hpp"
-#include "widgets/widget_text.hpp"
 #include "widgets/buffer_view.hpp"
 #include "widgets/gl_texture.hpp"
+#include "widgets/widget_text.hpp"
 
 #include <imgui.h>
 
@@ -51,7 +52,7 @@ const char* kind_name(ViewKind k) {
     return "?";
 }
 
-const ImVec4 kNote(0.95f, 0.75f, 0.30f, 1.0f);
+const ImVec4 kNote = palette::kCaution.vec4();
 
 }  // namespace
 

@@ -3,14 +3,17 @@
 // each run's params) and GFLOP/s reached, under the roofs of this GPU's
 // measured copy bandwidth and FP32 peak, with cuBLAS SGEMM as a dashed line.
 //
-// The roofs and the verdict (memory- or compute-bound, share of the roof) are
-// the runtime's: wb::Roofline over the run's Ceilings (ceilings.hpp).
+// Every point, the bound and the share of the roof are the runtime's:
+// wb::roofline_point (measure/roofline.hpp), for the run on show and for each
+// run of the step's history; this tab only draws them.
 #include "panels/inside_views.hpp"
 
 #include "app_state.hpp"
 #include "panels/panel.hpp"
 #include "ui_text.hpp"
 #include "widgets/roofline.hpp"
+
+#include "measure/roofline.hpp"
 
 #include <imgui.h>
 
@@ -36,29 +39,30 @@ void draw_roofline_tab(AppState& state) {
         ImGui::PopTextWrapPos();
         return;
     }
-    const double ai = r.intensity();
+    const RooflinePoint point = roofline_point(r);
+    const double ai = point.intensity;
     if (ai <= 0) {
         say(tr(UiText::RoofNoMetrics, lang));
         ImGui::PopTextWrapPos();
         return;
     }
-    if (!r.ceilings) {
+    if (!point.has_roof) {
         std::snprintf(line, sizeof line, tr(UiText::RoofNoGpu, lang), ai);
         say(line);
         ImGui::PopTextWrapPos();
         return;
     }
-    const Roofline roof = Roofline::of(*r.ceilings);
-    std::snprintf(line, sizeof line, tr(roof.memory_bound(ai) ? UiText::RoofMemoryBound : UiText::RoofComputeBound, lang),
-                  ai, roof.ridge());
+    std::snprintf(line, sizeof line, tr(point.memory_bound ? UiText::RoofMemoryBound : UiText::RoofComputeBound, lang),
+                  ai, point.ridge);
     say(line);
-    if (r.roof_fraction() > 0) {
-        std::snprintf(line, sizeof line, tr(UiText::RoofThisRun, lang), r.gflops(), 100 * r.roof_fraction(),
-                      roof.attainable(ai));
+    if (point.roof_fraction > 0) {
+        std::snprintf(line, sizeof line, tr(UiText::RoofThisRun, lang), point.gflops, 100 * point.roof_fraction,
+                      point.attainable);
         say(line);
     }
     ImGui::PopTextWrapPos();
 
+    const Roofline roof = Roofline::of(*r.ceilings);
     RooflineRoofs roofs;
     roofs.bandwidth_gbs = roof.copy_gbs;
     roofs.peak_gflops = roof.fp32_gflops;
@@ -72,22 +76,23 @@ void draw_roofline_tab(AppState& state) {
         roofs.reference_label = line;
     }
     // This step's timed runs, oldest first; the last is the run on show.
-    std::vector<RooflinePoint> points;
+    std::vector<RooflineMark> marks;
     const std::vector<RunRecord>& runs = step_history(state);
     for (std::size_t i = 0; i < runs.size(); ++i) {
         const RunRecord& run = runs[i];
-        if (run.gpu_ms <= 0 || run.bytes <= 0 || run.flops <= 0) continue;
-        RooflinePoint p;
-        p.intensity = run.flops / run.bytes;
-        p.gflops = run.flops / run.gpu_ms / 1e6;
-        p.latest = i + 1 == runs.size();
-        p.passed = run.passed();
-        std::snprintf(line, sizeof line, tr(UiText::RoofRun, lang), int(i + 1), run.case_name.c_str(), p.intensity, p.gflops);
-        p.label = line;
-        points.push_back(std::move(p));
+        const RooflinePoint at = roofline_point(run.bytes, run.flops, run.gpu_ms, nullptr);
+        if (!at.placed()) continue;
+        RooflineMark m;
+        m.intensity = at.intensity;
+        m.gflops = at.gflops;
+        m.latest = i + 1 == runs.size();
+        m.passed = run.passed();
+        std::snprintf(line, sizeof line, tr(UiText::RoofRun, lang), int(i + 1), run.case_name.c_str(), m.intensity, m.gflops);
+        m.label = line;
+        marks.push_back(std::move(m));
     }
     const float height = std::max(ImGui::GetFontSize() * 14, ImGui::GetContentRegionAvail().y - 4);
-    draw_roofline("##roofline", roofs, points, ImVec2(0, height));
+    draw_roofline("##roofline", roofs, marks, ImVec2(0, height));
     record_drawn_text(state.drawn.texts, "roofline chart");
 }
 

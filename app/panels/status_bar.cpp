@@ -4,10 +4,12 @@
 #include "panels/panels.hpp"
 
 #include "app_state.hpp"
+#include "palette.hpp"
 #include "trust.hpp"
 #include "ui_text.hpp"
 
 #include <cstdio>
+#include <string>
 
 namespace wb::app {
 
@@ -19,7 +21,7 @@ void draw_status_bar(AppState& state, const PanelRect& rect) {
     if (!window.visible()) return;
     const std::string& lang = state.lang;
     if (!state.job_text.empty()) {
-        ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.30f, 1.0f), "%c %s...",
+        ImGui::TextColored(palette::kCaution.vec4(), "%c %s...",
                            spinner_char(state.now), tr(state.job_text == "compiling" ? UiText::Compiling : UiText::Running, lang));
     } else if (state.last_run) {
         ImGui::Text("%s", run_status_label(state.last_run->status, lang).c_str());
@@ -31,10 +33,10 @@ void draw_status_bar(AppState& state, const PanelRect& rect) {
     ImGui::SameLine();
     // An untrusted lesson: say so where it is always visible, with the way to trust it.
     if (!state.trust.trusted) {
-        ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.3f, 1.0f), "%s", lang == "zh" ? "未信任：不编译、不运行" : "not trusted: nothing is compiled or run");
+        ImGui::TextColored(palette::kUntrusted.vec4(), "%s", tr(UiText::NotTrustedStatus, lang));
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", untrusted_reason(state).c_str());
         ImGui::SameLine();
-        if (ImGui::SmallButton(lang == "zh" ? "信任...###trust_again" : "Trust...###trust_again")) state.trust.prompt_open = true;
+        if (ImGui::SmallButton((std::string(tr(UiText::TrustAgain, lang)) + "###trust_again").c_str())) state.trust.prompt_open = true;
         ImGui::SameLine();
         ImGui::TextDisabled("|");
         ImGui::SameLine();
@@ -43,7 +45,7 @@ void draw_status_bar(AppState& state, const PanelRect& rect) {
     if (!state.save_error.empty()) {
         char line[1024];
         std::snprintf(line, sizeof line, tr(UiText::SaveFailed, lang), state.save_error.c_str());
-        ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "%s", line);
+        ImGui::TextColored(palette::kFail.vec4(), "%s", line);
         record_drawn_text(state.drawn.texts, line);
         ImGui::SameLine();
         ImGui::TextDisabled("|");
@@ -57,7 +59,7 @@ void draw_status_bar(AppState& state, const PanelRect& rect) {
     ImGui::Text("%d %s", static_cast<int>(state.lessons.size()), tr(UiText::LessonCount, lang));
     if (broken > 0) {
         ImGui::SameLine();
-        ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.4f, 1.0f), "%d %s", broken, tr(UiText::WithProblems, lang));
+        ImGui::TextColored(palette::kFail.vec4(), "%d %s", broken, tr(UiText::WithProblems, lang));
     }
 }
 

@@ -10,6 +10,7 @@
 #include "panels/inside_views.hpp"
 
 #include "app_state.hpp"
+#include "palette.hpp"
 #include "panels/panel.hpp"
 #include "ui_text.hpp"
 #include "widgets/plot.hpp"
@@ -25,9 +26,9 @@
 namespace wb::app {
 namespace {
 
-const ImVec4 kGood(0.35f, 0.80f, 0.40f, 1.0f);
-const ImVec4 kBad(1.0f, 0.40f, 0.40f, 1.0f);
-const ImVec4 kNeutral(0.95f, 0.75f, 0.30f, 1.0f);
+const ImVec4 kGood = palette::kPass.vec4();
+const ImVec4 kBad = palette::kFail.vec4();
+const ImVec4 kNeutral = palette::kCaution.vec4();
 
 // The time a point is judged by (RunResult::step_time), when it was measured.
 const Timing* point_time(const RunResult& r) {
@@ -140,7 +141,7 @@ void draw_points(AppState& state) {
             PlotOptions g = o;
             g.label = "GB/s";
             g.unit = "GB/s";
-            g.colour = IM_COL32(90, 200, 120, 255);
+            g.colour = palette::kBandwidth.u32();
             draw_line_plot("##sweep_gbs", gbs.data(), int(gbs.size()), ImVec2(each, 120), g);
         }
     }

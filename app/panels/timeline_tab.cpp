@@ -10,6 +10,7 @@
 
 #include "app_state.hpp"
 #include "host_step_text.hpp"
+#include "palette.hpp"
 #include "panels/panel.hpp"
 #include "ui_text.hpp"
 #include "widgets/timeline_view.hpp"
@@ -22,9 +23,9 @@
 namespace wb::app {
 namespace {
 
-const ImVec4 kGood(0.35f, 0.80f, 0.40f, 1.0f);
-const ImVec4 kBad(1.0f, 0.40f, 0.40f, 1.0f);
-const ImVec4 kNeutral(0.95f, 0.75f, 0.30f, 1.0f);
+const ImVec4 kGood = palette::kPass.vec4();
+const ImVec4 kBad = palette::kFail.vec4();
+const ImVec4 kNeutral = palette::kCaution.vec4();
 
 void say(AppState& state, const std::string& text, const ImVec4* colour = nullptr, bool dim = false) {
     if (colour) ImGui::TextColored(*colour, "%s", text.c_str());

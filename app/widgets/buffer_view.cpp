@@ -5,6 +5,7 @@
 // [SECTION] BufferView
 // [SECTION] drawing: image box, triplet, colour bar, matrix, vector, scalar
 // [SECTION] ColormapRenderer (shader path)
+#include "palette.hpp"
 #include "widgets/buffer_view.hpp"
 #include "widgets/draw_text.hpp"
 #include "widgets/widget_text.hpp"
@@ -147,28 +148,20 @@ uint8_t to_u8(float v) { return static_cast<uint8_t>(std::lround(std::clamp(v, 0
 
 std::array<uint8_t, 4> opaque(Rgb c) { return {to_u8(c.r), to_u8(c.g), to_u8(c.b), 255}; }
 
-// Same curve as heat() in shaders/difference.frag.
-std::array<uint8_t, 4> difference_colour(float t) {
-    t = std::clamp(t, 0.0f, 1.0f);
-    return opaque({0.55f * t * t, 0.85f * t, 0.25f * t + 0.75f * std::sqrt(t)});
-}
-
 void put(std::vector<uint8_t>& out, std::size_t pixel, const std::array<uint8_t, 4>& c) {
     std::copy(c.begin(), c.end(), out.begin() + static_cast<std::ptrdiff_t>(pixel * 4));
 }
 
 bool enough_bytes(const HostBuffer& b) { return b.bytes.size() >= b.count() * dtype_size(b.type); }
 
-}  // namespace
-
-std::array<uint8_t, 4> colormap_rgba(ColorMap map, float t) {
-    if (std::isnan(t)) return kNanColour;
-    t = std::clamp(t, 0.0f, 1.0f);
+// The curves the table is made of, t in [0,1]. Only colour_table() calls
+// these; everything that shows a colour map reads the table.
+Rgb map_curve(ColorMap map, float t) {
     switch (map) {
-    case ColorMap::Gray: return opaque({t, t, t});
+    case ColorMap::Gray: return {t, t, t};
     case ColorMap::Diverging: {
         const Rgb lo{0.230f, 0.299f, 0.754f}, mid{0.865f, 0.865f, 0.865f}, hi{0.706f, 0.016f, 0.150f};
-        return opaque(t < 0.5f ? mix(lo, mid, t * 2.0f) : mix(mid, hi, t * 2.0f - 1.0f));
+        return t < 0.5f ? mix(lo, mid, t * 2.0f) : mix(mid, hi, t * 2.0f - 1.0f);
     }
     case ColorMap::Viridis:
     default: {
@@ -177,9 +170,47 @@ std::array<uint8_t, 4> colormap_rgba(ColorMap map, float t) {
                                           {0.992f, 0.906f, 0.145f}};
         const float s = t * 4.0f;
         const int i = std::min(3, static_cast<int>(s));
-        return opaque(mix(kStops[i], kStops[i + 1], s - static_cast<float>(i)));
+        return mix(kStops[i], kStops[i + 1], s - static_cast<float>(i));
     }
     }
+}
+
+// Blue, not red or yellow, so a within-tolerance difference never looks like a mismatch.
+Rgb difference_curve(float t) { return {0.55f * t * t, 0.85f * t, 0.25f * t + 0.75f * std::sqrt(t)}; }
+
+std::array<uint8_t, 4> table_entry(int row, int index) {
+    const uint8_t* c = colour_table().data() + (static_cast<std::size_t>(row) * kColourTableSize + index) * 4;
+    return {c[0], c[1], c[2], c[3]};
+}
+
+}  // namespace
+
+const std::vector<uint8_t>& colour_table() {
+    static const std::vector<uint8_t> table = [] {
+        std::vector<uint8_t> t(static_cast<std::size_t>(kColourTableRows) * kColourTableSize * 4);
+        for (int row = 0; row < kColourTableRows; ++row) {
+            for (int i = 0; i < kColourTableSize; ++i) {
+                const float x = static_cast<float>(i) / static_cast<float>(kColourTableSize - 1);
+                const Rgb c = row == kDifferenceRow ? difference_curve(x) : map_curve(static_cast<ColorMap>(row), x);
+                put(t, static_cast<std::size_t>(row) * kColourTableSize + static_cast<std::size_t>(i), opaque(c));
+            }
+        }
+        return t;
+    }();
+    return table;
+}
+
+// The same arithmetic as colormap.frag's and difference.frag's index(): float, add a half, truncate.
+int colour_index(float t) {
+    return static_cast<int>(std::clamp(t, 0.0f, 1.0f) * static_cast<float>(kColourTableSize - 1) + 0.5f);
+}
+
+std::array<uint8_t, 4> difference_colour(float t) { return table_entry(kDifferenceRow, colour_index(t)); }
+
+std::array<uint8_t, 4> colormap_rgba(ColorMap map, float t) {
+    if (std::isnan(t)) return kNanColour;
+    const int row = static_cast<int>(map);
+    return table_entry(row >= 0 && row < kDifferenceRow ? row : 0, colour_index(t));
 }
 
 std::vector<uint8_t> to_rgba(const HostBuffer& b, ViewMode mode, ColorMap map, float lo, float hi) {
@@ -503,7 +534,7 @@ bool image_box(const char* id, BufferView& view, ViewState& state, ImVec2 size, 
                     if (view.mismatch_at(x, y)) {
                         dl->AddRect({q0.x + x * pl.scale, q0.y + y * pl.scale},
                                     {q0.x + (x + 1) * pl.scale, q0.y + (y + 1) * pl.scale},
-                                    IM_COL32(255, 40, 30, 255), 0.0f, 0, std::clamp(pl.scale * 0.12f, 1.0f, 3.0f));
+                                    palette::kMismatch.u32(), 0.0f, 0, std::clamp(pl.scale * 0.12f, 1.0f, 3.0f));
                         ++drawn;
                     }
         }
@@ -521,7 +552,7 @@ bool image_box(const char* id, BufferView& view, ViewState& state, ImVec2 size, 
         if (state.hovered && state.hover_x >= 0 && state.hover_x < img.width && state.hover_y < img.height) {
             const ImVec2 c0{q0.x + state.hover_x * pl.scale, q0.y + state.hover_y * pl.scale};
             dl->AddRect(c0, {c0.x + std::max(pl.scale, 3.0f), c0.y + std::max(pl.scale, 3.0f)},
-                        IM_COL32(255, 255, 255, 220), 0.0f, 0, 1.5f);
+                        palette::kHoveredPixel.u32(), 0.0f, 0, 1.5f);
         }
         dl->PopClipRect();
     } else {
@@ -567,7 +598,7 @@ void draw_image_triplet(BufferView& gpu, BufferView& cpu, BufferView& diff, View
     }
     if (diff.mismatch_pixels() > 0) {
         ImGui::SameLine();
-        ImGui::TextColored({1.0f, 0.3f, 0.25f, 1.0f}, widget_text().mismatched_pixels, diff.mismatch_pixels());
+        ImGui::TextColored(palette::kMismatchText.vec4(), widget_text().mismatched_pixels, diff.mismatch_pixels());
     }
     shared.hovered = false;
     BufferView* views[3] = {&gpu, &cpu, &diff};
@@ -583,7 +614,7 @@ void draw_image_triplet(BufferView& gpu, BufferView& cpu, BufferView& diff, View
         for (int i = 0; i < 3; ++i) {
             const std::string v = views[i]->value_text(shared.hover_x, shared.hover_y);
             const bool bad = diff.mismatch_at(shared.hover_x, shared.hover_y);
-            if (i == 2 && bad) ImGui::TextColored({1.0f, 0.35f, 0.3f, 1.0f}, "%s: %s (%s)", titles[i], v.c_str(), widget_text().mismatch);
+            if (i == 2 && bad) ImGui::TextColored(palette::kMismatchText.vec4(), "%s: %s (%s)", titles[i], v.c_str(), widget_text().mismatch);
             else ImGui::Text("%s: %s", titles[i], v.c_str());
         }
         ImGui::EndTooltip();
@@ -649,11 +680,11 @@ void MatrixView::draw(const char* id, float height) {
         ImGui::Text(widget_text().row_column, xy[1], xy[0]);
         ImGui::Text("%s: %s", label_.c_str(), heat_.value_text(x, y).c_str());
         if (has_cpu_) ImGui::Text("CPU: %s", wb::app::value_text(cpu_, ViewMode::Heatmap, x, y).c_str());
-        if (heat_.mismatch_at(x, y)) ImGui::TextColored({1.0f, 0.35f, 0.3f, 1.0f}, "%s", widget_text().mismatch);
+        if (heat_.mismatch_at(x, y)) ImGui::TextColored(palette::kMismatchText.vec4(), "%s", widget_text().mismatch);
         ImGui::EndTooltip();
     }
     if (heat_.mismatch_pixels() > 0)
-        ImGui::TextColored({1.0f, 0.35f, 0.3f, 1.0f}, heat_.mismatch_pixels() == 1 ? widget_text().mismatched_cell
+        ImGui::TextColored(palette::kMismatchText.vec4(), heat_.mismatch_pixels() == 1 ? widget_text().mismatched_cell
                                                                                    : widget_text().mismatched_cells,
                            heat_.mismatch_pixels());
     if (shows_table() &&
@@ -670,7 +701,7 @@ void MatrixView::draw(const char* id, float height) {
                 ImGui::TableSetColumnIndex(x + 1);
                 const std::string v = heat_.value_text(x, y);
                 if (heat_.mismatch_at(x, y)) {
-                    ImGui::TextColored({1.0f, 0.3f, 0.25f, 1.0f}, "%s", v.c_str());
+                    ImGui::TextColored(palette::kMismatchText.vec4(), "%s", v.c_str());
                     if (ImGui::IsItemHovered() && has_cpu_)
                         ImGui::SetTooltip("CPU: %s", wb::app::value_text(cpu_, ViewMode::Heatmap, x, y).c_str());
                 } else {
@@ -717,7 +748,7 @@ void VectorView::draw(const char* id, int table_rows, float plot_height) {
         for (std::size_t i = 0; i < rows; ++i) {
             ImGui::TableNextRow();
             const bool bad = i < mask_.size() && mask_[i];
-            const ImVec4 red{1.0f, 0.3f, 0.25f, 1.0f};
+            const ImVec4 red = palette::kMismatchText.vec4();
             ImGui::TableSetColumnIndex(0);
             ImGui::Text("%zu", gpu_.full_flat(i));
             ImGui::TableSetColumnIndex(1);
@@ -743,7 +774,7 @@ void draw_scalar(const HostBuffer& gpu, const HostBuffer* cpu, bool mismatched) 
     const std::string g = gpu.count() > 0 && enough_bytes(gpu) ? format_value(gpu.get(0), gpu.type) : "?";
     std::string line = gpu.name + " = " + g;
     if (cpu && cpu->count() > 0 && enough_bytes(*cpu)) line += "   (CPU " + format_value(cpu->get(0), cpu->type) + ")";
-    if (mismatched) ImGui::TextColored({1.0f, 0.3f, 0.25f, 1.0f}, "%s  mismatch", line.c_str());
+    if (mismatched) ImGui::TextColored(palette::kMismatchText.vec4(), "%s  %s", line.c_str(), widget_text().mismatch);
     else ImGui::TextUnformatted(line.c_str());
 }
 
@@ -767,6 +798,8 @@ std::string ColormapRenderer::load(const std::filesystem::path& shader_dir) {
         glGenVertexArrays(1, &v);
         vao_ = v;
     }
+    if (log.empty() && !table_.upload_rgba8(kColourTableSize, kColourTableRows, colour_table().data()))
+        log = "cannot upload the colour-map table";
     return log;
 }
 
@@ -797,11 +830,27 @@ std::string ColormapRenderer::draw_into(GlTexture& target, int width, int height
     return {};
 }
 
+namespace {
+
+void set_colour(const ShaderProgram& p, const char* name, const std::array<uint8_t, 4>& c) {
+    glUniform4f(p.uniform(name), c[0] / 255.0f, c[1] / 255.0f, c[2] / 255.0f, c[3] / 255.0f);
+}
+
+}  // namespace
+
+void ColormapRenderer::bind_table(const ShaderProgram& p) {
+    glActiveTexture(GL_TEXTURE3);
+    glBindTexture(GL_TEXTURE_2D, table_.id());
+    glUniform1i(p.uniform("u_table"), 3);
+    set_colour(p, "u_nan_colour", kNanColour);
+}
+
 std::string ColormapRenderer::render(const GlTexture& values, ColorMap map, float lo, float hi, GlTexture& target) {
     if (!gl_available()) return "no OpenGL context";
-    if (!colormap_.valid()) return "the colour-map shader is not loaded";
+    if (!colormap_.valid() || !table_.valid()) return "the colour-map shader is not loaded";
     if (!values.valid()) return "no values texture";
     glUseProgram(colormap_.id());
+    bind_table(colormap_);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, values.id());
     glUniform1i(colormap_.uniform("u_values"), 0);
@@ -814,9 +863,12 @@ std::string ColormapRenderer::render(const GlTexture& values, ColorMap map, floa
 std::string ColormapRenderer::render_difference(const GlTexture& a, const GlTexture& b, float hi, float tol,
                                                 GlTexture& target, const GlTexture* mismatch_mask) {
     if (!gl_available()) return "no OpenGL context";
-    if (!difference_.valid()) return "the difference shader is not loaded";
+    if (!difference_.valid() || !table_.valid()) return "the difference shader is not loaded";
     if (!a.valid() || !b.valid()) return "no values texture";
     glUseProgram(difference_.id());
+    bind_table(difference_);
+    glUniform1i(difference_.uniform("u_row"), kDifferenceRow);
+    set_colour(difference_, "u_mismatch_colour", kMismatchColour);
     const bool use_mask = mismatch_mask != nullptr && mismatch_mask->valid();
     if (use_mask) {
         glActiveTexture(GL_TEXTURE2);

@@ -7,11 +7,14 @@
 // nearest-filtered texture and draws it with zoom and pan; ColormapRenderer
 // is the shader path (shaders/colormap.frag, difference.frag) that colours an
 // R32F texture into an FBO on the GPU, for buffers too big to recolour on the
-// CPU each time the range changes. With no GL context the draw functions
+// CPU each time the range changes. The colour maps are defined once, here, as
+// colour_table(): the CPU path looks colours up in it and the shaders get it
+// as a texture, so the two cannot drift apart. With no GL context the draw functions
 // still lay out, hover and report values; they only skip the texture.
 #pragma once
 
 #include "data/buffers.hpp"
+#include "palette.hpp"
 #include "widgets/gl_texture.hpp"
 #include "widgets/shader_program.hpp"
 
@@ -36,7 +39,7 @@ enum class ViewMode {
     Heatmap,    // [H,W] (or [N] as one row) through a colour map
 };
 
-// The numbers are colormap.frag's u_map values.
+// The numbers are the maps' rows in colour_table() (colormap.frag's u_map).
 enum class ColorMap { Viridis = 0, Diverging = 1, Gray = 2 };
 
 struct ImageSize {
@@ -49,16 +52,32 @@ struct ValueRange {
     double hi = 0;
 };
 
-// The colour shown for NaN (unwritten, poisoned cells) and for mismatches.
-constexpr std::array<uint8_t, 4> kNanColour{255, 0, 255, 255};
-constexpr std::array<uint8_t, 4> kMismatchColour{255, 38, 26, 255};
+// The colour shown for NaN (unwritten, poisoned cells) and for mismatches
+// (palette.hpp); the shaders get the same as uniforms.
+constexpr std::array<uint8_t, 4> kNanColour = palette::kUnwritten.rgba8();
+constexpr std::array<uint8_t, 4> kMismatchColour = palette::kMismatch.rgba8();
+
+// The colour maps' one definition: kColourTableSize colours per map, entry i
+// the colour at t = i / (kColourTableSize - 1). Row int(ColorMap) is that map,
+// row kDifferenceRow the difference ramp (0 black through blue to pale cyan).
+// colormap_rgba() and difference_rgba() look colours up in it; ColormapRenderer
+// uploads it as the shaders' u_table, which they read with texelFetch.
+constexpr int kColourTableSize = 256;
+constexpr int kDifferenceRow = 3;
+constexpr int kColourTableRows = 4;
+// RGBA8, row-major: kColourTableRows rows of kColourTableSize colours.
+const std::vector<uint8_t>& colour_table();
+// The entry t in [0,1] (clamped) is shown as: round(t * (kColourTableSize - 1)).
+int colour_index(float t);
+// The difference ramp's colour for t = |gpu - cpu| / hi (clamped to [0,1]).
+std::array<uint8_t, 4> difference_colour(float t);
 
 ViewMode resolve_view_mode(const HostBuffer& buffer, ViewMode requested);
 // Pixel size of the buffer in `mode` (Auto resolved); {0,0} when the shape does not fit the mode.
 ImageSize view_size(const HostBuffer& buffer, ViewMode mode);
 // Smallest and largest finite element ({0,0} when there is none).
 ValueRange finite_range(const HostBuffer& buffer);
-// t in [0,1] (clamped) -> colour; matches shaders/colormap.frag.
+// t in [0,1] (clamped) -> colour: colour_table()'s entry colour_index(t); NaN -> kNanColour.
 std::array<uint8_t, 4> colormap_rgba(ColorMap map, float t);
 
 // Row-major RGBA8, row 0 first. Images map lo..hi to 0..255 per channel (pass
@@ -70,7 +89,7 @@ std::vector<uint8_t> to_rgba(const HostBuffer& buffer, ViewMode mode, ColorMap m
 HostBuffer difference_buffer(const HostBuffer& gpu, const HostBuffer& cpu);
 
 // Difference picture in `mode`'s pixel layout: per pixel the largest channel
-// difference, 0 black rising to pale cyan at `hi` (matches difference.frag);
+// difference through difference_colour (as difference.frag does);
 // a pixel any of whose elements is set in `element_mask` is kMismatchColour;
 // NaN on either side is kNanColour.
 std::vector<uint8_t> difference_rgba(const HostBuffer& gpu, const HostBuffer& cpu, ViewMode mode, float hi,
@@ -229,11 +248,11 @@ void draw_scalar(const HostBuffer& gpu, const HostBuffer* cpu, bool mismatched);
 
 // The shader path: colours R32F textures on the GPU into an RGBA8 target
 // through an FBO, once per change of a view (not per frame). load() compiles shaders/colormap.vert + colormap.frag and
-// difference.frag from `shader_dir`; its return is "" or the logs to show.
+// difference.frag from `shader_dir` and uploads colour_table(); its return is "" or the logs to show.
 class ColormapRenderer {
 public:
     std::string load(const std::filesystem::path& shader_dir);
-    bool ready() const { return colormap_.valid() && difference_.valid(); }
+    bool ready() const { return colormap_.valid() && difference_.valid() && table_.valid(); }
     // Renders values (R32F) into `target` (allocated to the values' size). Returns "" or why not.
     std::string render(const GlTexture& values, ColorMap map, float lo, float hi, GlTexture& target);
     // Cells above `tol`, and pixels set (> 0.5) in the optional R32F `mismatch_mask`, are red.
@@ -243,7 +262,9 @@ public:
 
 private:
     std::string draw_into(GlTexture& target, int width, int height);
+    void bind_table(const ShaderProgram& program);  // u_table on texture unit 3, and u_nan_colour
     ShaderProgram colormap_, difference_;
+    GlTexture table_;  // colour_table(), the shaders' u_table
     GlFramebuffer fbo_;
     unsigned vao_ = 0;
 };

@@ -11,6 +11,8 @@
 // Undo keeps whole-text snapshots: kernels are a few kilobytes, so a snapshot per edit is
 // cheap and makes undo trivially right, which matters more here than memory.
 #include "widgets/code_editor.hpp"
+
+#include "palette.hpp"
 #include "widgets/keys.hpp"
 #include "widgets/widget_text.hpp"
 
@@ -60,7 +62,7 @@ void append_utf8(std::string& out, unsigned int c) {
     }
 }
 
-// Colours follow the current ImGui theme (light or dark) so the editor needs no theme hook.
+// Colours follow the current ImGui theme (light or dark; palette.hpp) so the editor needs no theme hook.
 struct Palette {
     ImU32 token[10];
     ImU32 line_number, current_line_number, selection, find_match, caret, current_line;
@@ -69,40 +71,21 @@ struct Palette {
 };
 
 Palette palette_for_current_theme() {
-    const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
-    const bool dark = 0.299f * bg.x + 0.587f * bg.y + 0.114f * bg.z < 0.5f;
-    auto c = [](int r, int g, int b, int a = 255) { return IM_COL32(r, g, b, a); };
+    const palette::ThemeColours& t = palette::theme();
+    static_assert(sizeof(Palette::token) / sizeof(ImU32) == std::tuple_size_v<decltype(palette::ThemeColours::token)>,
+                  "one colour per TokenKind");
     Palette p{};
-    // Order matches TokenKind.
-    if (dark) {
-        const ImU32 t[10] = {c(212, 212, 212), c(180, 180, 180), c(86, 156, 214),
-                             c(78, 201, 176),  c(197, 134, 192), c(220, 170, 90),
-                             c(155, 155, 155), c(206, 145, 120), c(181, 206, 168),
-                             c(106, 153, 85)};
-        std::memcpy(p.token, t, sizeof t);
-        p.line_number = c(110, 110, 110);
-        p.current_line_number = c(220, 220, 220);
-        p.selection = c(38, 79, 120, 200);
-        p.find_match = c(160, 120, 20, 110);
-        p.caret = c(240, 240, 240);
-        p.current_line = c(255, 255, 255, 12);
-    } else {
-        const ImU32 t[10] = {c(30, 30, 30),  c(60, 60, 60),   c(0, 0, 200),
-                             c(38, 127, 153), c(150, 0, 150), c(160, 90, 0),
-                             c(110, 110, 110), c(163, 21, 21), c(9, 134, 88),
-                             c(0, 128, 0)};
-        std::memcpy(p.token, t, sizeof t);
-        p.line_number = c(150, 150, 150);
-        p.current_line_number = c(40, 40, 40);
-        p.selection = c(173, 214, 255, 220);
-        p.find_match = c(255, 200, 60, 140);
-        p.caret = c(0, 0, 0);
-        p.current_line = c(0, 0, 0, 10);
+    for (std::size_t i = 0; i < t.token.size(); ++i) p.token[i] = t.token[i].u32();
+    p.line_number = t.line_number.u32();
+    p.current_line_number = t.current_line_number.u32();
+    p.selection = t.selection.u32();
+    p.find_match = t.find_match.u32();
+    p.caret = t.caret.u32();
+    p.current_line = t.current_line.u32();
+    for (std::size_t i = 0; i < 3; ++i) {
+        p.severity[i] = t.severity[i].u32();
+        p.severity_tint[i] = t.severity_tint[i].u32();
     }
-    const ImU32 sev[3] = {c(230, 60, 60), c(220, 170, 30), c(80, 150, 230)};
-    const ImU32 tint[3] = {c(230, 60, 60, 40), c(220, 170, 30, 36), c(80, 150, 230, 28)};
-    std::memcpy(p.severity, sev, sizeof sev);
-    std::memcpy(p.severity_tint, tint, sizeof tint);
     return p;
 }
 

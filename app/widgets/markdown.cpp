@@ -3,6 +3,7 @@
 // [SECTION] parse: md4c enter/leave/text callbacks -> flat MdBlock list
 // [SECTION] wrap: UTF-8 segmentation and CJK-aware line breaking
 // [SECTION] draw: headings, paragraphs, lists, code, links, tables
+#include "palette.hpp"
 #include "widgets/markdown.hpp"
 
 #include <imgui.h>
@@ -440,14 +441,9 @@ namespace {
 constexpr float kBulletIndent = 18.0f;  // hanging indent per list level, in pixels at scale 1
 constexpr float kQuoteIndent = 14.0f;
 
-bool dark_theme() {
-    const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
-    return 0.299f * bg.x + 0.587f * bg.y + 0.114f * bg.z < 0.5f;
-}
-
-ImU32 link_colour() { return dark_theme() ? IM_COL32(110, 170, 255, 255) : IM_COL32(20, 90, 200, 255); }
-ImU32 em_colour() { return dark_theme() ? IM_COL32(240, 190, 110, 255) : IM_COL32(150, 80, 0, 255); }
-ImU32 code_bg_colour() { return dark_theme() ? IM_COL32(255, 255, 255, 22) : IM_COL32(0, 0, 0, 18); }
+ImU32 link_colour() { return palette::theme().link.u32(); }
+ImU32 em_colour() { return palette::theme().emphasis.u32(); }
+ImU32 code_bg_colour() { return palette::theme().code_background.u32(); }
 
 ImFont* or_current(ImFont* f) { return f ? f : ImGui::GetFont(); }
 

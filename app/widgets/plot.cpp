@@ -1,6 +1,7 @@
 // app/widgets/plot.cpp — line plots drawn straight into the window's draw list.
-#include "widgets/plot.hpp"
+#include "palette.hpp"
 #include "widgets/draw_text.hpp"
+#include "widgets/plot.hpp"
 #include "widgets/widget_text.hpp"
 
 #include <algorithm>
@@ -41,9 +42,7 @@ int plot_index_at(float mouse_x, float x0, float width, int n) {
 namespace {
 
 ImU32 default_colour(std::size_t k) {
-    static const ImU32 kColours[] = {IM_COL32(80, 160, 255, 255), IM_COL32(255, 150, 40, 255),
-                                     IM_COL32(90, 200, 110, 255), IM_COL32(220, 80, 200, 255)};
-    return kColours[k % 4];
+    return palette::kSeries[k % palette::kSeries.size()].u32();
 }
 
 void draw_series(ImDrawList* dl, const PlotSeries& s, ImVec2 a, ImVec2 b, PlotRange r, bool markers, float thickness) {
@@ -145,7 +144,7 @@ void draw_line_plot(const char* id, const float* ys, int n, ImVec2 size, const P
     // main series on top, thin: where they agree both stay visible.
     for (std::size_t k = series.size(); k-- > 0;) {
         PlotSeries s = series[k];
-        if (k > 0) s.colour = (s.colour & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 150);
+        if (k > 0) s.colour = (s.colour & ~IM_COL32_A_MASK) | (ImU32(palette::kOverlayAlpha) << IM_COL32_A_SHIFT);
         draw_series(dl, s, a, b, r, o.markers && s.n * 6 < b.x - a.x, k > 0 ? 3.5f : 1.5f);
     }
     dl->PopClipRect();
@@ -202,7 +201,7 @@ void draw_history_plot(const char* id, const std::vector<float>& ms_per_run, ImV
             if ((*passed)[static_cast<std::size_t>(i)] || !std::isfinite(ms_per_run[static_cast<std::size_t>(i)])) continue;
             const float x = n == 1 ? (pa.x + pb.x) * 0.5f : pa.x + (pb.x - pa.x) * static_cast<float>(i) / static_cast<float>(n - 1);
             const float y = pb.y - (pb.y - pa.y) * (ms_per_run[static_cast<std::size_t>(i)] - r.lo) / (r.hi - r.lo);
-            ImGui::GetWindowDrawList()->AddCircle({x, y}, 5.0f, IM_COL32(230, 50, 40, 255), 0, 2.0f);
+            ImGui::GetWindowDrawList()->AddCircle({x, y}, 5.0f, palette::kFailedRun.u32(), 0, 2.0f);
         }
     }
 }

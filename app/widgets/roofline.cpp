@@ -1,6 +1,7 @@
 // app/widgets/roofline.cpp — the roofline chart (roofline.hpp).
-#include "widgets/roofline.hpp"
+#include "palette.hpp"
 #include "widgets/draw_text.hpp"
+#include "widgets/roofline.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +9,7 @@
 
 namespace wb::app {
 
-LogAxes roofline_axes(const RooflineRoofs& roofs, const std::vector<RooflinePoint>& points) {
+LogAxes roofline_axes(const RooflineRoofs& roofs, const std::vector<RooflineMark>& points) {
     double xlo = 1e300, xhi = -1e300, ylo = 1e300, yhi = -1e300;
     auto take = [&](double x, double y) {
         if (!(x > 0) || !(y > 0)) return;
@@ -19,7 +20,7 @@ LogAxes roofline_axes(const RooflineRoofs& roofs, const std::vector<RooflinePoin
     };
     if (roofs.bandwidth_gbs > 0 && roofs.peak_gflops > 0)
         take(roofs.peak_gflops / roofs.bandwidth_gbs, roofs.peak_gflops);  // the ridge
-    for (const RooflinePoint& p : points) take(p.intensity, p.gflops);
+    for (const RooflineMark& p : points) take(p.intensity, p.gflops);
     if (xlo > xhi) return {};
     LogAxes a;
     a.x0 = std::floor(xlo - 1);
@@ -45,7 +46,7 @@ std::string decade(double e) {
 
 }  // namespace
 
-void draw_roofline(const char* id, const RooflineRoofs& roofs, const std::vector<RooflinePoint>& points, ImVec2 size) {
+void draw_roofline(const char* id, const RooflineRoofs& roofs, const std::vector<RooflineMark>& points, ImVec2 size) {
     if (size.x <= 0) size.x = ImGui::GetContentRegionAvail().x;
     const LogAxes ax = roofline_axes(roofs, points);
     ImGui::PushID(id);
@@ -81,7 +82,7 @@ void draw_roofline(const char* id, const RooflineRoofs& roofs, const std::vector
     if (roofs.bandwidth_gbs > 0 && roofs.peak_gflops > 0) {
         const double ridge = std::log10(roofs.peak_gflops / roofs.bandwidth_gbs), lbw = std::log10(roofs.bandwidth_gbs),
                      lpk = std::log10(roofs.peak_gflops);
-        const ImU32 roof = IM_COL32(240, 180, 70, 255);
+        const ImU32 roof = palette::kRoof.u32();
         const ImVec2 foot(sx(ax.x0), sy(lbw + ax.x0)), knee(sx(ridge), sy(lpk)), end(sx(ax.x1), sy(lpk));
         dl->AddLine(foot, knee, roof, 2.0f);
         dl->AddLine(knee, end, roof, 2.0f);
@@ -92,21 +93,21 @@ void draw_roofline(const char* id, const RooflineRoofs& roofs, const std::vector
     }
     if (roofs.reference_gflops > 0) {
         const float y = sy(std::log10(roofs.reference_gflops));
-        const ImU32 c = IM_COL32(150, 150, 230, 255);
+        const ImU32 c = palette::kReferenceLine.u32();
         for (float x = a.x; x < b.x; x += 10) dl->AddLine(ImVec2(x, y), ImVec2(std::min(x + 5, b.x), y), c, 1.5f);
         draw_text(dl, ImVec2(b.x - ImGui::CalcTextSize(roofs.reference_label.c_str()).x - 4, y + 2), c,
                     roofs.reference_label.c_str());
     }
-    const RooflinePoint* under = nullptr;
+    const RooflineMark* under = nullptr;
     float best = 1e30f;
     const ImVec2 mouse = ImGui::GetIO().MousePos;
-    for (const RooflinePoint& p : points) {
+    for (const RooflineMark& p : points) {
         if (!(p.intensity > 0) || !(p.gflops > 0)) continue;
         const ImVec2 c(sx(std::log10(p.intensity)), sy(std::log10(p.gflops)));
-        const ImU32 col = p.latest ? IM_COL32(80, 160, 255, 255) : IM_COL32(150, 170, 200, 160);
+        const ImU32 col = p.latest ? palette::kLatestRun.u32() : palette::kEarlierRun.u32();
         if (p.latest) dl->AddCircleFilled(c, 6, col);
         else dl->AddCircle(c, 4, col, 0, 1.5f);
-        if (!p.passed) dl->AddCircle(c, 8, IM_COL32(255, 90, 90, 255), 0, 2.0f);
+        if (!p.passed) dl->AddCircle(c, 8, palette::kFailedRun.u32(), 0, 2.0f);
         const float d = (c.x - mouse.x) * (c.x - mouse.x) + (c.y - mouse.y) * (c.y - mouse.y);
         if (hovered && d < 100 && d < best) {
             best = d;

@@ -22,7 +22,8 @@ struct RooflineRoofs {
     std::string reference_label;
 };
 
-struct RooflinePoint {
+// One run drawn on the chart; the caller takes its place from wb::roofline_point.
+struct RooflineMark {
     double intensity = 0;   // FLOP/byte
     double gflops = 0;
     bool latest = false;    // filled and larger
@@ -35,8 +36,8 @@ struct RooflinePoint {
 struct LogAxes {
     double x0 = -2, x1 = 3, y0 = 0, y1 = 5;
 };
-LogAxes roofline_axes(const RooflineRoofs& roofs, const std::vector<RooflinePoint>& points);
+LogAxes roofline_axes(const RooflineRoofs& roofs, const std::vector<RooflineMark>& points);
 
-void draw_roofline(const char* id, const RooflineRoofs& roofs, const std::vector<RooflinePoint>& points, ImVec2 size);
+void draw_roofline(const char* id, const RooflineRoofs& roofs, const std::vector<RooflineMark>& points, ImVec2 size);
 
 }  // namespace wb::app

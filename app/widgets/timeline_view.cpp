@@ -5,8 +5,9 @@
 // [SECTION] geometry and hit-testing
 // [SECTION] ticks, durations, sizes and labels
 // [SECTION] drawing
-#include "widgets/timeline_view.hpp"
+#include "palette.hpp"
 #include "widgets/draw_text.hpp"
+#include "widgets/timeline_view.hpp"
 #include "widgets/widget_text.hpp"
 
 #include <imgui_internal.h>  // SetItemUsingMouseWheel: the wheel zooms here instead of scrolling the panel
@@ -213,24 +214,24 @@ ImU32 timeline_colour(const Activity& a) {
         const float sat = 0.40f + 0.25f * static_cast<float>((h / 101) % 7) / 6.0f;
         return ImColor::HSV(hue, sat, 0.92f);
     }
-    case ActivityKind::CopyHtoD: return IM_COL32(92, 192, 104, 255);
-    case ActivityKind::CopyDtoH: return IM_COL32(228, 98, 112, 255);
+    case ActivityKind::CopyHtoD: return palette::kCopyHtoD.u32();
+    case ActivityKind::CopyDtoH: return palette::kCopyDtoH.u32();
     case ActivityKind::CopyDtoD:
-    case ActivityKind::CopyPtoP: return IM_COL32(232, 182, 64, 255);
-    case ActivityKind::CopyHtoH: return IM_COL32(165, 165, 165, 255);
-    case ActivityKind::Memset: return IM_COL32(172, 128, 222, 255);
+    case ActivityKind::CopyPtoP: return palette::kCopyOnDevice.u32();
+    case ActivityKind::CopyHtoH: return palette::kCopyHtoH.u32();
+    case ActivityKind::Memset: return palette::kMemset.u32();
     }
-    return IM_COL32(200, 200, 200, 255);
+    return palette::kOtherActivity.u32();
 }
 
 // [SECTION] drawing ----------------------------------------------------------------------------
 namespace {
 
-constexpr ImU32 kBarText = IM_COL32(16, 16, 24, 255);
-constexpr ImU32 kHatch = IM_COL32(20, 20, 30, 150);
-constexpr ImU32 kReturnLine = IM_COL32(255, 214, 64, 255);
-constexpr ImU32 kPastReturn = IM_COL32(235, 60, 60, 48);
-constexpr ImU32 kPastReturnEdge = IM_COL32(245, 70, 70, 255);
+constexpr ImU32 kBarText = palette::kBarText.u32();
+constexpr ImU32 kHatch = palette::kHatch.u32();
+constexpr ImU32 kReturnLine = palette::kReturnLine.u32();
+constexpr ImU32 kPastReturn = palette::kPastReturn.u32();
+constexpr ImU32 kPastReturnEdge = palette::kPastReturnEdge.u32();
 
 // What fits in `width` pixels of a bar: its whole label; a copy's kind
 // alone ("HtoD"); a kernel's name cut with an ellipsis, if five characters
@@ -286,8 +287,8 @@ void tooltip(const Timeline& t, const Activity& a) {
     if (a.kind == ActivityKind::Kernel)
         ImGui::Text(w.timeline_grid_block, a.grid[0], a.grid[1], a.grid[2], a.block[0], a.block[1], a.block[2]);
     if (a.in_graph) ImGui::TextUnformatted(w.timeline_in_graph);
-    if (a.pageable) ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.30f, 1.0f), "%s", w.timeline_pageable);
-    if (t.wall_us > 0 && a.end_us > t.wall_us) ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.4f, 1.0f), "%s", w.timeline_past_return);
+    if (a.pageable) ImGui::TextColored(palette::kCaution.vec4(), "%s", w.timeline_pageable);
+    if (t.wall_us > 0 && a.end_us > t.wall_us) ImGui::TextColored(palette::kFail.vec4(), "%s", w.timeline_past_return);
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
 }
@@ -330,7 +331,7 @@ void legend(const Timeline& t) {
     }
     if (has([](const Activity& a) { return a.pageable; }))
         entry(w.timeline_pageable_short, [&](ImVec2 a, ImVec2 b) {
-            dl->AddRectFilled(a, b, IM_COL32(160, 160, 160, 255));
+            dl->AddRectFilled(a, b, palette::kPageableKey.u32());
             hatch(dl, a, b, a.x, b.x, s * 0.3f);
         });
     if (t.wall_us > 0)

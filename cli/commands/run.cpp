@@ -9,6 +9,7 @@
 #include "common.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
+#include "measure/roofline.hpp"
 #include "pipeline/report.hpp"
 #include "pipeline/run.hpp"
 
@@ -137,12 +138,11 @@ void print_run_text(const RunResult& r, const std::string& lang) {
             std::cout << " (" << fmt("%.1f%%", 100 * r.compute_fraction()) << " of the measured FP32 peak, "
                       << fmt("%.0f GFLOP/s)", r.ceilings->fp32_gflops);
         std::cout << "\n";
-        if (r.roof_fraction() > 0) {
-            const Roofline roof = Roofline::of(*r.ceilings);
-            std::cout << "roofline " << fmt("%.3g FLOP/byte", r.intensity()) << ", "
-                      << (roof.memory_bound(r.intensity()) ? "memory-bound" : "compute-bound") << " (ridge "
-                      << fmt("%.1f", roof.ridge()) << "): " << fmt("%.0f%%", 100 * r.roof_fraction()) << " of the "
-                      << fmt("%.1f GFLOP/s", roof.attainable(r.intensity())) << " the roof allows here\n";
+        if (const RooflinePoint p = roofline_point(r); p.roof_fraction > 0) {
+            std::cout << "roofline " << fmt("%.3g FLOP/byte", p.intensity) << ", "
+                      << (p.memory_bound ? "memory-bound" : "compute-bound") << " (ridge " << fmt("%.1f", p.ridge)
+                      << "): " << fmt("%.0f%%", 100 * p.roof_fraction) << " of the "
+                      << fmt("%.1f GFLOP/s", p.attainable) << " the roof allows here\n";
         }
         std::cout << "        " << render(timing_method(t), "en") << "\n";
         if (r.baseline) print_baseline(r);

@@ -1,5 +1,6 @@
-// runtime/core/phrase.hpp — what the runtime says to a student, in every
-// language the workbook speaks.
+// runtime/core/phrase.hpp — what the workbook says to a student, in every
+// language it speaks: the one catalogue of sentences, for the runtime, the
+// CLI and the desktop app (whose labels are its "ui.*" keys; app/ui_text.hpp).
 //
 // A run's message, its hint and the reason there is no GPU are decided here, in
 // the runtime, once. Each is kept twice: as English text (RunResult::message,

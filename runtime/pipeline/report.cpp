@@ -2,6 +2,7 @@
 // from it for a reader of --json (see report.hpp).
 #include "pipeline/report.hpp"
 
+#include "measure/roofline.hpp"
 #include "pipeline/result_json.hpp"
 
 namespace wb {
@@ -66,12 +67,13 @@ json report_json(const RunResult& r) {
     }
     for (std::size_t i = 0; i < r.sanitizer_findings.size(); ++i)
         j["sanitizer_findings"][i]["text"] = r.sanitizer_findings[i].to_string();
-    j["metrics"] = {{"gb_per_s", r.gbs()}, {"gflop_per_s", r.gflops()}, {"intensity", r.intensity()}};
+    const RooflinePoint roof = roofline_point(r);
+    j["metrics"] = {{"gb_per_s", r.gbs()}, {"gflop_per_s", roof.gflops}, {"intensity", roof.intensity}};
     if (r.ceilings) {
         j["metrics"]["bandwidth_fraction"] = r.bandwidth_fraction();
         j["metrics"]["compute_fraction"] = r.compute_fraction();
-        j["metrics"]["roof_fraction"] = r.roof_fraction();
-        j["metrics"]["memory_bound"] = Roofline::of(*r.ceilings).memory_bound(r.intensity());
+        j["metrics"]["roof_fraction"] = roof.roof_fraction;
+        j["metrics"]["memory_bound"] = roof.memory_bound;
     }
     if (r.gpu_time && r.cpu_ms > 0) j["metrics"]["speedup_vs_cpu"] = r.cpu_ms / r.gpu_time->median_ms;
     if (r.baseline && r.baseline->ran) {

@@ -299,7 +299,10 @@ std::vector<uint8_t> read_texture(const GlTexture& t) {
     return px;
 }
 
-TEST(BufferViewGl, ShadersCompileAndColourLikeTheCpuPath) {
+// The shaders hold no colours: every entry of every map, and of the difference
+// ramp, comes out of the GPU exactly as the CPU path gives it (colour_table()).
+// A ramp of the values 0..255 with lo 0 and hi 255 lands one pixel on each entry.
+TEST(BufferViewGl, ShadersColourEveryTableEntryLikeTheCpuPath) {
     HiddenGlContext& gl = shared_gl_context();
     if (!gl.why_not().empty()) GTEST_SKIP() << gl.why_not();
     ColormapRenderer r;
@@ -307,27 +310,50 @@ TEST(BufferViewGl, ShadersCompileAndColourLikeTheCpuPath) {
     ASSERT_EQ(log, "");
     ASSERT_TRUE(r.ready());
 
-    const std::vector<float> values{0.0f, 1.0f, std::nanf("")};
-    GlTexture in, out;
-    ASSERT_TRUE(in.upload_r32f(3, 1, values.data()));
-    ASSERT_EQ(r.render(in, ColorMap::Viridis, 0.0f, 1.0f, out), "");
-    const auto px = read_texture(out);
-    const auto lo = colormap_rgba(ColorMap::Viridis, 0.0f), hi = colormap_rgba(ColorMap::Viridis, 1.0f);
-    for (int c = 0; c < 3; ++c) {
-        EXPECT_NEAR(px[static_cast<std::size_t>(c)], lo[static_cast<std::size_t>(c)], 2);
-        EXPECT_NEAR(px[static_cast<std::size_t>(4 + c)], hi[static_cast<std::size_t>(c)], 2);
-        EXPECT_NEAR(px[static_cast<std::size_t>(8 + c)], kNanColour[static_cast<std::size_t>(c)], 2);
+    const int n = kColourTableSize;
+    std::vector<float> ramp(static_cast<std::size_t>(n) + 1);
+    for (int i = 0; i < n; ++i) ramp[static_cast<std::size_t>(i)] = static_cast<float>(i);
+    ramp[static_cast<std::size_t>(n)] = std::nanf("");
+    GlTexture in;
+    ASSERT_TRUE(in.upload_r32f(n + 1, 1, ramp.data()));
+    for (ColorMap map : {ColorMap::Viridis, ColorMap::Diverging, ColorMap::Gray}) {
+        GlTexture out;
+        ASSERT_EQ(r.render(in, map, 0.0f, static_cast<float>(n - 1), out), "");
+        const auto px = read_texture(out);
+        int wrong = 0;
+        for (int i = 0; i < n; ++i) {
+            const float t = static_cast<float>(i) / static_cast<float>(n - 1);
+            ASSERT_EQ(colour_index(t), i);
+            const std::array<uint8_t, 4> cpu = colormap_rgba(map, t);
+            EXPECT_EQ(pixel(px, static_cast<std::size_t>(i)), cpu) << "map " << static_cast<int>(map) << " entry " << i;
+            wrong += pixel(px, static_cast<std::size_t>(i)) == cpu ? 0 : 1;
+            // The CPU's colour is the table's entry, which is what was uploaded.
+            const std::size_t at = (static_cast<std::size_t>(map) * static_cast<std::size_t>(n) + static_cast<std::size_t>(i)) * 4;
+            EXPECT_EQ(cpu, (std::array<uint8_t, 4>{colour_table()[at], colour_table()[at + 1], colour_table()[at + 2],
+                                                   colour_table()[at + 3]}));
+        }
+        EXPECT_EQ(wrong, 0);
+        EXPECT_EQ(pixel(px, static_cast<std::size_t>(n)), kNanColour);
     }
 
-    const std::vector<float> a{1.0f, 2.0f, 3.0f}, b{1.0f, 2.5f, 3.0f};
+    // The difference shader: |ramp - 0| over hi 255 walks the difference row; a
+    // difference over the tolerance and NaN are the palette's colours.
+    std::vector<float> zeros(ramp.size(), 0.0f);
     GlTexture ta, tb, diff;
-    ta.upload_r32f(3, 1, a.data());
-    tb.upload_r32f(3, 1, b.data());
-    ASSERT_EQ(r.render_difference(ta, tb, 1.0f, 0.1f, diff), "");
+    ASSERT_TRUE(ta.upload_r32f(n + 1, 1, ramp.data()));
+    ASSERT_TRUE(tb.upload_r32f(n + 1, 1, zeros.data()));
+    ASSERT_EQ(r.render_difference(ta, tb, static_cast<float>(n - 1), 1e30f, diff), "");
     const auto d = read_texture(diff);
-    EXPECT_EQ(d[0], 0);                 // equal: black
-    EXPECT_GT(d[4], 200);               // 0.5 > tol: the mismatch red
-    EXPECT_LT(d[5], 80);
+    for (int i = 0; i < n; ++i)
+        EXPECT_EQ(pixel(d, static_cast<std::size_t>(i)), difference_colour(static_cast<float>(i) / static_cast<float>(n - 1)))
+            << "difference entry " << i;
+    EXPECT_EQ(pixel(d, static_cast<std::size_t>(n)), kNanColour);
+    EXPECT_EQ(pixel(d, 0), (std::array<uint8_t, 4>{0, 0, 0, 255})) << "no difference is black";
+    GlTexture over;
+    ASSERT_EQ(r.render_difference(ta, tb, static_cast<float>(n - 1), 100.0f, over), "");
+    const auto o = read_texture(over);
+    EXPECT_EQ(pixel(o, 100), difference_colour(100.0f / static_cast<float>(n - 1)));
+    EXPECT_EQ(pixel(o, 101), kMismatchColour) << "101 > tolerance 100";
     EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
 }
 

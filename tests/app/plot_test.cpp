@@ -79,7 +79,7 @@ TEST(Roofline, AxesHoldTheRidgeAndEveryPoint) {
     RooflineRoofs roofs;
     roofs.bandwidth_gbs = 2890;
     roofs.peak_gflops = 64500;  // ridge at 22.3 FLOP/byte
-    const std::vector<RooflinePoint> points{{1.0 / 12, 215}, {170, 20000}};
+    const std::vector<RooflineMark> points{{1.0 / 12, 215}, {170, 20000}};
     const LogAxes a = roofline_axes(roofs, points);
     EXPECT_LE(a.x0, std::log10(1.0 / 12) - 1);
     EXPECT_GE(a.x1, std::log10(170.0) + 1);
@@ -102,7 +102,7 @@ TEST(Roofline, DrawsHeadless) {
     int w = 0, h = 0;
     io.Fonts->GetTexDataAsRGBA32(&px, &w, &h);
     RooflineRoofs roofs{2890, 64500, "copy 2890 GB/s", "FP32 64500 GFLOP/s", 50600, "cuBLAS SGEMM"};
-    const std::vector<RooflinePoint> points{{0.083, 200, false, false, "run 1"}, {0.083, 240, true, true, "run 2"}};
+    const std::vector<RooflineMark> points{{0.083, 200, false, false, "run 1"}, {0.083, 240, true, true, "run 2"}};
     int vertices = 0;
     for (int frame = 0; frame < 2; ++frame) {
         io.DeltaTime = 1.0f / 60.0f;

@@ -1,6 +1,9 @@
-// tests/app/ui_text_test.cpp — the UI table's two languages agree on their
-// printf arguments, so a Chinese label never reads the wrong argument.
+// tests/app/ui_text_test.cpp — the app's labels come from the one catalogue,
+// and their two languages agree on their printf arguments, so a Chinese label
+// never reads the wrong argument.
 #include "ui_text.hpp"
+
+#include "core/phrase.hpp"
 
 #include <gtest/gtest.h>
 
@@ -44,6 +47,23 @@ TEST(UiText, BothLanguagesTakeTheSameArgumentsInTheSameRoles) {
         EXPECT_EQ(conversions(tr(id, "en")), conversions(tr(id, "zh")))
             << "entry " << i << ": \"" << tr(id, "en") << "\" / \"" << tr(id, "zh") << "\"";
     }
+}
+
+// Every label is a key of the one catalogue (runtime/core/phrase.cpp), rendered there:
+// no label is empty, and none falls back to English in Chinese unless it reads the same.
+TEST(UiText, EveryLabelComesFromTheCatalogue) {
+    for (int i = 0; i < static_cast<int>(UiText::Count_); ++i) {
+        const auto id = static_cast<UiText>(i);
+        const std::string_view key = ui_text_key(id);
+        EXPECT_EQ(key.substr(0, 3), "ui.") << key;
+        EXPECT_TRUE(phrase_known(key)) << key << " is not in the catalogue";
+        EXPECT_EQ(tr(id, "en"), render({{std::string(key), {}}}, "en")) << key;
+        EXPECT_EQ(tr(id, "zh"), render({{std::string(key), {}}}, "zh")) << key;
+        EXPECT_STRNE(tr(id, "en"), "") << key;
+        EXPECT_EQ(tr(id, "en"), tr(id, "en")) << "rendered once: the same pointer every time";
+    }
+    EXPECT_STREQ(tr(UiText::Trust, "zh"), "信任");
+    EXPECT_STREQ(tr(UiText::Trust, "fr"), "Trust") << "another language falls back to English";
 }
 
 TEST(UiText, PositionalArgumentsAreUnderstood) {

@@ -1,5 +1,6 @@
 // tests/unit/phrase_test.cpp — what the runtime says reaches a Chinese UI in
-// Chinese, through the worker, and never shows a stale or unknown sentence.
+// Chinese, through the worker, and never shows a stale or unknown sentence;
+// the one catalogue (the app's "ui.*" labels too) is sorted and translated.
 #include "core/phrase.hpp"
 #include "core/untranslated.hpp"
 #include "lesson/loader.hpp"
@@ -40,6 +41,11 @@ std::shared_ptr<const Lesson> load(const std::string& rel) {
 
 class Phrases : public DriverOffTest {};
 
+// The app's labels that read the same in both languages: each language's own
+// name (so it can be found from the other), and names of units and products.
+const std::set<std::string_view> kSameInBothLanguages = {"ui.chinese", "ui.english", "ui.who_cpu", "ui.who_gpu",
+                                                         "ui.roof_peak", "ui.roof_sgemm"};
+
 }  // namespace
 
 TEST(Phrase, TheCatalogueIsSortedAndEveryEntrySaysTheSameInBothLanguages) {
@@ -51,7 +57,9 @@ TEST(Phrase, TheCatalogueIsSortedAndEveryEntrySaysTheSameInBothLanguages) {
         Phrase p{std::string(key), {"{0}", "{1}", "{2}", "{3}"}};
         const std::string en = render({p}, "en"), zh = render({p}, "zh");
         EXPECT_FALSE(en.empty()) << key;
-        EXPECT_NE(en, zh) << key << ": not translated";
+        if (!kSameInBothLanguages.count(key)) {
+            EXPECT_NE(en, zh) << key << ": not translated";
+        }
         EXPECT_EQ(placeholders(en), placeholders(zh)) << key << ": the two languages use different arguments";
     }
 }
@@ -75,6 +83,7 @@ TEST(Untranslated, FindsEnglishAndLeavesCodeNamesAndQuotesAlone) {
 // refusals, timeouts, races, mismatches, deadlines, signals, hints.
 TEST(Phrase, EveryChineseSentenceIsChinese) {
     for (std::string_view key : phrase_keys()) {
+        if (key == "ui.english") continue;  // English's own name, in the language menu
         const std::string zh = render({{std::string(key), {"7", "8", "9", "10", "11", "12"}}}, "zh");
         for (const EnglishFound& f : english_in(zh)) ADD_FAILURE() << key << ": '" << f.words << "' in " << zh;
     }
