@@ -1,6 +1,6 @@
 // app/json_path_line.cpp — finds a JSON path's line in a lesson's text (json_path_line.hpp).
 //
-// The path's grammar is the loader's (runtime/lesson/loader.cpp key_path and
+// The path's grammar is the loader's (runtime/lesson/json_parse.cpp key_path and
 // index_path): `key`, `.key`, `[N]`, and `["any key"]` for keys that are not
 // plain. The scanner skips values it does not descend into, strings and all;
 // anything it does not understand ends the walk with what it found so far.

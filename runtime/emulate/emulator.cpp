@@ -1,31 +1,27 @@
-// runtime/emulate/emulator.cpp — building, loading and launching emulated kernels.
+// runtime/emulate/emulator.cpp — loading and launching emulated kernels: the
+// fault handlers, a block's threads run in order or as fibers (the scheduler
+// of barriers and warp exchanges), and blocks spread over the cores.
+// Building the kernel library is build.cpp's; the buffers' guard regions are
+// arena.cpp's (EmuArena).
 //
-// [SECTION] the headers on disk      emulator_headers() written once per content
-// [SECTION] build                    refuse, rewrite, generate entries, host compiler
-// [SECTION] arena                    guard pages and patterns around each buffer
 // [SECTION] faults                   SIGSEGV/SIGBUS/SIGFPE inside a kernel end its launch
 // [SECTION] blocks                   a block's threads in order, or as fibers
 // [SECTION] launch                   blocks spread over the cores
 #include "emulate/emulator.hpp"
 
-#include "compile/nvrtc.hpp"
 #include "core/error.hpp"
-#include "core/fs.hpp"
-#include "core/sha256.hpp"
 #include "emulate/include/wb_emu_abi.h"
-#include "emulate/refuse.hpp"
-#include "emulate/rewrite.hpp"
-#include "reference/reference.hpp"
 
 #include <boost/context/fiber.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <csetjmp>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <mutex>
-#include <sstream>
 #include <thread>
 
 #include <dlfcn.h>
@@ -37,189 +33,6 @@ namespace fs = std::filesystem;
 namespace ctx = boost::context;
 
 namespace wb {
-
-namespace {
-
-// [SECTION] the headers on disk
-
-// The folder holding cuda_emu.h and its companions, under the cache folder.
-fs::path emulator_include_dir() { return headers_on_disk(emulator_headers(), "emulate-include"); }
-
-// [SECTION] build
-
-constexpr const char* kEntriesFile = "<emulator entries>";
-
-// Barriers and warp operations need every thread of a block to be able to
-// stop and wait for the others: such kernels run their threads as fibers.
-bool needs_fibers(const std::string& text) {
-    for (const char* word : {"__syncthreads", "__syncwarp", "__shfl", "__ballot", "__any_sync", "__all_sync",
-                             "__uni_sync", "__activemask", "__match_", "cooperative_groups", "this_thread_block",
-                             "tiled_partition", "__reduce_"})
-        if (text.find(word) != std::string::npos) return true;
-    return false;
-}
-
-std::string generated_entries(const std::vector<std::string>& entries) {
-    std::string s = R"(#include <cstddef>
-#include <type_traits>
-#include <utility>
-namespace wb_emu_gen {
-template <typename... P, std::size_t... I>
-inline void call(void (*f)(P...), void** a, std::index_sequence<I...>) {
-    f(*static_cast<std::remove_cv_t<std::remove_reference_t<P>>*>(a[I])...);
-}
-template <typename... P>
-inline void call(void (*f)(P...), void** a) { call(f, a, std::index_sequence_for<P...>{}); }
-template <typename... P>
-constexpr int arity(void (*)(P...)) { return int(sizeof...(P)); }
-}  // namespace wb_emu_gen
-)";
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-        const std::string n = std::to_string(i);
-        s += "extern \"C\" __attribute__((visibility(\"default\"))) void wb_emu_entry_" + n +
-             "(void** a) { wb_emu_gen::call(&" + entries[i] + ", a); }\n";
-        s += "extern \"C\" __attribute__((visibility(\"default\"))) int wb_emu_arity_" + n +
-             "() { return wb_emu_gen::arity(&" + entries[i] + "); }\n";
-    }
-    return s;
-}
-
-std::vector<std::string> emulator_flags() {
-    return {"-std=c++17", "-O2", "-march=native", "-ffp-contract=off", "-fno-strict-aliasing", "-g1",
-            "-fPIC", "-shared", "-fdiagnostics-color=never", "-Wno-unused-result",
-            "-I" + emulator_include_dir().string(), "-pthread"};
-}
-
-}  // namespace
-
-EmuBuild build_emulated(const SourceText& source, const std::vector<std::string>& entries) {
-    const std::string origin = source.origin.empty() ? "<inline>" : source.origin;
-    EmuBuild b;
-    b.entries = entries;
-    b.refusal = unsupported_construct(source.text, origin);
-    if (b.refusal) return b;
-    const std::string text = rewrite_for_emulation(source.text);
-    b.fibers = needs_fibers(text);
-
-    std::string tu = "#include \"cuda_emu.h\"\n#line 1 \"" + origin + "\"\n" + text;
-    if (!tu.empty() && tu.back() != '\n') tu += '\n';
-    tu += "#line 1 \"" + std::string(kEntriesFile) + "\"\n" + generated_entries(entries);
-
-    HostLibrary lib = build_host_library(tu, emulator_flags(), CacheKind::Emulated, "wb-emulated-1");
-    b.from_cache = lib.from_cache;
-    b.seconds = lib.seconds;
-    b.log = lib.log;
-    for (auto& d : parse_gcc_log(lib.log)) {
-        if (d.severity == Severity::Note) continue;
-        if (d.file == kEntriesFile) {
-            // The generated entry could not take the kernel's address: the name is not a kernel here.
-            if (d.severity != Severity::Error) continue;
-            Diagnostic f;
-            f.file = origin;
-            f.message = "the CPU emulator could not find every kernel the lesson launches (";
-            for (std::size_t i = 0; i < entries.size(); ++i) f.message += (i ? ", '" : "'") + entries[i] + "'";
-            f.message += "): " + d.message;
-            b.diagnostics.push_back(std::move(f));
-            break;
-        }
-        if (d.file != origin) {
-            // An error inside cuda_emu.h: something the emulator's header lacks.
-            if (d.severity != Severity::Error) continue;
-            d.message = "the CPU emulator cannot compile this kernel (" + d.file + ":" + std::to_string(d.line) +
-                        "): " + d.message;
-            d.file = origin;
-            d.line = 0;
-            d.column = 0;
-        }
-        b.diagnostics.push_back(std::move(d));
-    }
-    if (lib.ok) {
-        b.ok = true;
-        b.library = lib.library;
-    } else if (std::none_of(b.diagnostics.begin(), b.diagnostics.end(),
-                            [](const Diagnostic& d) { return d.severity == Severity::Error; })) {
-        Diagnostic d;
-        d.file = origin;
-        d.message = "the host compiler failed to build the kernel for the CPU emulator: " + lib.log;
-        b.diagnostics.push_back(std::move(d));
-    }
-    return b;
-}
-
-// [SECTION] arena
-
-namespace {
-std::size_t page_size() {
-    static const std::size_t p = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-    return p;
-}
-std::size_t round_up(std::size_t v, std::size_t to) { return (v + to - 1) / to * to; }
-constexpr std::size_t kGuardBytes = std::size_t(4) << 20;  // address space only
-}  // namespace
-
-EmuArena::~EmuArena() {
-    for (auto& r : buffers_)
-        if (r.map) ::munmap(r.map, r.map_bytes);
-}
-
-std::byte* EmuArena::add(const std::string& name, std::size_t bytes, std::size_t element_size) {
-    const std::size_t page = page_size();
-    const std::size_t body = round_up(std::max<std::size_t>(bytes, 1), 16);
-    const std::size_t data_pages = round_up(body, page);
-    Region r;
-    r.name = name;
-    r.bytes = bytes;
-    r.element_size = std::max<std::size_t>(element_size, 1);
-    // Addresses that cannot be touched (kGuard on each side: reserved, never
-    // backed by memory), then the buffer's pages. A stray index lands in a
-    // guard unless it is more than kGuard off.
-    const std::size_t guard = kGuardBytes;
-    r.map_bytes = guard + data_pages + guard;
-    void* m = ::mmap(nullptr, r.map_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (m == MAP_FAILED)
-        throw Error(ErrorKind::Io, "cannot reserve " + std::to_string(r.map_bytes) + " bytes for buffer '" + name +
-                                       "' of the CPU emulator: " + std::strerror(errno));
-    r.map = static_cast<std::byte*>(m);
-    if (::mprotect(r.map + guard, data_pages, PROT_READ | PROT_WRITE) != 0) {
-        ::munmap(r.map, r.map_bytes);
-        throw Error(ErrorKind::Io, "cannot map buffer '" + name + "' of the CPU emulator: " + std::strerror(errno));
-    }
-    std::byte* end = r.map + guard + data_pages;  // the last guard starts here
-    r.data = end - body;                          // 16-byte aligned: body and the page are multiples of 16
-    r.slack_begin = r.map + guard;
-    r.slack_end = end;
-    buffers_.push_back(r);
-    return r.data;
-}
-
-void EmuArena::fill_guards(std::size_t i, unsigned char pattern) {
-    const Region& r = buffers_.at(i);
-    std::memset(r.slack_begin, pattern, static_cast<std::size_t>(r.data - r.slack_begin));
-    std::memset(r.data + r.bytes, pattern, static_cast<std::size_t>(r.slack_end - (r.data + r.bytes)));
-}
-
-std::optional<long long> EmuArena::first_guard_write(std::size_t i, unsigned char pattern) const {
-    const Region& r = buffers_.at(i);
-    const auto p = static_cast<std::byte>(pattern);
-    for (std::byte* q = r.data + r.bytes; q < r.slack_end; ++q)
-        if (*q != p) return static_cast<long long>(q - r.data);
-    for (std::byte* q = r.data; q-- > r.slack_begin;)
-        if (*q != p) return static_cast<long long>(q - r.data);
-    return std::nullopt;
-}
-
-std::optional<EmuArena::Place> EmuArena::describe(std::uintptr_t address) const {
-    for (const Region& r : buffers_) {
-        const auto begin = reinterpret_cast<std::uintptr_t>(r.map);
-        if (address < begin || address >= begin + r.map_bytes) continue;
-        const auto data = reinterpret_cast<std::uintptr_t>(r.data);
-        const long long offset = static_cast<long long>(address) - static_cast<long long>(data);
-        const long long element = element_at(offset, static_cast<long long>(r.element_size));
-        const long long n = static_cast<long long>(r.bytes / r.element_size);
-        return Place{r.name, n, element, offset >= 0};
-    }
-    return std::nullopt;
-}
 
 // [SECTION] faults
 
@@ -324,6 +137,12 @@ std::string source_line_of(std::uintptr_t pc) {
 }
 
 // [SECTION] blocks
+
+// The page below each fiber stack that cannot be touched is one of these.
+std::size_t page_size() {
+    static const std::size_t p = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    return p;
+}
 
 constexpr std::size_t kFiberStackBytes = 128 * 1024;
 

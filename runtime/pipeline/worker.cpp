@@ -1,42 +1,26 @@
-// runtime/pipeline/worker.cpp — the worker process and its supervisor (see worker.hpp).
+// runtime/pipeline/worker.cpp — the worker's supervisor, WorkerBackend (see
+// worker.hpp): the warm worker and its replacement, requests sent and their
+// progress and results read under a deadline, cancel(), runs under
+// compute-sanitizer in a worker of their own, and what each way of failing
+// becomes. Starting a worker process and seeing it end is worker_process.cpp's;
+// the worker's own request loop is worker_main.cpp's.
 #include "pipeline/worker.hpp"
 
-#include "core/error.hpp"
 #include "compile/nvrtc.hpp"
-#include "pipeline/wire.hpp"
-#include "sanitizer/sanitizer.hpp"
+#include "core/error.hpp"
 #include "data/buffers.hpp"
-#include "core/data_dirs.hpp"
+#include "pipeline/wire.hpp"
+#include "pipeline/worker_process.hpp"
+#include "sanitizer/sanitizer.hpp"
 
-#include <cerrno>
-#include <csignal>
-#include <cstdlib>
-#include <cstring>
-#include <fcntl.h>
-#include <poll.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <thread>
-#include <unistd.h>
-
-extern char** environ;
+#include <algorithm>
+#include <cstdio>
 
 namespace fs = std::filesystem;
-using nlohmann::json;
 
 namespace wb {
 
 namespace {
-
-constexpr int kWorkerIn = 3;   // the worker reads requests here
-constexpr int kWorkerOut = 4;  // and writes results here
-constexpr std::size_t kMaxOutput = 256 * 1024;
-
-fs::path self_dir() {
-    std::error_code ec;
-    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    return ec ? fs::path() : exe.parent_path();
-}
 
 // A signal as a catalogue argument: "@signal.11" ("signal 11 (Segmentation fault)"), or the number alone.
 std::string signal_text(int sig) {
@@ -80,51 +64,6 @@ std::string seconds_text(double s) {
 
 }  // namespace
 
-fs::path find_worker_executable() {
-    if (const char* e = std::getenv("WB_WORKER"); e && *e) return e;
-    fs::path dir = self_dir();
-    for (const fs::path& c : {dir / "cuda-workbook-worker", dir / ".." / "cli" / "cuda-workbook-worker",
-                              dir / ".." / "bin" / "cuda-workbook-worker"}) {
-        std::error_code ec;
-        if (fs::is_regular_file(c, ec)) return c.lexically_normal();
-    }
-    return {};
-}
-
-// One running worker: its pid, its pipes, and a thread that collects what it prints.
-struct WorkerBackend::Process {
-    pid_t pid = -1;
-    int to_worker = -1;
-    int from_worker = -1;
-    int output_fd = -1;
-    std::thread reader;
-    std::mutex output_mutex;
-    std::string output;
-    bool output_truncated = false;
-    std::atomic<bool> reader_done{false};  // the reader saw EOF: every writer of the output pipe is gone
-
-    ~Process() {
-        if (to_worker >= 0) ::close(to_worker);
-        if (from_worker >= 0) ::close(from_worker);
-        if (pid > 0) {
-            ::kill(-pid, SIGKILL);
-            int st;
-            while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
-        }
-        if (reader.joinable()) reader.join();  // ends at EOF once the worker is gone
-        if (output_fd >= 0) ::close(output_fd);
-    }
-
-    std::string take_output() {
-        std::lock_guard<std::mutex> lock(output_mutex);
-        std::string out = std::move(output);
-        if (output_truncated) out += "\n[output truncated at " + std::to_string(kMaxOutput / 1024) + " KiB]\n";
-        output.clear();
-        output_truncated = false;
-        return out;
-    }
-};
-
 WorkerBackend::WorkerBackend(WorkerOptions options) : options_(std::move(options)) {
     if (options_.executable.empty()) options_.executable = find_worker_executable();
 }
@@ -143,77 +82,6 @@ bool WorkerBackend::ensure_worker(std::string& why) {
     pid_ = proc_->pid;
     ++started_;
     return true;
-}
-
-std::unique_ptr<WorkerBackend::Process> WorkerBackend::spawn(const std::vector<std::string>& wrapper, std::string& why) {
-    if (options_.executable.empty()) {
-        why = "the worker program cuda-workbook-worker was not found (set WB_WORKER to its path)";
-        return nullptr;
-    }
-    int req[2], resp[2], out[2];
-    if (::pipe2(req, O_CLOEXEC) != 0) { why = std::string("pipe: ") + std::strerror(errno); return nullptr; }
-    if (::pipe2(resp, O_CLOEXEC) != 0) {
-        why = std::string("pipe: ") + std::strerror(errno);
-        ::close(req[0]); ::close(req[1]);
-        return nullptr;
-    }
-    if (::pipe2(out, O_CLOEXEC) != 0) {
-        why = std::string("pipe: ") + std::strerror(errno);
-        for (int fd : {req[0], req[1], resp[0], resp[1]}) ::close(fd);
-        return nullptr;
-    }
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, req[0], kWorkerIn);
-    posix_spawn_file_actions_adddup2(&fa, resp[1], kWorkerOut);
-    posix_spawn_file_actions_adddup2(&fa, out[1], STDOUT_FILENO);
-    posix_spawn_file_actions_adddup2(&fa, out[1], STDERR_FILENO);
-    std::vector<std::string> args = wrapper;
-    args.push_back(options_.executable.string());
-    args.push_back("--ordinal");
-    args.push_back(std::to_string(options_.ordinal));
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    // The worker leads a process group of its own, so a kill reaches what it
-    // started too (the host compiler, or the worker under compute-sanitizer).
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-    posix_spawnattr_setpgroup(&attr, 0);
-    pid_t pid = -1;
-    int rc = wrapper.empty() ? posix_spawn(&pid, argv[0], &fa, &attr, argv.data(), environ)
-                                      : posix_spawnp(&pid, argv[0], &fa, &attr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&attr);
-    ::close(req[0]);
-    ::close(resp[1]);
-    ::close(out[1]);
-    if (rc != 0) {
-        why = "could not start " + std::string(argv[0]) + ": " + std::strerror(rc);
-        for (int fd : {req[1], resp[0], out[0]}) ::close(fd);
-        return nullptr;
-    }
-    auto p = std::make_unique<Process>();
-    p->pid = pid;
-    p->to_worker = req[1];
-    p->from_worker = resp[0];
-    p->output_fd = out[0];
-    Process* raw = p.get();
-    p->reader = std::thread([raw] {
-        char buf[4096];
-        for (;;) {
-            ssize_t n = ::read(raw->output_fd, buf, sizeof buf);
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) break;
-            std::lock_guard<std::mutex> lock(raw->output_mutex);
-            std::size_t room = kMaxOutput > raw->output.size() ? kMaxOutput - raw->output.size() : 0;
-            raw->output.append(buf, std::min<std::size_t>(room, std::size_t(n)));
-            if (std::size_t(n) > room) raw->output_truncated = true;
-        }
-        raw->reader_done = true;
-    });
-    return p;
 }
 
 // ---- the request in flight, for cancel() ---------------------------------------
@@ -267,58 +135,9 @@ void WorkerBackend::cancel_running() {
     if (active_pid_ > 0) ::kill(-active_pid_, SIGKILL);
 }
 
-// ---- how a worker ended ------------------------------------------------------------
+// ---- the answer, and what a run without one becomes -----------------------------
 
 namespace {
-
-// The end of a worker that failed a request, and who ended it.
-struct WorkerExit {
-    int status = 0;
-    bool died_by_itself = false;  // it was gone before the supervisor killed it
-};
-
-// True when `pid` (a child, not yet reaped) has ended. WNOWAIT leaves it a
-// zombie, so its process-group id stays reserved and a kill(-pid) after this
-// can never reach an unrelated group that took the number.
-bool has_ended(pid_t pid) {
-    siginfo_t si{};
-    return ::waitid(P_PID, id_t(pid), &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid;
-}
-
-// Kills the worker's process group (the host compiler, compute-sanitizer and
-// whatever else it started go too), then reaps the worker: kill before every
-// wait, so no failure can leave the caller waiting on a stuck worker.
-// `grace` lets a worker that closed its pipes finish dying on its own first,
-// so a crash is reported as the crash and not as our kill.
-WorkerExit kill_and_reap(pid_t pid, std::chrono::milliseconds grace) {
-    WorkerExit e;
-    const auto until = std::chrono::steady_clock::now() + grace;
-    while (!(e.died_by_itself = has_ended(pid)) && std::chrono::steady_clock::now() < until)
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    ::kill(-pid, SIGKILL);
-    while (::waitpid(pid, &e.status, 0) < 0 && errno == EINTR) {}
-    return e;
-}
-
-// Waits until the worker has something to say, the deadline passes, or the
-// worker is gone. EOF on the pipe is not enough to see a death: a process the
-// worker started (the host compiler, a reference still running) can hold the
-// pipe open after the worker itself was killed.
-ReadStatus wait_for_frame(int fd, pid_t pid, std::chrono::steady_clock::time_point deadline) {
-    for (;;) {
-        const auto left =
-            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
-        if (left <= 0) return ReadStatus::TimedOut;
-        pollfd p{fd, POLLIN, 0};
-        const int r = ::poll(&p, 1, int(std::min<long long>(left, 200)));
-        if (r > 0) return ReadStatus::Ok;  // data or hang-up: read_frame tells which
-        if (r < 0 && errno != EINTR) return ReadStatus::Closed;
-        if (has_ended(pid)) {
-            pollfd last{fd, POLLIN, 0};  // it may have answered just before it ended
-            return ::poll(&last, 1, 0) > 0 ? ReadStatus::Ok : ReadStatus::Closed;
-        }
-    }
-}
 
 // Reads the worker's frames until its result: each progress frame updates
 // `phase` (and tells req.on_phase) and sets `progressed`. Ok means `result`
@@ -645,61 +464,6 @@ RunResult WorkerBackend::run_sanitized(const RunRequest& request) {
     r.context_lost = false;  // that worker was for this run only; the warm one is untouched
     apply_sanitizer_report(r, req.sanitizer, parse_sanitizer_report(output));
     return r;
-}
-
-int worker_main(int in_fd, int out_fd, int ordinal) {
-    std::signal(SIGPIPE, SIG_IGN);
-    auto backend = make_local_backend(ordinal);
-    backend->info();  // load the driver and make the context now, not during the first run
-    for (;;) {
-        Frame q;
-        ReadStatus st = read_frame(in_fd, q, std::chrono::steady_clock::time_point::max());
-        if (st == ReadStatus::Closed) return 0;
-        if (st != ReadStatus::Ok) return 2;
-        if (q.kind == FrameKind::Quit) return 0;
-        if (q.json.contains("info")) {
-            BackendInfo bi = backend->info();
-            Frame a;
-            a.kind = FrameKind::Result;
-            a.json = {{"has_gpu", bi.has_gpu}, {"no_gpu_reason", bi.no_gpu_reason},
-                      {"no_gpu_said", encode_sentence(bi.no_gpu_said)}};
-            if (!bi.devices.empty()) {
-                RunResult tmp;
-                tmp.device = bi.devices[0];
-                a.json["device"] = encode_result(tmp).json;
-            }
-            if (!write_frame(out_fd, a)) return 0;
-            continue;
-        }
-        RunResult r;
-        try {
-            RunRequest req = decode_request(q);
-            // Trust is checked here too, where the lesson's C++ would run: a
-            // front end that forgot to ask cannot make the worker run it.
-            if (!req.trusted && !is_shipped_lesson(req.lesson->file))
-                throw Error(ErrorKind::Usage,
-                            "refused: " + req.lesson->file.string() +
-                                " is not one of the shipped lessons and the request does not say it is trusted; " +
-                                untrusted_lesson_explanation());
-            req.on_phase = [out_fd](const char* phase) {
-                Frame p;
-                p.kind = FrameKind::Progress;
-                p.json = {{"phase", phase}};
-                write_frame(out_fd, p);
-            };
-            r = backend->run(req);
-        } catch (const Error& e) {
-            r.status = RunStatus::InputError;
-            r.message = e.what();
-        } catch (const std::exception& e) {
-            r.status = RunStatus::InputError;
-            r.message = std::string("internal error: ") + e.what();
-        }
-        std::fflush(stdout);
-        std::fflush(stderr);
-        if (!write_frame(out_fd, encode_result(r))) return 0;
-        if (r.context_lost) return 0;  // this process's CUDA context is ruined; the supervisor starts another
-    }
 }
 
 }  // namespace wb

@@ -45,7 +45,9 @@ show() {
 tries=0
 worker=
 until [ -n "$worker" ]; do
-    worker=$(sed -n 's/^script: line 5: worker pid \([0-9][0-9]*\)$/\1/p' "$home/stdout" 2>/dev/null)
+    # `|| true`: until the app has started, $home/stdout does not exist, and a
+    # failing sed would end this script under set -e.
+    worker=$(sed -n 's/^script: line 5: worker pid \([0-9][0-9]*\)$/\1/p' "$home/stdout" 2>/dev/null || true)
     tries=$((tries + 1))
     if [ -s "$home/status" ] || [ $tries -gt 1200 ]; then
         show

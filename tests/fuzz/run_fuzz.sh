@@ -61,7 +61,9 @@ cannot_build() {
 }
 
 core="runtime/core/error.cpp runtime/core/fs.cpp runtime/core/data_dirs.cpp runtime/core/phrase.cpp"
-loader="runtime/lesson/loader.cpp runtime/lesson/lesson.cpp runtime/lesson/expr.cpp $core"
+loader="runtime/lesson/loader.cpp runtime/lesson/load_values.cpp runtime/lesson/load_data.cpp
+        runtime/lesson/load_launches.cpp runtime/lesson/load_checks.cpp runtime/lesson/json_guards.cpp
+        runtime/lesson/json_parse.cpp runtime/lesson/lesson.cpp runtime/lesson/expr.cpp $core"
 libs=""
 dict=""
 literals_of=""

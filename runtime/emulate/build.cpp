@@ -1,0 +1,131 @@
+// runtime/emulate/build.cpp — building a step's kernels for the CPU emulator
+// (see emulator.hpp): what cannot run is refused, `extern __shared__` is
+// rewritten, one entry per kernel is generated, and the host compiler builds
+// the lot after cuda_emu.h into a shared library, through the reference's
+// content-hash cache. Its messages come back on the student's lines.
+// Loading the library and launching its kernels are emulator.cpp's.
+//
+// [SECTION] the headers on disk      emulator_headers() written once per content
+// [SECTION] build                    refuse, rewrite, generate entries, host compiler
+#include "emulate/emulator.hpp"
+
+#include "compile/nvrtc.hpp"
+#include "emulate/refuse.hpp"
+#include "emulate/rewrite.hpp"
+#include "reference/reference.hpp"
+
+#include <algorithm>
+
+namespace fs = std::filesystem;
+
+namespace wb {
+
+namespace {
+
+// [SECTION] the headers on disk
+
+// The folder holding cuda_emu.h and its companions, under the cache folder.
+fs::path emulator_include_dir() { return headers_on_disk(emulator_headers(), "emulate-include"); }
+
+// [SECTION] build
+
+constexpr const char* kEntriesFile = "<emulator entries>";
+
+// Barriers and warp operations need every thread of a block to be able to
+// stop and wait for the others: such kernels run their threads as fibers.
+bool needs_fibers(const std::string& text) {
+    for (const char* word : {"__syncthreads", "__syncwarp", "__shfl", "__ballot", "__any_sync", "__all_sync",
+                             "__uni_sync", "__activemask", "__match_", "cooperative_groups", "this_thread_block",
+                             "tiled_partition", "__reduce_"})
+        if (text.find(word) != std::string::npos) return true;
+    return false;
+}
+
+std::string generated_entries(const std::vector<std::string>& entries) {
+    std::string s = R"(#include <cstddef>
+#include <type_traits>
+#include <utility>
+namespace wb_emu_gen {
+template <typename... P, std::size_t... I>
+inline void call(void (*f)(P...), void** a, std::index_sequence<I...>) {
+    f(*static_cast<std::remove_cv_t<std::remove_reference_t<P>>*>(a[I])...);
+}
+template <typename... P>
+inline void call(void (*f)(P...), void** a) { call(f, a, std::index_sequence_for<P...>{}); }
+template <typename... P>
+constexpr int arity(void (*)(P...)) { return int(sizeof...(P)); }
+}  // namespace wb_emu_gen
+)";
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        const std::string n = std::to_string(i);
+        s += "extern \"C\" __attribute__((visibility(\"default\"))) void wb_emu_entry_" + n +
+             "(void** a) { wb_emu_gen::call(&" + entries[i] + ", a); }\n";
+        s += "extern \"C\" __attribute__((visibility(\"default\"))) int wb_emu_arity_" + n +
+             "() { return wb_emu_gen::arity(&" + entries[i] + "); }\n";
+    }
+    return s;
+}
+
+std::vector<std::string> emulator_flags() {
+    return {"-std=c++17", "-O2", "-march=native", "-ffp-contract=off", "-fno-strict-aliasing", "-g1",
+            "-fPIC", "-shared", "-fdiagnostics-color=never", "-Wno-unused-result",
+            "-I" + emulator_include_dir().string(), "-pthread"};
+}
+
+}  // namespace
+
+EmuBuild build_emulated(const SourceText& source, const std::vector<std::string>& entries) {
+    const std::string origin = source.origin.empty() ? "<inline>" : source.origin;
+    EmuBuild b;
+    b.entries = entries;
+    b.refusal = unsupported_construct(source.text, origin);
+    if (b.refusal) return b;
+    const std::string text = rewrite_for_emulation(source.text);
+    b.fibers = needs_fibers(text);
+
+    std::string tu = "#include \"cuda_emu.h\"\n#line 1 \"" + origin + "\"\n" + text;
+    if (!tu.empty() && tu.back() != '\n') tu += '\n';
+    tu += "#line 1 \"" + std::string(kEntriesFile) + "\"\n" + generated_entries(entries);
+
+    HostLibrary lib = build_host_library(tu, emulator_flags(), CacheKind::Emulated, "wb-emulated-1");
+    b.from_cache = lib.from_cache;
+    b.seconds = lib.seconds;
+    b.log = lib.log;
+    for (auto& d : parse_gcc_log(lib.log)) {
+        if (d.severity == Severity::Note) continue;
+        if (d.file == kEntriesFile) {
+            // The generated entry could not take the kernel's address: the name is not a kernel here.
+            if (d.severity != Severity::Error) continue;
+            Diagnostic f;
+            f.file = origin;
+            f.message = "the CPU emulator could not find every kernel the lesson launches (";
+            for (std::size_t i = 0; i < entries.size(); ++i) f.message += (i ? ", '" : "'") + entries[i] + "'";
+            f.message += "): " + d.message;
+            b.diagnostics.push_back(std::move(f));
+            break;
+        }
+        if (d.file != origin) {
+            // An error inside cuda_emu.h: something the emulator's header lacks.
+            if (d.severity != Severity::Error) continue;
+            d.message = "the CPU emulator cannot compile this kernel (" + d.file + ":" + std::to_string(d.line) +
+                        "): " + d.message;
+            d.file = origin;
+            d.line = 0;
+            d.column = 0;
+        }
+        b.diagnostics.push_back(std::move(d));
+    }
+    if (lib.ok) {
+        b.ok = true;
+        b.library = lib.library;
+    } else if (std::none_of(b.diagnostics.begin(), b.diagnostics.end(),
+                            [](const Diagnostic& d) { return d.severity == Severity::Error; })) {
+        Diagnostic d;
+        d.file = origin;
+        d.message = "the host compiler failed to build the kernel for the CPU emulator: " + lib.log;
+        b.diagnostics.push_back(std::move(d));
+    }
+    return b;
+}
+
+}  // namespace wb

@@ -1,0 +1,70 @@
+// runtime/pipeline/worker_main.cpp — the worker process's side (see
+// worker.hpp): the loop that reads requests, runs each with a LocalBackend and
+// writes back its progress and result. The supervisor's side is worker.cpp.
+#include "pipeline/worker.hpp"
+
+#include "core/data_dirs.hpp"
+#include "core/error.hpp"
+#include "pipeline/wire.hpp"
+
+#include <csignal>
+#include <cstdio>
+
+namespace wb {
+
+int worker_main(int in_fd, int out_fd, int ordinal) {
+    std::signal(SIGPIPE, SIG_IGN);
+    auto backend = make_local_backend(ordinal);
+    backend->info();  // load the driver and make the context now, not during the first run
+    for (;;) {
+        Frame q;
+        ReadStatus st = read_frame(in_fd, q, std::chrono::steady_clock::time_point::max());
+        if (st == ReadStatus::Closed) return 0;
+        if (st != ReadStatus::Ok) return 2;
+        if (q.kind == FrameKind::Quit) return 0;
+        if (q.json.contains("info")) {
+            BackendInfo bi = backend->info();
+            Frame a;
+            a.kind = FrameKind::Result;
+            a.json = {{"has_gpu", bi.has_gpu}, {"no_gpu_reason", bi.no_gpu_reason},
+                      {"no_gpu_said", encode_sentence(bi.no_gpu_said)}};
+            if (!bi.devices.empty()) {
+                RunResult tmp;
+                tmp.device = bi.devices[0];
+                a.json["device"] = encode_result(tmp).json;
+            }
+            if (!write_frame(out_fd, a)) return 0;
+            continue;
+        }
+        RunResult r;
+        try {
+            RunRequest req = decode_request(q);
+            // Trust is checked here too, where the lesson's C++ would run: a
+            // front end that forgot to ask cannot make the worker run it.
+            if (!req.trusted && !is_shipped_lesson(req.lesson->file))
+                throw Error(ErrorKind::Usage,
+                            "refused: " + req.lesson->file.string() +
+                                " is not one of the shipped lessons and the request does not say it is trusted; " +
+                                untrusted_lesson_explanation());
+            req.on_phase = [out_fd](const char* phase) {
+                Frame p;
+                p.kind = FrameKind::Progress;
+                p.json = {{"phase", phase}};
+                write_frame(out_fd, p);
+            };
+            r = backend->run(req);
+        } catch (const Error& e) {
+            r.status = RunStatus::InputError;
+            r.message = e.what();
+        } catch (const std::exception& e) {
+            r.status = RunStatus::InputError;
+            r.message = std::string("internal error: ") + e.what();
+        }
+        std::fflush(stdout);
+        std::fflush(stderr);
+        if (!write_frame(out_fd, encode_result(r))) return 0;
+        if (r.context_lost) return 0;  // this process's CUDA context is ruined; the supervisor starts another
+    }
+}
+
+}  // namespace wb

@@ -1,0 +1,78 @@
+// runtime/pipeline/worker_process.hpp — one worker process as its supervisor
+// sees it: WorkerBackend::Process (its pid, its pipes, and the thread that
+// collects what it prints), and how the supervisor learns that a worker ended
+// and ends one. Private to pipeline/worker.cpp and pipeline/worker_process.cpp.
+#pragma once
+
+#include "pipeline/wire.hpp"
+#include "pipeline/worker.hpp"
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstddef>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace wb {
+
+constexpr std::size_t kMaxOutput = 256 * 1024;  // what a worker printed that a result keeps
+
+// One running worker: its pid, its pipes, and a thread that collects what it prints.
+struct WorkerBackend::Process {
+    pid_t pid = -1;
+    int to_worker = -1;
+    int from_worker = -1;
+    int output_fd = -1;
+    std::thread reader;
+    std::mutex output_mutex;
+    std::string output;
+    bool output_truncated = false;
+    std::atomic<bool> reader_done{false};  // the reader saw EOF: every writer of the output pipe is gone
+
+    ~Process() {
+        if (to_worker >= 0) ::close(to_worker);
+        if (from_worker >= 0) ::close(from_worker);
+        if (pid > 0) {
+            ::kill(-pid, SIGKILL);
+            int st;
+            while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+        }
+        if (reader.joinable()) reader.join();  // ends at EOF once the worker is gone
+        if (output_fd >= 0) ::close(output_fd);
+    }
+
+    std::string take_output() {
+        std::lock_guard<std::mutex> lock(output_mutex);
+        std::string out = std::move(output);
+        if (output_truncated) out += "\n[output truncated at " + std::to_string(kMaxOutput / 1024) + " KiB]\n";
+        output.clear();
+        output_truncated = false;
+        return out;
+    }
+};
+
+// The end of a worker that failed a request, and who ended it.
+struct WorkerExit {
+    int status = 0;
+    bool died_by_itself = false;  // it was gone before the supervisor killed it
+};
+
+// True when `pid` (a child, not yet reaped) has ended; it stays a zombie.
+bool has_ended(pid_t pid);
+
+// Kills the worker's process group, after `grace` for it to end on its own,
+// then reaps the worker.
+WorkerExit kill_and_reap(pid_t pid, std::chrono::milliseconds grace);
+
+// Waits until the worker has something to say on `fd`, the deadline passes,
+// or the worker is gone.
+ReadStatus wait_for_frame(int fd, pid_t pid, std::chrono::steady_clock::time_point deadline);
+
+}  // namespace wb
