@@ -12,7 +12,7 @@
 #include "compile/nvrtc.hpp"
 #include "emulate/refuse.hpp"
 #include "emulate/rewrite.hpp"
-#include "reference/reference.hpp"
+#include "compile/host_library.hpp"
 
 #include <algorithm>
 

@@ -3,7 +3,7 @@
 
 #include "core/disk_cache.hpp"
 #include "core/error.hpp"
-#include "reference/reference.hpp"
+#include "compile/host_library.hpp"
 
 #include <chrono>
 #include <sstream>

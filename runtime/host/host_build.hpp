@@ -9,7 +9,7 @@
 // A `#line` directive names the student's file, so nvcc's front end, the host
 // compiler and the line table all speak of the student's own lines. The
 // library is cached by the same content-hash rule as references
-// (reference/reference.hpp build_host_library): nvcc's version, the flags,
+// (compile/host_library.hpp build_host_library): nvcc's version, the flags,
 // wb_host.h and the text.
 #pragma once
 

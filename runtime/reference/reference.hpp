@@ -13,6 +13,7 @@
 #pragma once
 
 #include "compile/diagnostics.hpp"
+#include "compile/host_library.hpp"
 #include "core/disk_cache.hpp"
 #include "lesson/lesson.hpp"
 
@@ -43,37 +44,6 @@ ReferenceBuild build_reference(const ReferenceSpec& spec);
 // flags that shape its code ("g++ -O3 -march=native -ffp-contract=off -fopenmp"),
 // read from the command that built it ($CXX is honoured, "ccache g++" names g++).
 std::string reference_compiler_summary(const ReferenceBuild& build);
-
-// A shared library built by the host compiler from one translation unit.
-struct HostLibrary {
-    bool ok = false;
-    std::string log;                   // the compiler's whole output
-    std::filesystem::path library;     // the .so, when ok
-    std::vector<std::string> command;  // the compiler command line
-    int exit_code = 0;
-    double seconds = 0;                // build time (0 when cached)
-    bool from_cache = false;
-};
-
-// A compiler other than the host C++ compiler: its command's first words,
-// its version text (part of the cache key) and the file name its source needs.
-struct LibraryCompiler {
-    std::vector<std::string> command;
-    std::string version;
-    std::string source_suffix = ".cpp";
-};
-
-// Compiles `tu` with the host compiler (c++ or $CXX), or `compiler` when
-// given, and `flags` into a shared library cached in the `kind` cache folder,
-// keyed on `cache_tag`, the compiler and its version, the flags and the text.
-// The CPU reference, the CPU emulator's kernels and host steps (nvcc) are all
-// built through this.
-HostLibrary build_host_library(const std::string& tu, const std::vector<std::string>& flags, CacheKind kind,
-                               const std::string& cache_tag, const LibraryCompiler* compiler = nullptr);
-
-// `<command> --version`'s output, run once per process per command; nullopt
-// when it does not run or fails.
-std::optional<std::string> tool_version(const std::vector<std::string>& command);
 
 // An opened reference library. Owns the dlopen handle.
 class LoadedReference {
