@@ -10,6 +10,7 @@
 #include "pipeline/worker.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -75,6 +76,17 @@ double seconds_option(const Args& a, const char* name) {
     const double v = std::strtod(t->c_str(), &end);
     if (*end || !(v > 0)) throw UsageError(std::string(name) + " takes a number of seconds above 0");
     return v;
+}
+
+std::optional<long long> whole_number_option(const Args& a, const char* name, long long min) {
+    auto v = a.value(name);
+    if (!v) return std::nullopt;
+    char* end = nullptr;
+    errno = 0;
+    const long long n = std::strtoll(v->c_str(), &end, 10);
+    if (v->empty() || *end || errno == ERANGE || n < min)
+        throw UsageError(std::string(name) + " takes a whole number >= " + std::to_string(min) + ", not '" + *v + "'");
+    return n;
 }
 
 bool trusted_or_explain(const std::vector<std::string>& files, bool trust_given, const std::string& command) {

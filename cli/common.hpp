@@ -98,6 +98,10 @@ std::array<long long, 3> parse_dim3(const std::string& s, const char* what);
 
 // A number of seconds above 0, or 0 when the option is absent.
 double seconds_option(const Args& a, const char* name);
+// Option `name` as a whole number of at least `min`; nullopt when it is not
+// given. A UsageError names the option and what it takes ("--block takes a
+// whole number >= 1, not 'abc'").
+std::optional<long long> whole_number_option(const Args& a, const char* name, long long min);
 
 // Lessons from outside the shipped lessons folder carry C++ (the CPU
 // reference) that is compiled and run natively, and kernels that run: run,

@@ -136,8 +136,8 @@ int inspect_main(const Args& a) {
                 shared = d.shared_bytes;
                 break;
             }
-        if (auto b = a.value("--block")) block = std::stoll(*b);
-        if (auto s = a.value("--shared")) shared = std::stoll(*s);
+        if (auto b = whole_number_option(a, "--block", 1)) block = *b;
+        if (auto s = whole_number_option(a, "--shared", 0)) shared = *s;
         if (block <= 0) block = 256;
         const Occupancy now = occupancy(in.cc, limits, k, static_cast<int>(block), shared);
         const std::vector<Occupancy> chart = occupancy_by_block_size(in.cc, limits, k, shared);

@@ -169,6 +169,16 @@ TEST(Cli, InspectResourcesAndOccupancyWorkWithoutAGpu) {
     EXPECT_GT(j["kernels"][0]["at"]["active_blocks"].get<int>(), 0);
 }
 
+TEST(Cli, InspectNamesABadBlockOrSharedSize) {
+    for (const char* bad : {"--block abc", "--block 0", "--block 12x", "--shared -1", "--block 99999999999999999999"}) {
+        auto r = cli(std::string("inspect lessons/06_matmul.json --step 3 --solution --occupancy --arch sm_90 ") + bad);
+        EXPECT_EQ(r.code, 2) << bad << ": " << r.out;
+        const std::string option = std::string(bad).substr(0, std::string(bad).find(' '));
+        EXPECT_TRUE(contains(r.out, option + " takes a whole number")) << bad << ": " << r.out;
+        EXPECT_FALSE(contains(r.out, "internal error")) << r.out;
+    }
+}
+
 TEST(Cli, InspectPtxWeavesInTheSourceLines) {
     auto r = cli("inspect lessons/01_vector_add.json --solution --ptx");
     ASSERT_EQ(r.code, 0) << r.out;
