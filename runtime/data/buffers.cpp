@@ -356,4 +356,22 @@ HostBuffer make_buffer(const Buffer& spec, const ExprVars& vars) {
     return buf;
 }
 
+const HostBuffer* find_in(const std::vector<HostBuffer>& v, const std::string& name) {
+    for (const auto& h : v)
+        if (h.name == name) return &h;
+    return nullptr;
+}
+
+std::size_t buffer_index(const std::vector<HostBuffer>& v, const std::string& name) {
+    for (std::size_t i = 0; i < v.size(); ++i)
+        if (v[i].name == name) return i;
+    throw Error(ErrorKind::Internal, "no buffer '" + name + "'");
+}
+
+std::uint64_t bytes_of(const std::vector<HostBuffer>& v) {
+    std::uint64_t bytes = 0;
+    for (const auto& h : v) bytes += h.size_bytes();
+    return bytes;
+}
+
 }  // namespace wb

@@ -70,6 +70,14 @@ HostBuffer sample_buffer(const HostBuffer& b, std::size_t max_elements);
 // and saturated), for loops that fill a buffer through one mutable_data().
 void store_value(DType type, std::byte* p, double value);
 
+// The buffer named `name` in `v`; null when there is none.
+const HostBuffer* find_in(const std::vector<HostBuffer>& v, const std::string& name);
+// Its index in `v`; throws wb::Error (Internal) when there is none: the
+// loader has checked every name a step uses.
+std::size_t buffer_index(const std::vector<HostBuffer>& v, const std::string& name);
+// Their sizes, added up.
+std::uint64_t bytes_of(const std::vector<HostBuffer>& v);
+
 // "[300,451,3]", for messages.
 std::string shape_string(const std::vector<std::size_t>& shape);
 

@@ -44,7 +44,7 @@ private:
     void synchronize(RunResult& r, const char* what);
     std::vector<HostBuffer> download_outputs() const;
     std::vector<HostBuffer> download_second(const std::vector<HostBuffer>& first) const;
-    std::size_t index_of(const std::string& name) const;
+    std::size_t index_of(const std::string& name) const { return buffer_index(in_.host, name); }
     bool is_filled(std::size_t i) const { return filled_by_lesson(in_.step, in_.host[i]); }
 
     const StepInputs& in_;
@@ -63,6 +63,10 @@ private:
     std::vector<std::vector<ArgPack>> packs_;  // per launch, per pass
     bool inputs_written_ = false;              // a swap hands an input to a kernel to write
     Sentence out_of_bounds_;
+    // The timer and what it times, kept after measure() for the baseline beside
+    // the kernels (same flush, same method); work_ is declared first, as the timer holds it.
+    KernelWork work_;
+    std::optional<KernelTimer> timer_;
     std::optional<Timing> timing_;             // for the baseline's method
 };
 
@@ -192,12 +196,6 @@ bool GpuExecutor::fill_constants(RunResult& r) {
     return true;
 }
 
-std::size_t GpuExecutor::index_of(const std::string& name) const {
-    for (std::size_t i = 0; i < in_.host.size(); ++i)
-        if (in_.host[i].name == name) return i;
-    throw Error(ErrorKind::Internal, "no buffer '" + name + "'");
-}
-
 void GpuExecutor::upload_inputs() {
     const auto& host = in_.host;
     for (std::size_t i = 0; i < host.size(); ++i) {
@@ -308,15 +306,15 @@ std::optional<std::vector<HostBuffer>> GpuExecutor::measure(RunResult& r) {
     });
     const bool has_filled = std::any_of(in_.step.buffers.begin(), in_.step.buffers.end(),
                                         [](const Buffer& b) { return b.fill.has_value(); });
-    KernelWork work;
+    KernelWork& work = work_;
     work.launch = [&](CUstream stream) { launch_all(r, stream); };
     if (has_inout || has_filled)
-        work.restore = [&, has_inout, has_filled] {
+        work.restore = [this, has_inout, has_filled] {
             if (has_inout) upload_inputs();   // an in-place (or swapping) kernel must see its original input every time
             if (has_filled) refill_outputs();  // an accumulating kernel must start from its fill every time
         };
     work.synchronize = [&](const char* what) { synchronize(r, what); };
-    for (const auto& h : host) work.working_set += h.size_bytes();
+    work.working_set = bytes_of(host);
     TimingAsk ask;
     ask.warmup = req.warmup >= 0 ? req.warmup : in_.step.checks.warmup;
     ask.repeat = std::max(1, req.repeat >= 0 ? req.repeat : in_.step.checks.repeat);
@@ -324,7 +322,7 @@ std::optional<std::vector<HostBuffer>> GpuExecutor::measure(RunResult& r) {
 
     Timing quiet;
     wait_for_quiet_gpu(quiet, nvml_probe(ctx_.info().pci_bus_id));
-    KernelTimer timer(ctx_, work, ask);
+    KernelTimer& timer = timer_.emplace(ctx_, work, ask);
     Timing t = timer.time();
     t.waited_ms = quiet.waited_ms;
     t.busy_processes = quiet.busy_processes;
@@ -345,18 +343,11 @@ std::optional<std::vector<HostBuffer>> GpuExecutor::measure(RunResult& r) {
 // The lesson's baseline, on the same inputs, checked and timed the same way.
 void GpuExecutor::beside(RunResult& r) {
     const RunRequest& req = in_.req;
-    if (!in_.step.baseline || !timing_) return;
+    if (!in_.step.baseline || !timer_ || !timing_) return;
     if (req.on_phase) req.on_phase("baseline");
-    KernelWork none;
-    none.synchronize = [&](const char* what) { synchronize(r, what); };
-    for (const auto& h : in_.host) none.working_set += h.size_bytes();
-    TimingAsk ask;
-    ask.repeat = std::max(1, req.repeat >= 0 ? req.repeat : in_.step.checks.repeat);
-    ask.warm_l2 = req.warm_l2;
-    KernelTimer timer(ctx_, none, ask);
     BaselineRun run{*in_.step.baseline, r.params, r.bytes, r.flops, r.compile.arch, in_.host, dev_, in_.reference_out,
                     in_.compare, [&] { upload_inputs(); }, [&](const char* what) { synchronize(r, what); }};
-    r.baseline = run_baseline(ctx_, run, timer, *timing_);
+    r.baseline = run_baseline(ctx_, run, *timer_, *timing_);
 }
 
 }  // namespace

@@ -49,11 +49,7 @@ public:
     }
 
 private:
-    std::size_t index_of(const std::string& name) const {
-        for (std::size_t i = 0; i < in_.host.size(); ++i)
-            if (in_.host[i].name == name) return i;
-        throw Error(ErrorKind::Internal, "no buffer '" + name + "'");
-    }
+    std::size_t index_of(const std::string& name) const { return buffer_index(in_.host, name); }
     void report_fault(RunResult& r, EmuFault& fault) const;
 
     const StepInputs& in_;

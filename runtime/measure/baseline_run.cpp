@@ -13,26 +13,11 @@
 
 namespace wb {
 
-namespace {
-
-const HostBuffer* find_in(const std::vector<HostBuffer>& v, const std::string& name) {
-    for (const auto& h : v)
-        if (h.name == name) return &h;
-    return nullptr;
-}
-
-}  // namespace
-
 BaselineResult run_baseline(const GpuContext& ctx, const BaselineRun& in, KernelTimer& timer, const Timing& t) {
     const Driver& d = ctx.driver();
     const auto& cu = d.api();
     const auto& host = in.host;
     const auto& dev = in.dev;
-    auto device_index = [&](const std::string& name) -> std::size_t {
-        for (std::size_t i = 0; i < host.size(); ++i)
-            if (host[i].name == name) return i;
-        throw Error(ErrorKind::Internal, "no buffer '" + name + "'");
-    };
     const BaselineSpec& spec = in.spec;
     BaselineResult b;
     b.kind = baseline_kind_name(spec.kind);
@@ -41,7 +26,7 @@ BaselineResult run_baseline(const GpuContext& ctx, const BaselineRun& in, Kernel
     b.flops = in.flops;
     const ExprVars vars(in.params.begin(), in.params.end());
     auto size = [&](const char* role) { return std::llround(eval_expr(spec.sizes.at(role), vars)); };
-    auto index = [&](const char* role) { return device_index(spec.buffers.at(role)); };
+    auto index = [&](const char* role) { return buffer_index(host, spec.buffers.at(role)); };
     auto fits = [&](const char* role, long long need) {
         if (need <= static_cast<long long>(host[index(role)].count())) return true;
         b.note = "buffer '" + spec.buffers.at(role) + "' holds " + std::to_string(host[index(role)].count()) +

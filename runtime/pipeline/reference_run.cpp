@@ -14,12 +14,6 @@ namespace wb {
 
 namespace {
 
-std::uint64_t bytes_of(const std::vector<HostBuffer>& buffers) {
-    std::uint64_t bytes = 0;
-    for (const auto& h : buffers) bytes += h.size_bytes();
-    return bytes;
-}
-
 // The memory `buffers` hold of their own: written blocks (zeros never
 // written cost none), less those they share with `besides`.
 std::uint64_t held_bytes(const std::vector<HostBuffer>& buffers, const std::vector<HostBuffer>& besides = {}) {

@@ -28,12 +28,6 @@ std::string first_error(const std::vector<Diagnostic>& diags) {
     return {};
 }
 
-const HostBuffer* find_in(const std::vector<HostBuffer>& v, const std::string& name) {
-    for (const auto& h : v)
-        if (h.name == name) return &h;
-    return nullptr;
-}
-
 // 7. The verdict of two validation runs against the reference, the same for
 // every backend: each compared output, then an out-of-bounds write (which
 // fails the run even when every compared cell is right), said once.

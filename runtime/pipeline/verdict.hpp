@@ -33,7 +33,4 @@ bool judge_after_timing(RunResult& r, const std::vector<CompareSpec>& compare, c
 // The first error among compiler diagnostics, as text; "" when none.
 std::string first_error(const std::vector<Diagnostic>& diags);
 
-// The buffer of this name in `v`; null when there is none.
-const HostBuffer* find_in(const std::vector<HostBuffer>& v, const std::string& name);
-
 }  // namespace wb
