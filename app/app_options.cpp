@@ -3,6 +3,7 @@
 // names the option and what was wrong with the value.
 #include "app_options.hpp"
 
+#include "core/option_error.hpp"
 #include "core/phrase.hpp"
 
 #include <CLI/CLI.hpp>
@@ -53,14 +54,9 @@ public:
     }
 };
 
-// CLI11 says "--frames: 1 required TEXT missing" for an option given without its value.
+// The error in the workbook's words (core/option_error.hpp).
 std::string in_our_words(const CLI::ParseError& e) {
-    const std::string what = e.what();
-    const auto colon = what.find(": ");
-    if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) && colon != std::string::npos && what.rfind("--", 0) == 0 &&
-        what.size() > 8 && what.compare(what.size() - 8, 8, " missing") == 0)
-        return what.substr(0, colon) + " needs a value";
-    return what;
+    return option_error_in_our_words(e.what(), dynamic_cast<const CLI::ArgumentMismatch*>(&e) != nullptr);
 }
 
 }  // namespace

@@ -256,7 +256,8 @@ int main(int argc, char** argv) {
                                     std::to_string(d.grid[0]) + "," + std::to_string(d.grid[1]) + "," +
                                     std::to_string(d.grid[2]) + " " + std::to_string(d.block[0]) + "," +
                                     std::to_string(d.block[1]) + "," + std::to_string(d.block[2]) + " " + args + " " +
-                                    std::to_string(largest) + " " + std::to_string(d.shared_bytes);
+                                    std::to_string(largest) + " " + std::to_string(d.shared_bytes) + " '" + root +
+                                    "/runtime/compile/nvrtc_include'";
             FILE* p = popen(cmd.c_str(), "r");
             double cupy_p50 = 0;
             if (p) {

@@ -6,6 +6,7 @@
 // from their declarations, and the exit codes. An unknown option or command is
 // said in our words, naming it and where to look.
 #include "command_line.hpp"
+#include "core/option_error.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -82,16 +83,9 @@ void declare(CLI::App& sub, const OptionSpec& o, Args& args) {
     }
 }
 
-// CLI11 says "--step: 1 required TEXT missing" for an option given without its
-// value; that is said as "--step needs a value". Other errors keep CLI11's words,
-// which name the option.
+// The error in the workbook's words (core/option_error.hpp).
 std::string in_our_words(const CLI::ParseError& e) {
-    const std::string what = e.what();
-    const auto colon = what.find(": ");
-    if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) && colon != std::string::npos && what.rfind("--", 0) == 0 &&
-        what.size() > 8 && what.compare(what.size() - 8, 8, " missing") == 0)
-        return what.substr(0, colon) + " needs a value";
-    return what;
+    return option_error_in_our_words(e.what(), dynamic_cast<const CLI::ArgumentMismatch*>(&e) != nullptr);
 }
 
 std::string command_names(const std::vector<CommandSpec>& commands) {

@@ -66,8 +66,8 @@ print(t.get("median_ms", ""), per_run, t.get("method", "").replace("|", "/"))' "
     echo "| $name | $step | $tc | | not timed | | | $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("message",""))' "$WORK/ours.json" 2>/dev/null) |"
     missing=$((missing + 1)); continue
   fi
-  # The two validation runs, a few warm-up runs and some samples: enough whole runs for a median.
-  runs=6
+  # The two validation runs, the warm-up runs and the first samples (NCU_RUNS, 12 unless set): enough whole runs for a median.
+  runs=${NCU_RUNS:-12}
   "$NCU" --clock-control none --target-processes all --metrics gpu__time_duration.sum --csv -c $((runs * per_run)) \
       "$CLI" run --trust "$lesson" --step "$step" --case "$tc" --solution --in-process >"$WORK/ncu.csv" 2>/dev/null
   theirs=$(python3 - "$WORK/ncu.csv" "$per_run" <<'EOF'

@@ -76,11 +76,11 @@ void draw_baseline(const RunResult& r, const std::string& lang) {
     char line[512];
     ImGui::PushTextWrapPos(0.0f);
     if (!b.ran) {
-        std::snprintf(line, sizeof line, tr(UiText::BaselineNotRun, lang), b.label.c_str(), b.note.c_str());
+        std::snprintf(line, sizeof line, tr(UiText::BaselineNotRun, lang), b.label.c_str(), b.note_in(lang).c_str());
         ImGui::TextColored(kNeutral, "%s", line);
     } else if (!b.passed) {
         std::snprintf(line, sizeof line, tr(UiText::BaselineCheckFailed, lang), b.label.c_str(),
-                      b.note.empty() && b.check ? b.check->note.c_str() : b.note.c_str());
+                      b.note.empty() && b.check ? b.check->note_in(lang).c_str() : b.note_in(lang).c_str());
         ImGui::TextColored(kBad, "%s", line);
     } else {
         if (b.kind == "memcpy")

@@ -42,18 +42,18 @@ void print_sanitizer(const RunResult& r) {
 }
 
 // "baseline cuBLAS SGEMM 0.0410 ms (52000.0 GFLOP/s), output checked: PASS; yours reaches 15% of its speed"
-void print_baseline(const RunResult& r) {
+void print_baseline(const RunResult& r, const std::string& lang) {
     const BaselineResult& b = *r.baseline;
     std::cout << "baseline " << b.label;
     if (!b.ran) {
-        std::cout << " did not run: " << b.note << "\n";
+        std::cout << " did not run: " << b.note_in(lang) << "\n";
         return;
     }
     std::cout << " " << fmt("%.4f ms", b.median_ms);
     if (b.kind == "memcpy") std::cout << " (" << fmt("%.1f GB/s", b.gbs()) << ")";
     else if (b.gflops() > 0) std::cout << " (" << fmt("%.1f GFLOP/s", b.gflops()) << ")";
     std::cout << ", " << (b.kind == "memcpy" ? "copy" : "output") << " checked: " << (b.passed ? "PASS" : "FAIL");
-    if (!b.note.empty()) std::cout << " (" << b.note << ")";
+    if (!b.note.empty()) std::cout << " (" << b.note_in(lang) << ")";
     if (r.baseline_fraction() > 0)
         std::cout << "; yours reaches " << fmt("%.0f%%", 100 * r.baseline_fraction())
                   << (b.kind == "memcpy" ? " of its GB/s" : " of its speed");
@@ -144,8 +144,8 @@ void print_run_text(const RunResult& r, const std::string& lang) {
                       << "): " << fmt("%.0f%%", 100 * p.roof_fraction) << " of the "
                       << fmt("%.1f GFLOP/s", p.attainable) << " the roof allows here\n";
         }
-        std::cout << "        " << render(timing_method(t), "en") << "\n";
-        if (r.baseline) print_baseline(r);
+        std::cout << "        " << render(timing_method(t), lang) << "\n";
+        if (r.baseline) print_baseline(r, lang);
         if (t.near_resolution) std::cout << "        (under 10 us: near the resolution of event timing, about 1-2 us)\n";
     }
     if (r.sanitizer != SanitizerTool::None) print_sanitizer(r);

@@ -25,6 +25,13 @@ struct Entry {
 
 // Sorted by key (checked by phrase_keys' test): looked up by binary search.
 constexpr Entry kCatalogue[] = {
+    {"baseline.buffer_too_small", "buffer '{0}' holds {1} elements; the baseline needs {2}", "缓冲区 '{0}' 有 {1} 个元素；基准需要 {2} 个"},
+    {"baseline.copy_differs", "the copy differs from its source", "复制的结果与源数据不同"},
+    {"baseline.cub_not_compiled", "the CUB kernels did not compile: {0}", "CUB 核函数没有编译通过：{0}"},
+    {"baseline.cublas_not_loaded", "cuBLAS could not be loaded ({0})", "无法加载 cuBLAS（{0}）"},
+    {"baseline.cublas_not_started", "cuBLAS was loaded but could not start (cublasCreate failed)", "cuBLAS 已加载，但无法启动（cublasCreate 失败）"},
+    {"baseline.not_checked", "not checked: the step compares no buffer '{0}'", "未检查：这一步不比较缓冲区 '{0}'"},
+    {"baseline.size_range", "the size {0} must be between 1 and 2^31 - 1", "尺寸 {0} 必须在 1 到 2^31 - 1 之间"},
     {"check.requires_memcheck", "the lesson requires a clean memory check: ", "课程要求内存检查不报任何错误："},
     {"check.requires_racecheck", "the lesson requires a clean race check: ", "课程要求竞争检查不报任何错误："},
     {"cli.emulator", "CPU emulator", "CPU 模拟器"},

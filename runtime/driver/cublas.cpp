@@ -29,7 +29,7 @@ const CublasApi* CublasApi::get(std::string& why) {
             tried += (tried.empty() ? "" : ", ") + name;
         }
         if (!lib) {
-            reason = "cuBLAS could not be loaded (tried " + tried + ")";
+            reason = "tried " + tried;
             return;
         }
         auto* a = new CublasApi;
@@ -38,7 +38,7 @@ const CublasApi* CublasApi::get(std::string& why) {
         a->sgemm = reinterpret_cast<decltype(a->sgemm)>(dlsym(lib, "cublasSgemm_v2"));
         a->set_stream = reinterpret_cast<decltype(a->set_stream)>(dlsym(lib, "cublasSetStream_v2"));
         if (!a->create || !a->destroy || !a->sgemm || !a->set_stream) {
-            reason = "cuBLAS was loaded but lacks cublasCreate_v2, cublasDestroy_v2, cublasSgemm_v2 or cublasSetStream_v2";
+            reason = "libcublas lacks cublasCreate_v2, cublasDestroy_v2, cublasSgemm_v2 or cublasSetStream_v2";
             delete a;
             return;
         }

@@ -135,9 +135,11 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
     std::free(buffer);
 }
 
-constexpr CUpti_ActivityKind kKinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
-                                         CUPTI_ACTIVITY_KIND_MEMCPY2, CUPTI_ACTIVITY_KIND_MEMSET,
-                                         CUPTI_ACTIVITY_KIND_MEMORY2};
+// The kinds recorded besides kernels (whose kind begin() picks).
+constexpr CUpti_ActivityKind kKinds[] = {CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMCPY2,
+                                         CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_MEMORY2};
+
+CUpti_ActivityKind g_kernel_kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;  // the open trace's
 
 }  // namespace
 
@@ -237,7 +239,7 @@ std::uint64_t ActivityTracer::now_ns() const {
     return t;
 }
 
-void ActivityTracer::begin(std::uint64_t begin_ns) {
+void ActivityTracer::begin(std::uint64_t begin_ns, Kernels kernels) {
     {
         std::lock_guard<std::mutex> lock(g_collected.mutex);
         g_collected.base_ns = begin_ns;
@@ -246,11 +248,14 @@ void ActivityTracer::begin(std::uint64_t begin_ns) {
         g_collected.memory_seen = false;
         g_collected.open = true;
     }
+    g_kernel_kind = kernels == Kernels::Serialized ? CUPTI_ACTIVITY_KIND_KERNEL : CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+    g_api.activity_enable(g_kernel_kind);
     for (auto k : kKinds) g_api.activity_enable(k);
 }
 
 Trace ActivityTracer::end(std::uint64_t begin_ns, std::uint64_t returned_ns) {
     g_api.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    g_api.activity_disable(g_kernel_kind);
     for (auto k : kKinds) g_api.activity_disable(k);
     g_api.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     Trace t;

@@ -4,6 +4,7 @@
 // same inputs, is checked by the step's own compare rule for its output (a
 // memcpy: the copy equals its source), and is timed by the same method.
 #pragma once
+#include "core/phrase.hpp"
 
 #include "compare/compare.hpp"
 #include "compile/nvrtc.hpp"
@@ -22,7 +23,9 @@ struct BaselineResult {
     bool ran = false;              // false: `note` says why (cuBLAS missing, a size out of range)
     bool passed = false;           // its output checked out
     std::optional<CompareResult> check;  // the compare of its output (not for memcpy)
-    std::string note;
+    std::string note;              // English; note_in() gives it in the student's language
+    Sentence note_said;            // what `note` was made from (core/phrase.hpp)
+    std::string note_in(std::string_view lang) const { return render_checked(note, note_said, lang); }
     double median_ms = 0, min_ms = 0, max_ms = 0;
     int samples = 0;
     int batch = 1;                 // > 1: timed as graph replays of this many, as the kernel was

@@ -27,10 +27,14 @@ BaselineResult run_baseline(const GpuContext& ctx, const BaselineRun& in, Kernel
     const ExprVars vars(in.params.begin(), in.params.end());
     auto size = [&](const char* role) { return std::llround(eval_expr(spec.sizes.at(role), vars)); };
     auto index = [&](const char* role) { return buffer_index(host, spec.buffers.at(role)); };
+    auto say = [&](Sentence s) {
+        b.note = render(s, "en");
+        b.note_said = std::move(s);
+    };
     auto fits = [&](const char* role, long long need) {
         if (need <= static_cast<long long>(host[index(role)].count())) return true;
-        b.note = "buffer '" + spec.buffers.at(role) + "' holds " + std::to_string(host[index(role)].count()) +
-                 " elements; the baseline needs " + std::to_string(need);
+        say({{"baseline.buffer_too_small",
+              {spec.buffers.at(role), std::to_string(host[index(role)].count()), std::to_string(need)}}});
         return false;
     };
     std::function<void()> before;
@@ -46,13 +50,17 @@ BaselineResult run_baseline(const GpuContext& ctx, const BaselineRun& in, Kernel
         const long long m = size("m"), n = size("n"), k = size("k");
         if (!fits("a", m * k) || !fits("b", k * n) || !fits("c", m * n)) break;
         if (m <= 0 || n <= 0 || k <= 0 || m > INT32_MAX || n > INT32_MAX || k > INT32_MAX) {
-            b.note = "the sizes m, n, k must be between 1 and 2^31 - 1";
+            say({{"baseline.size_range", {"m, n, k"}}});
             break;
         }
-        if (!(api = CublasApi::get(b.note))) break;
+        std::string why;
+        if (!(api = CublasApi::get(why))) {
+            say({{"baseline.cublas_not_loaded", {why}}});
+            break;
+        }
         handle.emplace(*api);
         if (!handle->get()) {
-            b.note = "cuBLAS was loaded but could not start (cublasCreate failed)";
+            say({{"baseline.cublas_not_started", {}}});
             break;
         }
         const auto* pa = reinterpret_cast<const float*>(dev[index("a")].ptr());
@@ -83,8 +91,7 @@ BaselineResult run_baseline(const GpuContext& ctx, const BaselineRun& in, Kernel
         if (!fits("in", n) || n > INT32_MAX) break;
         const CompileResult compiled = compile_cub_reduce(in.arch);
         if (!compiled.ok) {
-            b.note = "the CUB kernel did not compile: " +
-                     (compiled.diagnostics.empty() ? compiled.log : compiled.diagnostics[0].message);
+            say({{"baseline.cub_not_compiled", {compiled.diagnostics.empty() ? compiled.log : compiled.diagnostics[0].message}}});
             break;
         }
         cub.emplace(d, compiled.image);
@@ -107,14 +114,13 @@ BaselineResult run_baseline(const GpuContext& ctx, const BaselineRun& in, Kernel
         const long long n = size("n");
         if (!fits("in", n) || !fits("out", n)) break;
         if (n < 1 || n > INT32_MAX) {
-            b.note = "the size n must be between 1 and 2^31 - 1";
+            say({{"baseline.size_range", {"n"}}});
             break;
         }
         const DType type = host[index("in")].type;  // f32 or i32, the same as out's (the loader checks)
         const CompileResult compiled = compile_cub_scan(in.arch);
         if (!compiled.ok) {
-            b.note = "the CUB kernels did not compile: " +
-                     (compiled.diagnostics.empty() ? compiled.log : compiled.diagnostics[0].message);
+            say({{"baseline.cub_not_compiled", {compiled.diagnostics.empty() ? compiled.log : compiled.diagnostics[0].message}}});
             break;
         }
         cub.emplace(d, compiled.image);
@@ -159,7 +165,7 @@ BaselineResult run_baseline(const GpuContext& ctx, const BaselineRun& in, Kernel
                 dev[index("to")].download_range(got.data(), off, len);
                 b.passed = std::memcmp(got.data(), want + off, len) == 0;
             }
-            if (!b.passed) b.note = "the copy differs from its source";
+            if (!b.passed) say({{"baseline.copy_differs", {}}});
         } else {
             const char* out_role = spec.kind == BaselineKind::CublasSgemm ? "c" : "out";
             HostBuffer got = host[index(out_role)].zeroed_like();
@@ -171,7 +177,7 @@ BaselineResult run_baseline(const GpuContext& ctx, const BaselineRun& in, Kernel
                 b.check = compare_buffers(got, nullptr, *want, *rule);
                 b.passed = b.check->passed;
             } else {
-                b.note = "not checked: the step compares no buffer '" + got.name + "'";
+                say({{"baseline.not_checked", {got.name}}});
             }
         }
         // The kernel's method: a graph replay of as many launches when it

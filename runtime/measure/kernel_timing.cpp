@@ -64,18 +64,34 @@ std::optional<Timing> KernelTimer::time_traced(const std::function<void()>& prep
     // flush, the work, the end marker. A sample is every record between a
     // flush and the next marker: the kernels, and any copy or memset the work
     // itself issues (a baseline's memcpy); `prepare`'s copies come before the
-    // flush and are left out.
+    // flush and are left out. Kernels are recorded serialized, each its own
+    // time as Nsight Compute measures it (see ActivityTracer::Kernels).
+    //
+    // The host waits for the flush before it launches the work, and for the
+    // work before the next sample, so each sample starts on an idle GPU, as
+    // under ncu: launched straight after the flush's read of twice the L2,
+    // memory-bound kernels read 2 to 3% longer than ncu's figure on an H200
+    // (scripts/timing-vs-ncu.sh; docs/performance.md has the table).
     std::deque<double> queue;
     bool incomplete = false;
     auto round = [&]() -> bool {
         const int n = std::max(ask_.repeat, 10);
         const std::uint64_t began = tracer->now_ns();
-        tracer->begin(began);
+        tracer->begin(began, ActivityTracer::Kernels::Serialized);
         for (int k = 0; k < n; ++k) {
             if (prepare) prepare();
             clean_->clean_flush_on(nullptr);
-            launch(nullptr);
-            clean_->sample_end_on(nullptr);
+            CUresult res = d_.api().cuCtxSynchronize();
+            if (res == CUDA_SUCCESS) {
+                launch(nullptr);
+                clean_->sample_end_on(nullptr);
+                res = d_.api().cuCtxSynchronize();
+            }
+            if (res != CUDA_SUCCESS) {
+                tracer->end(began, tracer->now_ns());
+                work_.synchronize(what);  // the kernel's fault, reported against this run
+                return false;
+            }
         }
         const CUresult res = d_.api().cuCtxSynchronize();
         const Trace trace = tracer->end(began, tracer->now_ns());

@@ -272,6 +272,8 @@ const RunResult& every_path_result() {
         r.ceilings = Ceilings{};
         BaselineResult b;
         b.check = c;
+        b.note_said = {{"baseline.not_checked", {"c"}}};
+        b.note = render(b.note_said, "en");
         r.baseline = b;
         SanitizerFinding f;
         r.sanitizer_findings = {f};

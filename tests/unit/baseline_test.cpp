@@ -125,3 +125,21 @@ TEST(Baseline, CrossesThePipeAndSaysTheShareOfItsSpeed) {
     r.baseline->ran = false;
     EXPECT_EQ(r.baseline_fraction(), 0);
 }
+
+// A baseline that did not run says why in the student's language, across the pipe too.
+TEST(Baseline, NoteInEveryLanguage) {
+    wb::RunResult r;
+    wb::BaselineResult b;
+    b.label = "cuBLAS SGEMM";
+    b.note_said = {{"baseline.buffer_too_small", {"A", "100", "4096"}}};
+    b.note = wb::render(b.note_said, "en");
+    r.baseline = b;
+    const wb::RunResult back = wb::decode_result(wb::encode_result(r));
+    ASSERT_TRUE(back.baseline);
+    EXPECT_EQ(back.baseline->note_in("en"), "buffer 'A' holds 100 elements; the baseline needs 4096");
+    EXPECT_EQ(back.baseline->note_in("zh"), "缓冲区 'A' 有 100 个元素；基准需要 4096 个");
+    // A note edited after its sentence was made is shown as it is, never the stale sentence.
+    wb::BaselineResult edited = *back.baseline;
+    edited.note = "something else";
+    EXPECT_EQ(edited.note_in("zh"), "something else");
+}
