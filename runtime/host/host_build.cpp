@@ -4,8 +4,11 @@
 #include "core/disk_cache.hpp"
 #include "core/error.hpp"
 #include "compile/host_library.hpp"
+#include "compile/nvrtc.hpp"
+#include "host/host_split.hpp"
 
 #include <chrono>
+#include <optional>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -77,12 +80,92 @@ std::vector<Diagnostic> parse_nvcc_log(const std::string& log, const std::string
     return out;
 }
 
+namespace {
+
+// The split build (host_split.hpp); nullopt where it cannot be made or fails,
+// and the file is built whole.
+std::optional<HostStepBuild> build_split(const SourceText& source, const HostSpec& host, const std::string& arch,
+                                         const std::string& origin, std::string& why) {
+    const HostSplit split = split_host_step(source.text);
+    if (!split.ok) {
+        why = split.why;
+        return std::nullopt;
+    }
+    HostStepBuild build;
+    build.arch = arch;
+    build.split = true;
+    if (!split.device.empty()) {
+        CompileOptions options;
+        options.arch = arch;
+        options.entries = split.kernels;
+        const CompileResult kernels = compile_cuda(SourceText{split.device, origin, ""}, options);
+        if (!kernels.ok || !kernels.is_cubin) {
+            why = "its kernels did not compile apart";
+            return std::nullopt;
+        }
+        for (const auto& k : split.kernels) {
+            const auto lowered = kernels.lowered_names.find(k);
+            if (lowered == kernels.lowered_names.end()) {
+                why = "kernel '" + k + "' has no lowered name";
+                return std::nullopt;
+            }
+            build.kernels_lowered.push_back(lowered->second);
+        }
+        build.kernels_image = kernels.image;
+        for (const auto& d : kernels.diagnostics) build.diagnostics.push_back(d);
+        build.seconds += kernels.seconds;
+        build.command = kernels.options;
+    }
+    const fs::path lib_dir = cuda_home() / "lib64";
+    std::vector<std::string> flags = {"-shared", "-fPIC", "-O2", "-std=c++17", "-I" + (cuda_home() / "include").string(),
+                                      "-I" + host_include_dir().string(), "-Wl,--no-undefined", "-L" + lib_dir.string(),
+                                      "-Wl,-rpath," + lib_dir.string()};
+    // The libraries come before the source on the command line
+    // (build_host_library), so they are kept even where the linker drops a
+    // library that nothing before it needs (Ubuntu's default --as-needed).
+    flags.push_back("-Wl,--push-state,--no-as-needed");
+    for (const auto& l : host.libraries) flags.push_back("-l" + l);
+    flags.push_back("-lcudart");
+    flags.push_back("-Wl,--pop-state");
+    const std::string tu = "#include \"wb_host.h\"\n" + host_split_prelude(split.kernels.size()) + "#line 1 \"" +
+                           origin + "\"\n" + split.host + (split.host.empty() || split.host.back() != '\n' ? "\n" : "");
+    HostLibrary lib;
+    try {
+        lib = build_host_library(tu, flags, CacheKind::HostStep,
+                                 "wb-host-split-1-" + nvrtc_headers_digest(host_step_headers()));
+    } catch (const Error& e) {  // no host compiler: nvcc brings its own
+        why = e.what();
+        return std::nullopt;
+    }
+    if (!lib.ok) {
+        why = "its host code did not compile apart";
+        return std::nullopt;
+    }
+    for (Diagnostic& d : parse_gcc_log(lib.log))
+        if (names_origin(d.file, origin)) {
+            d.file = origin;
+            build.diagnostics.push_back(std::move(d));
+        }
+    build.ok = true;
+    build.library = lib.library;
+    build.log = lib.log;
+    build.from_cache = lib.from_cache && build.seconds == 0;
+    build.seconds += lib.seconds;
+    build.command.insert(build.command.begin(), lib.command.begin(), lib.command.end());
+    return build;
+}
+
+}  // namespace
+
 HostStepBuild build_host_step(const SourceText& source, const HostSpec& host, const std::string& arch) {
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
+    const std::string origin = source.origin.empty() ? "host.cu" : fs::path(source.origin).filename().string();
+    std::string whole_why;
+    if (std::optional<HostStepBuild> split = build_split(source, host, arch, origin, whole_why)) return *split;
     HostStepBuild build;
     build.arch = arch;
-    const std::string origin = source.origin.empty() ? "host.cu" : fs::path(source.origin).filename().string();
+    build.whole_why = whole_why;
 
     const fs::path nvcc = find_nvcc();
     LibraryCompiler compiler;

@@ -32,6 +32,13 @@ struct HostStepBuild {
     std::string arch;                     // "sm_90"
     double seconds = 0;                   // build time (0 when cached)
     bool from_cache = false;
+    // Split (host_split.hpp): the kernels were compiled by NVRTC into
+    // `kernels_image`, to be given to the library's wb_load_kernels_ with
+    // their lowered names, and the library holds the host code alone.
+    bool split = false;
+    std::string whole_why;                // not split: why the file was built whole by nvcc
+    std::string kernels_image;
+    std::vector<std::string> kernels_lowered;
 
     int error_count() const;
 };
@@ -44,8 +51,11 @@ const std::vector<NvrtcHeader>& host_step_headers();
 std::filesystem::path find_nvcc();
 
 // Builds (or finds in the cache) `source` for `arch` with the step's
-// libraries. Never throws for anything in the source; throws wb::Error
-// (Compile) when nvcc cannot be found or started.
+// libraries: split where it can be (the kernels by NVRTC, the host code by the
+// host compiler), else whole by nvcc. A split build that fails is made again
+// whole, so a mistake is always reported by nvcc, on the student's lines.
+// Never throws for anything in the source; throws wb::Error (Compile) when
+// nvcc cannot be found or started.
 HostStepBuild build_host_step(const SourceText& source, const HostSpec& host, const std::string& arch);
 
 // nvcc's output as diagnostics on `origin`: its front end's "file(12): error:"

@@ -153,7 +153,7 @@ public:
         : in_(in), ctx_(ctx), build_(build), ordinal_(ordinal) {}
 
     bool prepare(RunResult&) override {
-        lib_.emplace(build_.library);
+        lib_.emplace(build_);
         tracer_ = ActivityTracer::get(no_trace_);
         work_.emplace(in_.step, in_.host, in_.step.host->pinned ? &ctx_.driver() : nullptr);
         return true;
@@ -259,7 +259,7 @@ void HostExecutor::beside(RunResult& r) {
     const std::map<std::string, double> other_params = resolve_params(*other, other_case, shared_params);
     const std::vector<HostBuffer> other_host =
         make_step_buffers(*other, other_case, ExprVars(other_params.begin(), other_params.end()));
-    LoadedHostStep other_lib(other_build.library);
+    LoadedHostStep other_lib(other_build);
     HostWorkBuffers other_work(*other, other_host, other->host->pinned ? &ctx_.driver() : nullptr);
     const HostMeasured theirs = measure_host_step(
         [&](ActivityTracer* tr) {

@@ -57,9 +57,9 @@ bool is_sticky(cudaError_t e) {
 
 }  // namespace
 
-LoadedHostStep::LoadedHostStep(const std::filesystem::path& library) {
+LoadedHostStep::LoadedHostStep(const HostStepBuild& build) {
     ::dlerror();
-    handle_ = ::dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+    handle_ = ::dlopen(build.library.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle_) {
         const char* why = ::dlerror();
         throw Error(ErrorKind::Compile, std::string("the step's library does not load: ") + (why ? why : "unknown"));
@@ -81,6 +81,22 @@ LoadedHostStep::LoadedHostStep(const std::filesystem::path& library) {
         rt_ = nullptr;
         throw Error(ErrorKind::Compile, !run_ ? "the file defines no extern \"C\" int run(wb_host_ctx* ctx): the workbook calls it"
                                               : "the step's library is not linked with the CUDA runtime (libcudart)");
+    }
+    if (build.split && !build.kernels_image.empty()) {
+        using LoadKernels = int (*)(const void*, const char* const*, int, char*, std::size_t);
+        const auto load = reinterpret_cast<LoadKernels>(::dlsym(handle_, "wb_load_kernels_"));
+        std::vector<const char*> lowered;
+        for (const auto& l : build.kernels_lowered) lowered.push_back(l.c_str());
+        char why[512] = "";
+        const int e = load ? load(build.kernels_image.data(), lowered.data(), int(lowered.size()), why, sizeof why) : -1;
+        if (e != 0) {
+            ::dlclose(handle_);
+            handle_ = nullptr;
+            delete rt_;
+            rt_ = nullptr;
+            throw Error(ErrorKind::Cuda, std::string("the step's kernels do not load: ") +
+                                             (load ? why : "the library has no wb_load_kernels_"));
+        }
     }
 }
 

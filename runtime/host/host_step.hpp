@@ -7,6 +7,7 @@
 // CUDA runtime for an error run() left unchecked. With a tracer, CUPTI
 // records what ran (cupti.hpp).
 #pragma once
+#include "host/host_build.hpp"
 
 #include "data/buffers.hpp"
 #include "host/cupti.hpp"
@@ -32,8 +33,10 @@ struct HostCall {
 
 class LoadedHostStep {
 public:
-    // Throws wb::Error (Compile) when the library does not load or has no run().
-    explicit LoadedHostStep(const std::filesystem::path& library);
+    // Loads the build's library and, for a split build, its kernels' cubin
+    // (wb_load_kernels_). Throws wb::Error (Compile) when the library does not
+    // load or has no run(), and (Cuda) when the kernels do not load.
+    explicit LoadedHostStep(const HostStepBuild& build);
     ~LoadedHostStep();
     LoadedHostStep(const LoadedHostStep&) = delete;
     LoadedHostStep& operator=(const LoadedHostStep&) = delete;
