@@ -243,12 +243,37 @@ std::vector<std::string> included_names(const std::string& text) {
     return names;
 }
 
-// Whether `text` can need nothing that -minimal leaves out: no identifier
+// `text` with its comments as spaces (string and character literals kept),
+// so that words in them ("the texture", "cudaMemcpy copies...") are not taken
+// for identifiers.
+std::string without_comments(const std::string& text) {
+    std::string out = text;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const char c = out[i];
+        if (c == '"' || c == '\'') {
+            for (++i; i < out.size() && out[i] != c && out[i] != '\n'; ++i)
+                if (out[i] == '\\') ++i;
+        } else if (c == '/' && i + 1 < out.size() && out[i + 1] == '/') {
+            for (; i < out.size() && out[i] != '\n'; ++i) out[i] = ' ';
+        } else if (c == '/' && i + 1 < out.size() && out[i + 1] == '*') {
+            const std::size_t end = out.find("*/", i + 2);
+            const std::size_t stop = end == std::string::npos ? out.size() : end + 2;
+            for (; i < stop; ++i)
+                if (out[i] != '\n') out[i] = ' ';
+            --i;
+        }
+    }
+    return out;
+}
+
+// Whether `source` can need nothing that -minimal leaves out: no identifier
 // that starts with cuda, tex or surf, no launch from device code, and no
-// include but the built-in standard headers. A false "no" costs only time.
-bool minimal_suffices(const std::string& text, const std::vector<std::string>& opts) {
+// include but the built-in standard headers (comments aside). A false "no"
+// costs only time.
+bool minimal_suffices(const std::string& source, const std::vector<std::string>& opts) {
     for (const auto& o : opts)
         if (o == "-minimal" || o == "--minimal") return false;  // the lesson asked for it itself
+    const std::string text = without_comments(source);
     if (text.find("<<<") != std::string::npos) return false;
     auto ident_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
     for (std::size_t i = 0; i < text.size(); ++i) {

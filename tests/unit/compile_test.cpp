@@ -339,6 +339,23 @@ extern "C" __global__ void k(float* y) { y[0] = expf(y[0]); }
     EXPECT_TRUE(has_option(r, "-minimal"));
 }
 
+TEST_F(CompileTest, WordsInCommentsDoNotKeepAKernelFromMinimal) {
+    CompileCache cache;
+    // "the texture", "cudaMemcpy" in comments are words, not identifiers; in code they count.
+    const char* commented = R"(// Copies go by cudaMemcpyAsync; the text says why. /* a texture would not help */
+extern "C" __global__ void k(float* y) { y[0] = 1.0f; }  // cudaMalloc'd by the host
+)";
+    auto r = compile_cuda(source(commented), options_for({"k"}), cache);
+    ASSERT_TRUE(r.ok) << r.log;
+    EXPECT_TRUE(has_option(r, "-minimal"));
+    const char* in_code = R"(// nothing here
+extern "C" __global__ void k(float* y) { y[0] = sizeof(cudaError_t); }
+)";
+    r = compile_cuda(source(in_code), options_for({"k"}), cache);
+    ASSERT_TRUE(r.ok) << r.log;
+    EXPECT_FALSE(has_option(r, "-minimal"));
+}
+
 TEST_F(CompileTest, AHiddenRuntimeNameFallsBackToTheFullCompile) {
     CompileCache cache;
     // The scan cannot see cudaTextureObject_t through the token paste, so
