@@ -84,8 +84,11 @@ namespace {
 
 // The split build (host_split.hpp); nullopt where it cannot be made or fails,
 // and the file is built whole.
+// `failed`, when a part did not compile, is that build with its diagnostics:
+// what is reported where there is no nvcc to build the file whole.
 std::optional<HostStepBuild> build_split(const SourceText& source, const HostSpec& host, const std::string& arch,
-                                         const std::string& origin, std::string& why) {
+                                         const std::string& origin, std::string& why,
+                                         std::optional<HostStepBuild>& failed) {
     const HostSplit split = split_host_step(source.text);
     if (!split.ok) {
         why = split.why;
@@ -101,6 +104,10 @@ std::optional<HostStepBuild> build_split(const SourceText& source, const HostSpe
         const CompileResult kernels = compile_cuda(SourceText{split.device, origin, ""}, options);
         if (!kernels.ok || !kernels.is_cubin) {
             why = "its kernels did not compile apart";
+            failed = build;
+            failed->split = false;
+            failed->diagnostics = kernels.diagnostics;
+            failed->log = kernels.log;
             return std::nullopt;
         }
         for (const auto& k : split.kernels) {
@@ -137,15 +144,24 @@ std::optional<HostStepBuild> build_split(const SourceText& source, const HostSpe
         why = e.what();
         return std::nullopt;
     }
-    if (!lib.ok) {
-        why = "its host code did not compile apart";
-        return std::nullopt;
-    }
     for (Diagnostic& d : parse_gcc_log(lib.log))
         if (names_origin(d.file, origin)) {
             d.file = origin;
             build.diagnostics.push_back(std::move(d));
         }
+    if (!lib.ok) {
+        why = "its host code did not compile apart";
+        failed = build;
+        failed->split = false;
+        failed->log = lib.log;
+        if (failed->error_count() == 0) {
+            Diagnostic d;
+            d.file = origin;
+            d.message = "the host compiler failed: " + lib.log;
+            failed->diagnostics.push_back(std::move(d));
+        }
+        return std::nullopt;
+    }
     build.ok = true;
     build.library = lib.library;
     build.log = lib.log;
@@ -162,10 +178,17 @@ HostStepBuild build_host_step(const SourceText& source, const HostSpec& host, co
     const auto start = Clock::now();
     const std::string origin = source.origin.empty() ? "host.cu" : fs::path(source.origin).filename().string();
     std::string whole_why;
-    if (std::optional<HostStepBuild> split = build_split(source, host, arch, origin, whole_why)) return *split;
+    std::optional<HostStepBuild> failed;
+    if (std::optional<HostStepBuild> split = build_split(source, host, arch, origin, whole_why, failed)) return *split;
     HostStepBuild build;
     build.arch = arch;
     build.whole_why = whole_why;
+    if (failed && find_toolkit_program("nvcc").empty()) {
+        // No nvcc to build it whole: the split build's own messages stand.
+        failed->whole_why = whole_why;
+        failed->seconds = std::chrono::duration<double>(Clock::now() - start).count();
+        return *failed;
+    }
 
     const fs::path nvcc = find_nvcc();
     LibraryCompiler compiler;

@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <filesystem>
 
+#include <unistd.h>
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -128,4 +130,35 @@ TEST(HostSplit, AMistakeIsReportedByTheWholeBuildOnTheStudentsLine) {
     ASSERT_FALSE(b.diagnostics.empty());
     EXPECT_EQ(b.diagnostics[0].file, "mine.cu");
     EXPECT_EQ(b.diagnostics[0].line, 1);
+}
+
+// Without nvcc (a toolkit of NVRTC and the runtime only), a host step still
+// builds split, and a mistake is reported by the part that did not compile.
+TEST(HostSplit, WithoutNvccTheSplitBuildsMessagesStand) {
+    if (fs::exists("/usr/bin/nvcc") || fs::exists("/bin/nvcc")) GTEST_SKIP() << "nvcc is in /usr/bin, which this test keeps on PATH";
+    const fs::path toolkit = fs::temp_directory_path() / ("wb-no-nvcc-" + std::to_string(::getpid()));
+    fs::create_directories(toolkit);
+    for (const char* d : {"include", "lib64", "nvvm"}) fs::create_directory_symlink(wb::cuda_home() / d, toolkit / d);
+    const std::string old_home = std::getenv("CUDA_HOME") ? std::getenv("CUDA_HOME") : "";
+    const std::string old_path = std::getenv("PATH") ? std::getenv("PATH") : "";
+    ::setenv("CUDA_HOME", toolkit.c_str(), 1);
+    ::setenv("PATH", "/usr/bin:/bin", 1);
+    EXPECT_TRUE(wb::find_toolkit_program("nvcc").empty());
+    const std::string good = "__global__ void k(float* p) { p[0] = 1; }\n"
+                             "extern \"C\" int run(wb_host_ctx* ctx) { k<<<1, 1>>>(nullptr); return 0; }\n";
+    const wb::HostStepBuild ok = wb::build_host_step(wb::SourceText{good, "good.cu", ""}, wb::HostSpec{}, "sm_90");
+    EXPECT_TRUE(ok.ok && ok.split) << ok.log;
+    const std::string bad = "__global__ void k(float* p) { p[0] = 1; }\n"
+                            "extern \"C\" int run(wb_host_ctx* ctx) { k<<<1, 1>>>(nullptr); return missing; }\n";
+    const wb::HostStepBuild b = wb::build_host_step(wb::SourceText{bad, "bad.cu", ""}, wb::HostSpec{}, "sm_90");
+    EXPECT_FALSE(b.ok);
+    EXPECT_EQ(b.whole_why, "its host code did not compile apart");
+    ASSERT_GE(b.error_count(), 1) << b.log;
+    EXPECT_EQ(b.diagnostics[0].file, "bad.cu");
+    EXPECT_EQ(b.diagnostics[0].line, 2);
+    EXPECT_NE(b.diagnostics[0].message.find("missing"), std::string::npos) << b.diagnostics[0].message;
+    if (old_home.empty()) ::unsetenv("CUDA_HOME");
+    else ::setenv("CUDA_HOME", old_home.c_str(), 1);
+    ::setenv("PATH", old_path.c_str(), 1);
+    fs::remove_all(toolkit);
 }
