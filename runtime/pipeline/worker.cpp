@@ -356,7 +356,8 @@ RunResult WorkerBackend::run_locked(const RunRequest& req) {
         const bool killed_by_us = st == ReadStatus::TimedOut || st == ReadStatus::Corrupt || !decode_error.empty();
         const WorkerExit e = kill_and_reap(proc_->pid, killed_by_us ? std::chrono::milliseconds(0) : std::chrono::milliseconds(1000));
         proc_->pid = -1;
-        for (int i = 0; i < 100 && !proc_->reader_done; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        proc_->kill_leftovers(-1);
+        proc_->finish_output();
         const std::string output = proc_->take_output();
         stop_worker();
         // The worker was gone before it took the request (it never said
@@ -452,7 +453,8 @@ RunResult WorkerBackend::run_sanitized(const RunRequest& request) {
     const WorkerExit e = kill_and_reap(sp->pid, cancelled() ? std::chrono::milliseconds(0) : std::max(grace, std::chrono::milliseconds(0)));
     sp->pid = -1;
     set_active_pid(0);
-    for (int i = 0; i < 200 && !sp->reader_done; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    sp->kill_leftovers(-1);
+    sp->finish_output();
     std::string output = sp->take_output();
 
     if (answered) {

@@ -5,6 +5,7 @@
 
 #include "core/data_dirs.hpp"
 #include "core/error.hpp"
+#include "pipeline/leftovers.hpp"
 #include "pipeline/wire.hpp"
 
 #include <csignal>
@@ -14,6 +15,7 @@ namespace wb {
 
 int worker_main(int in_fd, int out_fd, int ordinal) {
     std::signal(SIGPIPE, SIG_IGN);
+    become_subreaper();
     auto backend = make_local_backend(ordinal);
     backend->info();  // load the driver and make the context now, not during the first run
     for (;;) {
@@ -60,6 +62,7 @@ int worker_main(int in_fd, int out_fd, int ordinal) {
             r.status = RunStatus::InputError;
             r.message = std::string("internal error: ") + e.what();
         }
+        end_leftover_children();  // the run is over: what it started and left running goes with it
         std::fflush(stdout);
         std::fflush(stderr);
         if (!write_frame(out_fd, encode_result(r))) return 0;

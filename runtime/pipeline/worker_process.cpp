@@ -6,11 +6,13 @@
 #include "pipeline/worker_process.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
+#include <sys/stat.h>
 
 extern char** environ;
 
@@ -47,7 +49,7 @@ std::unique_ptr<WorkerBackend::Process> WorkerBackend::spawn(const std::vector<s
         why = "the worker program cuda-workbook-worker was not found (set WB_WORKER to its path)";
         return nullptr;
     }
-    int req[2], resp[2], out[2];
+    int req[2], resp[2], out[2], stop[2];
     if (::pipe2(req, O_CLOEXEC) != 0) { why = std::string("pipe: ") + std::strerror(errno); return nullptr; }
     if (::pipe2(resp, O_CLOEXEC) != 0) {
         why = std::string("pipe: ") + std::strerror(errno);
@@ -57,6 +59,11 @@ std::unique_ptr<WorkerBackend::Process> WorkerBackend::spawn(const std::vector<s
     if (::pipe2(out, O_CLOEXEC) != 0) {
         why = std::string("pipe: ") + std::strerror(errno);
         for (int fd : {req[0], req[1], resp[0], resp[1]}) ::close(fd);
+        return nullptr;
+    }
+    if (::pipe2(stop, O_CLOEXEC) != 0) {
+        why = std::string("pipe: ") + std::strerror(errno);
+        for (int fd : {req[0], req[1], resp[0], resp[1], out[0], out[1]}) ::close(fd);
         return nullptr;
     }
     posix_spawn_file_actions_t fa;
@@ -88,7 +95,7 @@ std::unique_ptr<WorkerBackend::Process> WorkerBackend::spawn(const std::vector<s
     ::close(out[1]);
     if (rc != 0) {
         why = "could not start " + std::string(argv[0]) + ": " + std::strerror(rc);
-        for (int fd : {req[1], resp[0], out[0]}) ::close(fd);
+        for (int fd : {req[1], resp[0], out[0], stop[0], stop[1]}) ::close(fd);
         return nullptr;
     }
     auto p = std::make_unique<Process>();
@@ -96,21 +103,65 @@ std::unique_ptr<WorkerBackend::Process> WorkerBackend::spawn(const std::vector<s
     p->to_worker = req[1];
     p->from_worker = resp[0];
     p->output_fd = out[0];
+    p->stop_reader = stop[1];
+    p->stop_reader_read = stop[0];  // closed with the Process, after the reader is joined
     Process* raw = p.get();
-    p->reader = std::thread([raw] {
+    const int stop_fd = stop[0];
+    // Reads until every writer is gone (EOF) or it is told to stop; told, it
+    // takes what is already in the pipe without waiting for more.
+    p->reader = std::thread([raw, stop_fd] {
         char buf[4096];
-        for (;;) {
-            ssize_t n = ::read(raw->output_fd, buf, sizeof buf);
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) break;
+        auto take = [&](int timeout_ms) {
+            pollfd p{raw->output_fd, POLLIN, 0};
+            if (::poll(&p, 1, timeout_ms) <= 0) return false;
+            const ssize_t n = ::read(raw->output_fd, buf, sizeof buf);
+            if (n <= 0) return false;
             std::lock_guard<std::mutex> lock(raw->output_mutex);
             std::size_t room = kMaxOutput > raw->output.size() ? kMaxOutput - raw->output.size() : 0;
             raw->output.append(buf, std::min<std::size_t>(room, std::size_t(n)));
             if (std::size_t(n) > room) raw->output_truncated = true;
+            return true;
+        };
+        for (;;) {
+            pollfd fds[2] = {{raw->output_fd, POLLIN, 0}, {stop_fd, POLLIN, 0}};
+            if (::poll(fds, 2, -1) < 0) {
+                if (errno == EINTR) continue;
+                break;
+            }
+            if (fds[0].revents) {
+                if (!take(0)) break;  // EOF: every writer is gone
+                continue;
+            }
+            if (fds[1].revents) {
+                while (take(0)) {}
+                break;
+            }
         }
         raw->reader_done = true;
     });
     return p;
+}
+
+void WorkerBackend::Process::kill_leftovers(pid_t keep) const {
+    struct stat pipe_stat{};
+    if (output_fd < 0 || ::fstat(output_fd, &pipe_stat) != 0) return;
+    const std::string target = "pipe:[" + std::to_string(pipe_stat.st_ino) + "]";
+    const pid_t self = ::getpid();
+    std::error_code ec;
+    for (const auto& proc : fs::directory_iterator("/proc", ec)) {
+        const std::string name = proc.path().filename().string();
+        if (name.empty() || !std::all_of(name.begin(), name.end(), ::isdigit)) continue;
+        const pid_t other = pid_t(std::stol(name));
+        if (other == self || other == keep) continue;
+        std::error_code fd_ec;
+        for (const auto& fd : fs::directory_iterator(proc.path() / "fd", fd_ec)) {
+            std::error_code link_ec;
+            if (fs::read_symlink(fd.path(), link_ec).string() == target) {
+                ::kill(other, SIGKILL);
+                break;
+            }
+        }
+    }
 }
 
 // True when `pid` (a child, not yet reaped) has ended. WNOWAIT leaves it a

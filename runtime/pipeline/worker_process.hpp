@@ -30,6 +30,8 @@ struct WorkerBackend::Process {
     int to_worker = -1;
     int from_worker = -1;
     int output_fd = -1;
+    int stop_reader = -1;  // written to make the reader drain what is there and stop
+    int stop_reader_read = -1;
     std::thread reader;
     std::mutex output_mutex;
     std::string output;
@@ -44,8 +46,28 @@ struct WorkerBackend::Process {
             int st;
             while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
         }
-        if (reader.joinable()) reader.join();  // ends at EOF once the worker is gone
+        kill_leftovers(-1);
+        finish_output();
         if (output_fd >= 0) ::close(output_fd);
+        if (stop_reader >= 0) ::close(stop_reader);
+        if (stop_reader_read >= 0) ::close(stop_reader_read);
+    }
+
+    // Kills, by pid, every process but `keep` that still holds the worker's
+    // output pipe: what the worker started (a reference's child, a kernel's
+    // fork) and left behind, even out of its process group (setsid), since
+    // only the worker and its descendants ever had the pipe's write end.
+    void kill_leftovers(pid_t keep) const;
+
+    // Takes what the worker printed that is already in the pipe, and stops
+    // the reader: it never waits for the pipe to close, which a process that
+    // escaped the worker's group could keep open for as long as it runs.
+    void finish_output() {
+        if (reader.joinable()) {
+            const char stop = 1;
+            while (::write(stop_reader, &stop, 1) < 0 && errno == EINTR) {}
+            reader.join();
+        }
     }
 
     std::string take_output() {

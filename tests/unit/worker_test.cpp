@@ -510,3 +510,31 @@ TEST(Wire, AHeaderOverTheReadersLimitIsCorrupt) {
     close(fds[0]);
     writer.join();
 }
+
+// A process the run started that left the worker's process group (setsid and
+// a second fork) is gone when the run ends, and never keeps the supervisor
+// waiting on the output pipe it still holds.
+TEST_F(Worker, WhatARunLeavesRunningIsGoneWhenTheRunEnds) {
+    auto lesson = load("tests/data/lessons_fault/escaping_reference.json");
+    ASSERT_TRUE(lesson);
+    const std::string file = ::testing::TempDir() + "wb-escape-" + std::to_string(getpid());
+    std::remove(file.c_str());
+    ::setenv("WB_TEST_ESCAPE_FILE", file.c_str(), 1);
+    int escaped = 0;
+    {
+        auto worker = std::make_unique<WorkerBackend>();
+        const RunResult r = worker->run(request(lesson));
+        EXPECT_EQ(r.status, RunStatus::CompileOnly) << r.message;
+        FILE* f = std::fopen(file.c_str(), "r");
+        ASSERT_NE(f, nullptr) << "the reference did not leave its process";
+        ASSERT_EQ(std::fscanf(f, "%d", &escaped), 1);
+        std::fclose(f);
+        EXPECT_FALSE(alive(escaped)) << "pid " << escaped << " outlived the run";
+        const auto t0 = std::chrono::steady_clock::now();
+        worker.reset();  // stops the worker; nothing left holds its output open
+        EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3));
+    }
+    ::unsetenv("WB_TEST_ESCAPE_FILE");
+    if (alive(escaped)) ::kill(escaped, SIGKILL);  // only the process this test's run started
+    std::remove(file.c_str());
+}
