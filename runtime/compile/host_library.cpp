@@ -5,7 +5,9 @@
 // are in the English the parsers read. Libraries are cached by a SHA-256 of
 // the compiler, its --version text, the flags and the whole translation unit,
 // and are built under a temporary name and renamed into place, so a
-// concurrent reader never dlopens half a file. The cache folder is capped
+// concurrent reader never dlopens half a file. Each compiler run has a
+// scratch folder of its own as its TMPDIR (ScratchFolder), so nothing it
+// writes there outlives it. The cache folder is capped
 // (core/disk_cache.hpp): a hit touches its library, and a new one evicts the
 // least recently used.
 #include "compile/host_library.hpp"
@@ -15,6 +17,7 @@
 #include "core/sha256.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -46,20 +49,22 @@ struct ProcessResult {
     std::string output;  // stdout and stderr, interleaved
 };
 
-// The environment for the compiler: ours, with LC_ALL=C.
-std::vector<std::string> child_environment() {
+// The environment for the compiler: ours, with LC_ALL=C, and TMPDIR=`tmpdir` when given.
+std::vector<std::string> child_environment(const fs::path& tmpdir) {
     std::vector<std::string> env;
     for (char** e = environ; e && *e; ++e) {
         if (std::strncmp(*e, "LC_ALL=", 7) == 0) continue;
+        if (!tmpdir.empty() && std::strncmp(*e, "TMPDIR=", 7) == 0) continue;
         env.emplace_back(*e);
     }
     env.emplace_back("LC_ALL=C");
+    if (!tmpdir.empty()) env.emplace_back("TMPDIR=" + tmpdir.string());
     return env;
 }
 
-// Runs argv[0] (an absolute path) with captured output. Throws wb::Error
-// (Reference) when the process cannot be started.
-ProcessResult run_process(const std::vector<std::string>& args) {
+// Runs argv[0] (an absolute path) with captured output, with TMPDIR=`tmpdir`
+// when given. Throws wb::Error (Reference) when the process cannot be started.
+ProcessResult run_process(const std::vector<std::string>& args, const fs::path& tmpdir = {}) {
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0)
         throw Error(ErrorKind::Reference, std::string("cannot create a pipe for the compiler: ") + std::strerror(errno));
@@ -73,7 +78,7 @@ ProcessResult run_process(const std::vector<std::string>& args) {
     std::vector<char*> argv;
     for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
-    std::vector<std::string> env = child_environment();
+    std::vector<std::string> env = child_environment(tmpdir);
     std::vector<char*> envp;
     for (auto& e : env) envp.push_back(e.data());
     envp.push_back(nullptr);
@@ -190,7 +195,59 @@ std::string random_suffix() {
     return std::to_string(::getpid()) + "-" + std::to_string(rng() & 0xffffffu);
 }
 
+// Removes the scratch folders of processes that no longer exist (killed
+// before anyone removed them), once per process and cache folder.
+void sweep_dead_scratch() {
+    static std::mutex mutex;
+    static std::vector<fs::path> swept;
+    const fs::path all = compiler_scratch_root(::getpid()).parent_path();
+    {
+        std::lock_guard lock(mutex);
+        if (std::find(swept.begin(), swept.end(), all) != swept.end()) return;
+        swept.push_back(all);
+    }
+    std::error_code ec;
+    for (fs::directory_iterator it(all, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.empty() || name.size() > 9 || name.find_first_not_of("0123456789") != std::string::npos) continue;
+        const long pid = std::stol(name);
+        if (pid > 0 && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH) remove_compiler_scratch(pid);
+    }
+}
+
+// One compiler run's TMPDIR: made before it starts, removed with everything
+// in it when the run ends, however it ends.
+class ScratchFolder {
+public:
+    ScratchFolder() {
+        sweep_dead_scratch();
+        path_ = compiler_scratch_root(::getpid()) / ("run-" + random_suffix());
+        std::error_code ec;
+        fs::create_directories(path_, ec);
+        if (ec)
+            throw Error(ErrorKind::Io, "cannot make a scratch folder for the compiler: " + ec.message(),
+                        file_location(path_));
+    }
+    ~ScratchFolder() {
+        std::error_code ec;
+        fs::remove_all(path_, ec);
+    }
+    ScratchFolder(const ScratchFolder&) = delete;
+    ScratchFolder& operator=(const ScratchFolder&) = delete;
+    const fs::path& path() const { return path_; }
+
+private:
+    fs::path path_;
+};
+
 }  // namespace
+
+fs::path compiler_scratch_root(long pid) { return cache_dir() / "scratch" / std::to_string(pid); }
+
+void remove_compiler_scratch(long pid) {
+    std::error_code ec;
+    fs::remove_all(compiler_scratch_root(pid), ec);
+}
 
 std::optional<std::string> tool_version(const std::vector<std::string>& command) {
     ProcessResult r = version_output(command);
@@ -241,7 +298,8 @@ HostLibrary build_host_library(const std::string& tu, const std::vector<std::str
     write_file_atomic(tu_path, tu);
     ProcessResult r;
     try {
-        r = run_process(lib.command);
+        const ScratchFolder scratch;
+        r = run_process(lib.command, scratch.path());
     } catch (...) {
         fs::remove(tu_path, ec);
         throw;

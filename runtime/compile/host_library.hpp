@@ -40,6 +40,17 @@ struct LibraryCompiler {
 HostLibrary build_host_library(const std::string& tu, const std::vector<std::string>& flags, CacheKind kind,
                                const std::string& cache_tag, const LibraryCompiler* compiler = nullptr);
 
+// Every compiler run gets a scratch folder of its own as its TMPDIR (nvcc's
+// tmpxft_* files, the host compiler's temporaries), made under
+// compiler_scratch_root(the building process's pid) = <cache>/scratch/<pid>
+// before the compiler starts and removed with all it holds when the compiler
+// ends, however it ends. A process killed while its compiler runs (a worker at
+// its deadline, with its process group) cannot remove it: its supervisor calls
+// remove_compiler_scratch(pid) once the process is reaped, and a process's
+// first build removes the folders of processes that no longer exist.
+std::filesystem::path compiler_scratch_root(long pid);
+void remove_compiler_scratch(long pid);
+
 // `<command> --version`'s output, run once per process per command; nullopt
 // when it does not run or fails.
 std::optional<std::string> tool_version(const std::vector<std::string>& command);

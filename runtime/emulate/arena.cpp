@@ -1,7 +1,11 @@
 // runtime/emulate/arena.cpp — EmuArena (see emulator.hpp): each buffer of an
 // emulated launch between guard regions of reserved, never backed addresses,
 // its slack filled with a pattern so a write just past the end is seen, and
-// any address told back as buffer, element and side.
+// any address told back as buffer, element and side; and the run's device
+// heap, a first-fit allocator over one mapping whose bookkeeping lives apart.
+//
+// [SECTION] buffers
+// [SECTION] the device heap
 #include "emulate/emulator.hpp"
 
 #include "core/error.hpp"
@@ -9,6 +13,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <map>
+#include <mutex>
+#include <unordered_map>
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -23,6 +30,34 @@ std::size_t page_size() {
 std::size_t round_up(std::size_t v, std::size_t to) { return (v + to - 1) / to * to; }
 constexpr std::size_t kGuardBytes = std::size_t(4) << 20;  // address space only
 }  // namespace
+
+// The heap's memory (between guards, as a buffer's) and which of its ranges
+// are free and which allocated, by offset. Free ranges never touch: a free
+// coalesces with its neighbours.
+struct EmuArena::Heap {
+    std::mutex mutex;
+    std::byte* map = nullptr;
+    std::size_t map_bytes = 0;
+    std::byte* base = nullptr;
+    std::size_t bytes = 0;
+    std::map<std::size_t, std::size_t> free_ranges;           // offset -> length
+    std::unordered_map<std::size_t, std::size_t> allocated;  // offset -> length
+    std::size_t in_use = 0;
+    bool touched = false;  // pages may be backed: reset_heap gives them back
+
+    ~Heap() {
+        if (map) ::munmap(map, map_bytes);
+    }
+
+    void clear() {
+        free_ranges.clear();
+        allocated.clear();
+        in_use = 0;
+        if (bytes) free_ranges[0] = bytes;
+    }
+};
+
+// [SECTION] buffers
 
 EmuArena::~EmuArena() {
     for (auto& r : buffers_)
@@ -86,6 +121,94 @@ std::optional<EmuArena::Place> EmuArena::describe(std::uintptr_t address) const 
         return Place{r.name, n, element, offset >= 0};
     }
     return std::nullopt;
+}
+
+// [SECTION] the device heap
+
+EmuArena::EmuArena(std::size_t heap_bytes) : heap_(std::make_unique<Heap>()) {
+    Heap& h = *heap_;
+    h.bytes = round_up(heap_bytes, 16);
+    if (h.bytes) {
+        const std::size_t data_pages = round_up(h.bytes, page_size());
+        h.map_bytes = kGuardBytes + data_pages + kGuardBytes;
+        void* m = ::mmap(nullptr, h.map_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED)
+            throw Error(ErrorKind::Io, "cannot reserve the CPU emulator's device heap (" + std::to_string(h.bytes) +
+                                           " bytes): " + std::strerror(errno));
+        h.map = static_cast<std::byte*>(m);
+        if (::mprotect(h.map + kGuardBytes, data_pages, PROT_READ | PROT_WRITE) != 0) {
+            ::munmap(h.map, h.map_bytes);
+            throw Error(ErrorKind::Io, std::string("cannot map the CPU emulator's device heap: ") + std::strerror(errno));
+        }
+        h.base = h.map + kGuardBytes;
+    }
+    h.clear();
+}
+
+void* EmuArena::heap_alloc(std::size_t bytes, std::size_t align) {
+    Heap& h = *heap_;
+    align = std::max<std::size_t>(align, 16);
+    if (align & (align - 1)) return nullptr;
+    if (bytes > h.bytes) return nullptr;  // also keeps the rounding below from overflowing
+    const std::size_t length = round_up(std::max<std::size_t>(bytes, 1), 16);
+    std::lock_guard<std::mutex> lock(h.mutex);
+    for (auto it = h.free_ranges.begin(); it != h.free_ranges.end(); ++it) {
+        const std::size_t offset = it->first, range = it->second;
+        // The heap's base is page-aligned, so offsets carry the alignment.
+        const std::size_t start = round_up(offset, align);
+        if (start - offset > range || range - (start - offset) < length) continue;
+        h.free_ranges.erase(it);
+        if (start > offset) h.free_ranges[offset] = start - offset;
+        if (start + length < offset + range) h.free_ranges[start + length] = offset + range - (start + length);
+        h.allocated[start] = length;
+        h.in_use += length;
+        h.touched = true;
+        return h.base + start;
+    }
+    return nullptr;
+}
+
+bool EmuArena::heap_free(void* p) {
+    Heap& h = *heap_;
+    auto* b = static_cast<std::byte*>(p);
+    if (!h.base || b < h.base || b >= h.base + h.bytes) return false;
+    const std::size_t offset = static_cast<std::size_t>(b - h.base);
+    std::lock_guard<std::mutex> lock(h.mutex);
+    const auto found = h.allocated.find(offset);
+    if (found == h.allocated.end()) return false;
+    std::size_t start = offset, length = found->second;
+    h.allocated.erase(found);
+    h.in_use -= length;
+    auto next = h.free_ranges.lower_bound(start);
+    if (next != h.free_ranges.end() && next->first == start + length) {
+        length += next->second;
+        next = h.free_ranges.erase(next);
+    }
+    if (next != h.free_ranges.begin()) {
+        auto prev = std::prev(next);
+        if (prev->first + prev->second == start) {
+            start = prev->first;
+            length += prev->second;
+            h.free_ranges.erase(prev);
+        }
+    }
+    h.free_ranges[start] = length;
+    return true;
+}
+
+void EmuArena::reset_heap() {
+    Heap& h = *heap_;
+    std::lock_guard<std::mutex> lock(h.mutex);
+    h.clear();
+    if (h.touched && h.base) ::madvise(h.base, round_up(h.bytes, page_size()), MADV_DONTNEED);
+    h.touched = false;
+}
+
+std::size_t EmuArena::heap_bytes() const { return heap_->bytes; }
+
+std::size_t EmuArena::heap_in_use() const {
+    std::lock_guard<std::mutex> lock(heap_->mutex);
+    return heap_->in_use;
 }
 
 }  // namespace wb

@@ -66,10 +66,16 @@ constexpr int arity(void (*)(P...)) { return int(sizeof...(P)); }
     return s;
 }
 
+// -fcheck-new and the version script: a kernel's malloc and new are the
+// device heap's (cuda_emu.h), and new yields null when it has no room. No
+// sibling calls, so a free() at a kernel's end still returns to the kernel
+// and a bad one is named at its line.
 std::vector<std::string> emulator_flags() {
+    const fs::path include = emulator_include_dir();
     return {"-std=c++17", "-O2", "-march=native", "-ffp-contract=off", "-fno-strict-aliasing", "-g1",
-            "-fPIC", "-shared", "-fdiagnostics-color=never", "-Wno-unused-result",
-            "-I" + emulator_include_dir().string(), "-pthread"};
+            "-fPIC", "-shared", "-fdiagnostics-color=never", "-Wno-unused-result", "-fcheck-new",
+            "-fno-optimize-sibling-calls",
+            "-I" + include.string(), "-Wl,--version-script=" + (include / "wb_emu_heap.map").string(), "-pthread"};
 }
 
 }  // namespace

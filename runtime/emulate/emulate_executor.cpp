@@ -129,6 +129,10 @@ std::optional<std::vector<HostBuffer>> EmulateExecutor::validate(RunResult& r, u
     for (std::size_t i = 0; i < host.size(); ++i) arena_.fill_guards(i, guard_pattern(guard, i));
     std::vector<std::size_t> binding(host.size());
     for (std::size_t i = 0; i < binding.size(); ++i) binding[i] = i;
+    // The device heap lasts the run, as a GPU's lasts its context: a pointer
+    // one launch malloc'ed can be used and freed by the next. Each run starts
+    // with it empty, and what the kernels leaked is given back when it ends.
+    arena_.reset_heap();
     std::optional<EmuFault> fault;
     for (std::size_t li = 0; li < step.launches.size() && !fault; ++li) {
         const LaunchSpec& spec = step.launches[li];
@@ -149,6 +153,7 @@ std::optional<std::vector<HostBuffer>> EmulateExecutor::validate(RunResult& r, u
                 for (const auto& [a, b] : spec.swap) std::swap(binding[index_of(a)], binding[index_of(b)]);
         }
     }
+    arena_.reset_heap();
     if (fault) {
         report_fault(r, *fault);
         return std::nullopt;
@@ -183,6 +188,7 @@ void EmulateExecutor::report_fault(RunResult& r, EmuFault& fault) const {
     case EmuFault::Kind::Arithmetic: hint = "hint.divide_by_zero"; break;
     case EmuFault::Kind::Undefined: hint = "hint.undefined"; break;
     case EmuFault::Kind::Deadlock: hint = "hint.deadlock"; break;
+    case EmuFault::Kind::BadFree: hint = "hint.bad_free"; break;
     }
     r.say_hint({{hint, {}}});
     r.emulated_ms = -1;

@@ -19,6 +19,7 @@
 #include <csetjmp>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -45,6 +46,7 @@ struct ThreadFault {
     bool write = false;
     std::string trap;        // a trap's message ("__trap() was called")
     std::string trap_where;  // its file:line
+    std::string trap_address;  // a bad free()'s pointer, in hex
 };
 
 struct BlockRun;
@@ -53,6 +55,7 @@ thread_local bool t_in_kernel = false;
 thread_local sigjmp_buf t_jump;
 thread_local ThreadFault t_fault;
 thread_local BlockRun* t_block = nullptr;
+thread_local EmuArena* t_arena = nullptr;  // the running launch's: its device heap
 
 void on_fault(int sig, siginfo_t* info, void* uctx) {
     if (!t_in_kernel) {
@@ -298,7 +301,34 @@ Phrase trap_phrase(const std::string& what) {
     ::siglongjmp(t_jump, 1);
 }
 
-const WbEmuHooks kHooks = {hook_syncthreads, hook_warp_exchange, hook_trap};
+// The launch's device heap; outside a launch (a static initialiser, or a
+// destructor as the library is unloaded) the process's own allocator.
+void* hook_heap_alloc(std::uint64_t bytes, std::uint64_t align) {
+    if (!t_in_kernel) return std::malloc(static_cast<std::size_t>(bytes));
+    if (!t_arena) return nullptr;
+    return t_arena->heap_alloc(static_cast<std::size_t>(bytes), static_cast<std::size_t>(align));
+}
+
+void hook_heap_free(void* p, const void* caller) {
+    if (!t_in_kernel) {
+        std::free(p);
+        return;
+    }
+    if (t_arena && t_arena->heap_free(p)) return;
+    // Not an allocation of this heap, or one already freed: undefined on a
+    // GPU, a fault here, at the call (the address just before its return).
+    t_fault = ThreadFault{};
+    t_fault.signal = -1;
+    t_fault.trap = "free()";
+    char hex[32];
+    std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(p)));
+    t_fault.trap_address = hex;
+    t_fault.trap_where = source_line_of(reinterpret_cast<std::uintptr_t>(caller) - 1);
+    t_in_kernel = false;
+    ::siglongjmp(t_jump, 1);
+}
+
+const WbEmuHooks kHooks = {hook_syncthreads, hook_warp_exchange, hook_trap, hook_heap_alloc, hook_heap_free};
 
 // Releases what can go on after every ready thread has run: a block barrier
 // when all live threads wait at one, or a warp whose waiting lanes' masks are
@@ -423,7 +453,7 @@ void* EmuModule::symbol(const std::string& name) const { return ::dlsym(handle_,
 
 int EmuModule::arity(std::size_t entry) const { return arities_.at(entry); }
 
-std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& dims, void** args, const EmuArena* arena,
+std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& dims, void** args, EmuArena* arena,
                                           unsigned threads) {
     const long long blocks = dims.blocks();
     const auto per_block = static_cast<unsigned>(dims.threads_per_block());
@@ -465,6 +495,7 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
         tls->dynamic_shared = aligned;
         tls->dynamic_shared_bytes = static_cast<unsigned long long>(dims.shared_bytes);
         t_block = &b;
+        t_arena = arena;
         while (!stop.load(std::memory_order_relaxed)) {
             const long long i = next.fetch_add(1);
             if (i >= blocks) break;
@@ -499,7 +530,11 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
             f.write = t_fault.write;
             const Phrase who{"emu.who", {std::to_string(f.block[0]), std::to_string(f.block[1]), std::to_string(f.block[2]),
                                          std::to_string(f.thread[0]), std::to_string(f.thread[1]), std::to_string(f.thread[2])}};
-            if (t_fault.signal == -1) {
+            if (t_fault.signal == -1 && t_fault.trap == "free()") {
+                f.kind = EmuFault::Kind::BadFree;
+                f.where = t_fault.trap_where;
+                f.said = {{"emu.bad_free", {t_fault.trap_address}}, who};
+            } else if (t_fault.signal == -1) {
                 f.kind = EmuFault::Kind::Trap;
                 f.where = t_fault.trap_where;
                 f.said = {{"emu.trap", {}}, trap_phrase(t_fault.trap), who};
@@ -535,6 +570,7 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
             break;
         }
         t_block = nullptr;
+        t_arena = nullptr;
         if (pool) give_back_pool(std::move(pool));
     };
     std::vector<std::thread> pool_threads;

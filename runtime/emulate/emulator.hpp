@@ -27,6 +27,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,7 +58,7 @@ EmuBuild build_emulated(const SourceText& source, const std::vector<std::string>
 
 // Why a launch stopped before its end.
 struct EmuFault {
-    enum class Kind { OutOfBounds, BadAddress, Trap, Arithmetic, Undefined, Deadlock } kind = Kind::BadAddress;
+    enum class Kind { OutOfBounds, BadAddress, Trap, Arithmetic, Undefined, Deadlock, BadFree } kind = Kind::BadAddress;
     std::string message;                   // the sentence for the student, in English: render(said, "en")
     Sentence said;                         // the same, as catalogue phrases (core/phrase.hpp)
     std::uintptr_t address = 0;            // OutOfBounds/BadAddress
@@ -67,12 +68,20 @@ struct EmuFault {
     std::string where;                     // "kernel.cu:12" when the library's line table gives it
 };
 
+// The device heap a kernel's malloc and new take from: CUDA's default
+// cudaLimitMallocHeapSize (8 MiB). The one place it is set for the emulator;
+// lessons have no setting for it, and on a GPU the driver's default holds.
+constexpr std::size_t kDeviceMallocHeapBytes = std::size_t(8) << 20;
+
 // Host memory for the emulated kernels' buffers: each one ends at a page that
 // cannot be touched, and the bytes around it hold a pattern, so a thread that
 // leaves its buffer faults (reads too) or is found when the pattern changed.
+// The arena also holds the run's device heap (malloc, free, new and delete in
+// kernels): `heap_bytes` of address space between guard regions, backed only
+// as kernels touch it, shared by every launch until reset_heap().
 class EmuArena {
 public:
-    EmuArena() = default;
+    explicit EmuArena(std::size_t heap_bytes = kDeviceMallocHeapBytes);
     ~EmuArena();
     EmuArena(const EmuArena&) = delete;
     EmuArena& operator=(const EmuArena&) = delete;
@@ -95,7 +104,23 @@ public:
     };
     std::optional<Place> describe(std::uintptr_t address) const;
 
+    // The device heap. heap_alloc returns `bytes` (rounded up to 16) at a
+    // multiple of `align` (a power of two), first fit, or null when no free
+    // range holds them: its bookkeeping is outside the heap, so allocations
+    // whose rounded sizes sum to heap_bytes() all fit in an unfragmented heap
+    // (eight of 1 MiB in the default 8 MiB). Safe from every block's thread.
+    void* heap_alloc(std::size_t bytes, std::size_t align = 16);
+    // False when `p` is not the start of a live allocation (nothing is freed then).
+    bool heap_free(void* p);
+    // Frees every allocation and gives the heap's pages back to the system:
+    // each run starts with an empty heap, and what a kernel leaked is gone.
+    void reset_heap();
+    std::size_t heap_bytes() const;
+    std::size_t heap_in_use() const;  // bytes allocated now, rounded as heap_alloc rounds them
+
 private:
+    struct Heap;
+    std::unique_ptr<Heap> heap_;
     struct Region {
         std::string name;
         std::byte* map = nullptr;   // the whole mapping
@@ -124,8 +149,9 @@ public:
     int arity(std::size_t entry) const;
     // Runs one launch to its end: its blocks on up to `threads` cores.
     // `args` as for cuLaunchKernel. Returns the fault that stopped it, if any;
-    // `arena` names the buffer of a bad address.
-    std::optional<EmuFault> launch(std::size_t entry, const LaunchDims& dims, void** args, const EmuArena* arena,
+    // `arena` names the buffer of a bad address, and its heap is the one the
+    // kernel's malloc and new take from (none without an arena: they return null).
+    std::optional<EmuFault> launch(std::size_t entry, const LaunchDims& dims, void** args, EmuArena* arena,
                                    unsigned threads = 0);
 
 private:

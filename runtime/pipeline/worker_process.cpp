@@ -2,8 +2,10 @@
 // it end (see worker_process.hpp): finding the worker program, spawning it in
 // a process group of its own with its request, result and output pipes, and
 // the waits and kills that never leave the supervisor stuck on a dead or
-// stuck worker. What is sent to it and made of its answers is worker.cpp's.
+// stuck worker, and the scratch folders its killed compilers leave. What is sent to it and made of its answers is worker.cpp's.
 #include "pipeline/worker_process.hpp"
+
+#include "compile/host_library.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -184,6 +186,8 @@ WorkerExit kill_and_reap(pid_t pid, std::chrono::milliseconds grace) {
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     ::kill(-pid, SIGKILL);
     while (::waitpid(pid, &e.status, 0) < 0 && errno == EINTR) {}
+    // A compiler killed with the worker leaves its scratch folder (nvcc's tmpxft_* files).
+    remove_compiler_scratch(pid);
     return e;
 }
 

@@ -4,6 +4,7 @@
 // and ends one. Private to pipeline/worker.cpp and pipeline/worker_process.cpp.
 #pragma once
 
+#include "compile/host_library.hpp"
 #include "pipeline/wire.hpp"
 #include "pipeline/worker.hpp"
 
@@ -45,6 +46,7 @@ struct WorkerBackend::Process {
             ::kill(-pid, SIGKILL);
             int st;
             while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+            remove_compiler_scratch(pid);
         }
         kill_leftovers(-1);
         finish_output();
@@ -90,7 +92,7 @@ struct WorkerExit {
 bool has_ended(pid_t pid);
 
 // Kills the worker's process group, after `grace` for it to end on its own,
-// then reaps the worker.
+// then reaps the worker and removes its compilers' scratch folders.
 WorkerExit kill_and_reap(pid_t pid, std::chrono::milliseconds grace);
 
 // Waits until the worker has something to say on `fd`, the deadline passes,

@@ -17,6 +17,7 @@
 // [SECTION] Cache-hinted loads and stores
 // [SECTION] Math functions and intrinsics
 // [SECTION] __trap, assert, clock
+// [SECTION] The device heap: malloc, free, new and delete
 //
 // What a macro cannot do (`extern __shared__ T name[];`) the emulator rewrites
 // before compiling; what cannot run at all (inline PTX, textures, grid sync...)
@@ -41,6 +42,7 @@
 #include <cstring>
 #include <ctime>
 #include <limits>
+#include <new>
 #include <type_traits>
 #include <utility>
 
@@ -905,5 +907,105 @@ inline unsigned long long __globaltimer() { return static_cast<unsigned long lon
 // The OS thread also runs the block's other threads, so it must not sleep.
 inline void __nanosleep(unsigned int) {}
 inline unsigned int __smid() { return 0; }
+
+// ============================================================================
+// [SECTION] The device heap: malloc, free, new and delete
+// ============================================================================
+//
+// A kernel's malloc takes from the launch's device heap (the emulator's
+// EmuArena, kDeviceMallocHeapBytes as CUDA's default cudaLimitMallocHeapSize)
+// and returns null when it has no room, as on a GPU; new and new[] do the
+// same (the library is built with -fcheck-new, so `new T` on null constructs
+// nothing and yields null). These are definitions of the C library's and the
+// C++ runtime's own names: the linker version script wb_emu_heap.map keeps
+// them local to the kernel library, so every call in the student's code binds
+// here and nothing else in the worker sees them. calloc is here because GCC
+// may turn a malloc followed by a memset of zeros into one.
+
+extern "C" void* __libc_malloc(size_t) noexcept;
+extern "C" void __libc_free(void*) noexcept;
+
+namespace wb_emu {
+
+inline void* heap_alloc(size_t bytes, size_t align)
+{
+    if (g_hooks != nullptr && g_hooks->heap_alloc != nullptr) {
+        return g_hooks->heap_alloc(bytes, align < 16 ? 16 : align);
+    }
+    // Before the emulator binds its hooks (a static initialiser while the
+    // library is loaded), or with no emulator around it.
+    return __libc_malloc(bytes);
+}
+
+inline void heap_free(void* p, const void* caller)
+{
+    if (p == nullptr) {
+        return;
+    }
+    if (g_hooks != nullptr && g_hooks->heap_free != nullptr) {
+        g_hooks->heap_free(p, caller);
+        return;
+    }
+    __libc_free(p);
+}
+
+}  // namespace wb_emu
+
+extern "C" void* malloc(size_t bytes) noexcept { return wb_emu::heap_alloc(bytes, 16); }
+extern "C" void* calloc(size_t n, size_t size) noexcept
+{
+    if (size != 0 && n > static_cast<size_t>(-1) / size) {
+        return nullptr;
+    }
+    void* p = wb_emu::heap_alloc(n * size, 16);
+    if (p != nullptr) {
+        std::memset(p, 0, n * size);
+    }
+    return p;
+}
+// Never inlined: its return address is the student's call, which a bad free names.
+#define WB_EMU_CALLER __attribute__((noinline))
+extern "C" WB_EMU_CALLER void free(void* p) noexcept { wb_emu::heap_free(p, __builtin_return_address(0)); }
+// CUDA's aligned device malloc: `align` a power of two, else null.
+inline void* __nv_aligned_device_malloc(size_t bytes, size_t align)
+{
+    if (align == 0 || (align & (align - 1)) != 0) {
+        return nullptr;
+    }
+    return wb_emu::heap_alloc(bytes, align);
+}
+
+void* operator new(size_t bytes) { return wb_emu::heap_alloc(bytes, 16); }
+void* operator new[](size_t bytes) { return wb_emu::heap_alloc(bytes, 16); }
+void* operator new(size_t bytes, const std::nothrow_t&) noexcept { return wb_emu::heap_alloc(bytes, 16); }
+void* operator new[](size_t bytes, const std::nothrow_t&) noexcept { return wb_emu::heap_alloc(bytes, 16); }
+void* operator new(size_t bytes, std::align_val_t a) { return wb_emu::heap_alloc(bytes, static_cast<size_t>(a)); }
+void* operator new[](size_t bytes, std::align_val_t a) { return wb_emu::heap_alloc(bytes, static_cast<size_t>(a)); }
+void* operator new(size_t bytes, std::align_val_t a, const std::nothrow_t&) noexcept
+{
+    return wb_emu::heap_alloc(bytes, static_cast<size_t>(a));
+}
+void* operator new[](size_t bytes, std::align_val_t a, const std::nothrow_t&) noexcept
+{
+    return wb_emu::heap_alloc(bytes, static_cast<size_t>(a));
+}
+WB_EMU_CALLER void operator delete(void* p) noexcept { wb_emu::heap_free(p, __builtin_return_address(0)); }
+WB_EMU_CALLER void operator delete[](void* p) noexcept { wb_emu::heap_free(p, __builtin_return_address(0)); }
+WB_EMU_CALLER void operator delete(void* p, size_t) noexcept { wb_emu::heap_free(p, __builtin_return_address(0)); }
+WB_EMU_CALLER void operator delete[](void* p, size_t) noexcept { wb_emu::heap_free(p, __builtin_return_address(0)); }
+WB_EMU_CALLER void operator delete(void* p, const std::nothrow_t&) noexcept { wb_emu::heap_free(p, __builtin_return_address(0)); }
+WB_EMU_CALLER void operator delete[](void* p, const std::nothrow_t&) noexcept { wb_emu::heap_free(p, __builtin_return_address(0)); }
+WB_EMU_CALLER void operator delete(void* p, std::align_val_t) noexcept { wb_emu::heap_free(p, __builtin_return_address(0)); }
+WB_EMU_CALLER void operator delete[](void* p, std::align_val_t) noexcept { wb_emu::heap_free(p, __builtin_return_address(0)); }
+WB_EMU_CALLER void operator delete(void* p, size_t, std::align_val_t) noexcept { wb_emu::heap_free(p, __builtin_return_address(0)); }
+WB_EMU_CALLER void operator delete[](void* p, size_t, std::align_val_t) noexcept { wb_emu::heap_free(p, __builtin_return_address(0)); }
+WB_EMU_CALLER void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept
+{
+    wb_emu::heap_free(p, __builtin_return_address(0));
+}
+WB_EMU_CALLER void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept
+{
+    wb_emu::heap_free(p, __builtin_return_address(0));
+}
 
 #endif  // WB_CUDA_EMU_H

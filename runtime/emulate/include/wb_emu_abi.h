@@ -7,7 +7,9 @@
 // OS thread and writes the running fiber's indices into that struct before it
 // resumes the fiber. Everything a kernel does that needs other threads (block
 // barriers, warp exchanges, a trap) goes through the hooks the emulator binds
-// once after loading the library.
+// once after loading the library. The library's malloc, free, calloc, new and
+// delete are its own (kept local by wb_emu_heap.map, a linker version script)
+// and go to the heap hooks.
 #ifndef WB_EMU_ABI_H
 #define WB_EMU_ABI_H
 
@@ -44,6 +46,14 @@ struct WbEmuHooks {
     const uint64_t* (*warp_exchange)(unsigned int mask, uint64_t mine, unsigned int* arrived);
     // Ends the whole launch as a fault (a failed assert, __trap()); never returns.
     void (*trap)(const char* what, const char* file, int line);
+    // The device heap (cudaLimitMallocHeapSize) that malloc, free, new and
+    // delete in the kernel library use: `bytes` aligned to `align` (a power
+    // of two, at least 16), or null when the heap has no room, as on a GPU.
+    // Outside a launch (a static initialiser) the process's own allocator.
+    void* (*heap_alloc)(uint64_t bytes, uint64_t align);
+    // Frees what heap_alloc returned (null is ignored). Anything else, in a
+    // launch, ends it as a fault at `caller` (the code address of the call).
+    void (*heap_free)(void* p, const void* caller);
 };
 
 // Both are defined by cuda_emu.h in the kernel library.
