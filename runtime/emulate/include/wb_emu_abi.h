@@ -44,7 +44,15 @@ struct WbEmuHooks {
     const uint64_t* (*warp_exchange)(unsigned int mask, uint64_t mine, unsigned int* arrived);
     // Ends the whole launch as a fault (a failed assert, __trap()); never returns.
     void (*trap)(const char* what, const char* file, int line);
+    // Ends the whole launch because the kernel called one of the C library's
+    // ways to end its process (the library is linked with --wrap for each, so
+    // they land here and the worker lives on); never returns. `value` is
+    // exit()'s status or raise()'s signal; `pc` is the caller's return address.
+    void (*ended)(int how, int value, const void* pc);
 };
+
+// WbEmuHooks::ended's `how`.
+enum { WB_EMU_EXIT = 0, WB_EMU_QUICK_EXIT = 1, WB_EMU_UNDERSCORE_EXIT = 2, WB_EMU_ABORT = 3, WB_EMU_RAISE = 4 };
 
 // Both are defined by cuda_emu.h in the kernel library.
 struct WbEmuThread* wb_emu_thread(void);
