@@ -138,9 +138,13 @@ private:
 // (a large frame that jumped over the guard).
 bool is_stack_overflow(const ThreadFault& f, const StackBounds& s) {
     if (s.low == 0 || (f.signal != SIGSEGV && f.signal != SIGBUS) || f.code <= 0) return false;
-    if (f.address >= s.guard && f.address < s.low) return true;
-    constexpr std::uintptr_t kFar = 64u << 20;
-    return f.sp != 0 && f.sp < s.low && s.low - f.sp < kFar;
+    // Slack above the lowest usable byte: the main thread's stack stops
+    // growing where the kernel's limit falls, which the C library's figure
+    // only approximates. Nothing in a fiber's own stack can fault, so the
+    // slack names no other fault wrongly.
+    constexpr std::uintptr_t kSlack = 64u << 10, kFar = 64u << 20;
+    if (f.address >= s.guard && f.address < s.low + kSlack) return true;
+    return f.sp != 0 && f.sp < s.low + kSlack && s.low - std::min(s.low, f.sp) < kFar;
 }
 
 // The calling OS thread's own stack (a block run in order uses it).

@@ -272,7 +272,9 @@ TEST_F(EmulateEndingsInWorker, AWorkerThatDiesInAKernelNamesTheKernelAndTheSigna
     ASSERT_TRUE(lesson);
     wb::WorkerBackend worker;
     // std::terminate aborts from inside the C++ library, where no --wrap reaches: the worker dies of SIGABRT.
-    const char* src = "#include <exception>\n"
+    const char* src = "#ifndef __CUDACC_RTC__\n"
+                      "#include <exception>\n"
+                      "#endif\n"
                       "extern \"C\" __global__ void vector_add(const float* a, const float* b, float* c, int n)\n"
                       "{\n"
                       "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
