@@ -70,12 +70,18 @@ constexpr int arity(void (*)(P...)) { return int(sizeof...(P)); }
 // device heap's (cuda_emu.h), and new yields null when it has no room. No
 // sibling calls, so a free() at a kernel's end still returns to the kernel
 // and a bad one is named at its line.
+// -fstack-clash-protection: a function with a large local array touches its
+// stack a page at a time, so one that outgrows its fiber's stack stops on the
+// guard page below it (a stack overflow, named as such) instead of writing
+// over the next fiber's stack. The --wrap options send the C library's ways
+// to end the process (exit, abort, raise...) to cuda_emu.h's __wrap_ functions.
 std::vector<std::string> emulator_flags() {
     const fs::path include = emulator_include_dir();
     return {"-std=c++17", "-O2", "-march=native", "-ffp-contract=off", "-fno-strict-aliasing", "-g1",
-            "-fPIC", "-shared", "-fdiagnostics-color=never", "-Wno-unused-result", "-fcheck-new",
-            "-fno-optimize-sibling-calls",
-            "-I" + include.string(), "-Wl,--version-script=" + (include / "wb_emu_heap.map").string(), "-pthread"};
+            "-fstack-clash-protection", "-fPIC", "-shared", "-fdiagnostics-color=never", "-Wno-unused-result",
+            "-fcheck-new", "-fno-optimize-sibling-calls", "-I" + include.string(),
+            "-Wl,--version-script=" + (include / "wb_emu_heap.map").string(), "-pthread",
+            "-Wl,--wrap=exit,--wrap=quick_exit,--wrap=_exit,--wrap=_Exit,--wrap=abort,--wrap=raise"};
 }
 
 }  // namespace
@@ -93,7 +99,7 @@ EmuBuild build_emulated(const SourceText& source, const std::vector<std::string>
     if (!tu.empty() && tu.back() != '\n') tu += '\n';
     tu += "#line 1 \"" + std::string(kEntriesFile) + "\"\n" + generated_entries(entries);
 
-    HostLibrary lib = build_host_library(tu, emulator_flags(), CacheKind::Emulated, "wb-emulated-1");
+    HostLibrary lib = build_host_library(tu, emulator_flags(), CacheKind::Emulated, "wb-emulated-2");
     b.from_cache = lib.from_cache;
     b.seconds = lib.seconds;
     b.log = lib.log;

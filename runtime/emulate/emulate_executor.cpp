@@ -27,6 +27,7 @@ public:
     std::optional<std::vector<HostBuffer>> validate(RunResult& r, unsigned char poison, unsigned char guard,
                                                     const std::vector<HostBuffer>* first) override;
     Sentence out_of_bounds() const override { return out_of_bounds_; }
+    Sentence warnings() const override { return notes_; }
 
     // Nothing is timed here; what the emulator cannot judge is said.
     std::optional<std::vector<HostBuffer>> measure(RunResult& r) override {
@@ -58,6 +59,7 @@ private:
     std::optional<EmuModule> module_;
     EmuArena arena_;
     Sentence out_of_bounds_;
+    Sentence notes_;  // the first launch's EmuModule::notes() that said something
 };
 
 bool EmulateExecutor::prepare(RunResult& r) {
@@ -144,7 +146,10 @@ std::optional<std::vector<HostBuffer>> EmulateExecutor::validate(RunResult& r, u
                 return reinterpret_cast<CUdeviceptr>(arena_.data(binding[index_of(name)]));
             });
             const LaunchDims dims = p == 0 ? r.launches[li].dims : resolve_launch(spec, r.params, ov, p);
+            // The supervisor names the kernel if the worker ends during this launch.
+            if (in_.req.on_kernel) in_.req.on_kernel(r.launches[li].entry);
             fault = module_->launch(entry_of_[li], dims, pack.pointers.data(), &arena_);
+            if (notes_.empty()) notes_ = module_->notes();
             if (fault) {
                 fault->said.insert(fault->said.begin(), Phrase{"emu.in_kernel", {r.launches[li].entry}});
                 fault->message = render(fault->said, "en");
@@ -189,6 +194,8 @@ void EmulateExecutor::report_fault(RunResult& r, EmuFault& fault) const {
     case EmuFault::Kind::Undefined: hint = "hint.undefined"; break;
     case EmuFault::Kind::Deadlock: hint = "hint.deadlock"; break;
     case EmuFault::Kind::BadFree: hint = "hint.bad_free"; break;
+    case EmuFault::Kind::StackOverflow: hint = "hint.stack_overflow"; break;
+    case EmuFault::Kind::Ended: hint = "hint.kernel_ended"; break;
     }
     r.say_hint({{hint, {}}});
     r.emulated_ms = -1;

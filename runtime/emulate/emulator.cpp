@@ -4,7 +4,8 @@
 // Building the kernel library is build.cpp's; the buffers' guard regions are
 // arena.cpp's (EmuArena).
 //
-// [SECTION] faults                   SIGSEGV/SIGBUS/SIGFPE inside a kernel end its launch
+// [SECTION] faults                   SIGSEGV/SIGBUS/SIGFPE inside a kernel end its launch; a stack
+//                                    overflow, exit(), abort() and a raised signal are named
 // [SECTION] blocks                   a block's threads in order, or as fibers
 // [SECTION] launch                   blocks spread over the cores
 #include "emulate/emulator.hpp"
@@ -26,6 +27,7 @@
 #include <thread>
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -39,14 +41,29 @@ namespace wb {
 
 namespace {
 
+constexpr int kTrapped = -1;  // ThreadFault::signal of a trap (__trap, assert)
+constexpr int kEnded = -2;    // ... of exit(), abort() or raise() (WbEmuHooks::ended)
+
 struct ThreadFault {
     int signal = 0;
+    int code = 0;            // siginfo's si_code: <= 0 when a process sent the signal, > 0 for a real fault
     std::uintptr_t address = 0;
     std::uintptr_t pc = 0;
+    std::uintptr_t sp = 0;   // the stack pointer at the fault
     bool write = false;
     std::string trap;        // a trap's message ("__trap() was called")
     std::string trap_where;  // its file:line
     std::string trap_address;  // a bad free()'s pointer, in hex
+    int ended_how = 0;       // WB_EMU_EXIT...: how the kernel ended its process
+    int ended_value = 0;     // exit()'s status or raise()'s signal
+};
+
+// The stack the kernel's thread runs on: a fiber's, or the OS thread's, with
+// the guard page(s) below it. A fault there is a stack overflow.
+struct StackBounds {
+    std::uintptr_t guard = 0;  // the lowest guard byte
+    std::uintptr_t low = 0;    // the lowest usable byte
+    std::size_t bytes = 0;     // the usable size, as said to the student
 };
 
 struct BlockRun;
@@ -56,6 +73,7 @@ thread_local sigjmp_buf t_jump;
 thread_local ThreadFault t_fault;
 thread_local BlockRun* t_block = nullptr;
 thread_local EmuArena* t_arena = nullptr;  // the running launch's: its device heap
+thread_local StackBounds t_stack;
 
 void on_fault(int sig, siginfo_t* info, void* uctx) {
     if (!t_in_kernel) {
@@ -65,10 +83,12 @@ void on_fault(int sig, siginfo_t* info, void* uctx) {
         return;
     }
     t_fault.signal = sig;
+    t_fault.code = info->si_code;
     t_fault.address = reinterpret_cast<std::uintptr_t>(info->si_addr);
 #if defined(__x86_64__)
     const auto* uc = static_cast<const ucontext_t*>(uctx);
     t_fault.pc = static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+    t_fault.sp = static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RSP]);
     t_fault.write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
 #else
     (void)uctx;
@@ -116,20 +136,74 @@ private:
     stack_t old_{};
 };
 
-// "kernel.cu:12" for a code address in the library, from its line table.
+// True when the fault is the thread's stack running out: the address is on
+// the guard page below the stack, or the stack pointer itself went below it
+// (a large frame that jumped over the guard).
+bool is_stack_overflow(const ThreadFault& f, const StackBounds& s) {
+    if (s.low == 0 || (f.signal != SIGSEGV && f.signal != SIGBUS) || f.code <= 0) return false;
+    // Slack above the lowest usable byte: the main thread's stack stops
+    // growing where the kernel's limit falls, which the C library's figure
+    // only approximates. Nothing in a fiber's own stack can fault, so the
+    // slack names no other fault wrongly.
+    constexpr std::uintptr_t kSlack = 64u << 10, kFar = 64u << 20;
+    if (f.address >= s.guard && f.address < s.low + kSlack) return true;
+    return f.sp != 0 && f.sp < s.low + kSlack && s.low - std::min(s.low, f.sp) < kFar;
+}
+
+// The calling OS thread's own stack (a block run in order uses it).
+StackBounds os_thread_stack() {
+    StackBounds s;
+    pthread_attr_t attr;
+    if (::pthread_getattr_np(::pthread_self(), &attr) != 0) return s;
+    void* addr = nullptr;
+    std::size_t size = 0, guard = 0;
+    ::pthread_attr_getstack(&attr, &addr, &size);
+    ::pthread_attr_getguardsize(&attr, &guard);
+    ::pthread_attr_destroy(&attr);
+    s.low = reinterpret_cast<std::uintptr_t>(addr);
+    s.guard = s.low - std::max<std::size_t>(guard, static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)));
+    s.bytes = size;
+    return s;
+}
+
+// "128 KiB", "8 MiB": a stack's size as the student reads it.
+std::string size_text(std::size_t bytes) {
+    if (bytes >= (1u << 20) && bytes % (1u << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
+    return std::to_string(bytes >> 10) + " KiB";
+}
+
+// "SIGSEGV" for 11.
+std::string signal_name(int sig) {
+    const char* abbrev = ::sigabbrev_np(sig);
+    return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(sig);
+}
+
+// A frame's file is one of the emulator's own headers (cuda_emu.h and its
+// companions): the student's line is further out in the inlining chain.
+bool is_emulator_header(const std::string& file) { return file.find("/emulate-include/") != std::string::npos; }
+
+// "kernel.cu:12" for a code address in the library, from its line table: the
+// innermost frame of the inlining chain that is the student's (a fault in
+// cuda_emu.h's atomicAdd inlined into the kernel names the kernel's line).
 std::string source_line_of(std::uintptr_t pc) {
     Dl_info info{};
     if (pc == 0 || !::dladdr(reinterpret_cast<void*>(pc), &info) || !info.dli_fname) return {};
     const auto offset = pc - reinterpret_cast<std::uintptr_t>(info.dli_fbase);
     char hex[32];
     std::snprintf(hex, sizeof hex, "0x%zx", static_cast<std::size_t>(offset));
-    const std::string cmd = "addr2line -e '" + std::string(info.dli_fname) + "' " + hex + " 2>/dev/null";
+    const std::string cmd = "addr2line -i -e '" + std::string(info.dli_fname) + "' " + hex + " 2>/dev/null";
     FILE* p = ::popen(cmd.c_str(), "r");
     if (!p) return {};
     char buf[1024] = {0};
-    std::string out = std::fgets(buf, sizeof buf, p) ? buf : "";
+    std::string out, first;
+    while (std::fgets(buf, sizeof buf, p)) {
+        std::string line = buf;
+        while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+        if (first.empty()) first = line;
+        if (out.empty() && !is_emulator_header(line)) out = line;
+    }
     ::pclose(p);
-    while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+    if (out.empty()) out = first;
     if (out.empty() || out.rfind("??", 0) == 0) return {};
     const std::size_t discr = out.find(" (discriminator");
     if (discr != std::string::npos) out.resize(discr);
@@ -212,6 +286,7 @@ struct Slot {
     int predicate = 0;
     unsigned mask = 0;
     std::uint64_t value = 0;
+    std::uintptr_t pc = 0;  // where the thread waits: the hook's return address in the kernel's code
     ctx::fiber& fiber() { return *reinterpret_cast<ctx::fiber*>(fiber_storage); }
     ctx::fiber& sched() { return *reinterpret_cast<ctx::fiber*>(sched_storage); }
 };
@@ -219,6 +294,15 @@ struct Slot {
 struct Warp {
     std::uint64_t results[32] = {};
     unsigned arrived = 0;
+};
+
+// What a launch did that CUDA leaves undefined, said after the verdict.
+// Shared by the launch's OS threads; the first of each kind is kept.
+struct LaunchNotes {
+    std::mutex mutex;
+    bool partial_mask = false;
+    std::uintptr_t partial_mask_pc = 0;
+    unsigned partial_mask_lane = 0, partial_mask_mask = 0;
 };
 
 struct BlockRun {
@@ -233,7 +317,22 @@ struct BlockRun {
     unsigned current = 0;
     int barrier_count = 0;
     Sentence deadlock;     // set when the block cannot go on: why
+    std::uintptr_t deadlock_warp_pc = 0, deadlock_barrier_pc = 0;  // where its first threads wait
+    LaunchNotes* notes = nullptr;
 };
+
+// A warp operation whose mask leaves out the lane that calls it: CUDA leaves
+// its result undefined, and the emulator says so once per launch.
+void note_mask(BlockRun& b, unsigned mask, std::uintptr_t pc) {
+    const unsigned lane = b.current % 32;
+    if (!b.notes || (mask >> lane) & 1u) return;
+    std::lock_guard<std::mutex> lock(b.notes->mutex);
+    if (b.notes->partial_mask) return;
+    b.notes->partial_mask = true;
+    b.notes->partial_mask_pc = pc;
+    b.notes->partial_mask_lane = lane;
+    b.notes->partial_mask_mask = mask;
+}
 
 void set_thread(BlockRun& b, unsigned linear) {
     WbEmuThread& t = *b.tls;
@@ -256,6 +355,7 @@ int hook_syncthreads(int predicate) {
     Slot& s = (*b->slots)[b->current];
     s.state = Slot::State::Barrier;
     s.predicate = predicate;
+    s.pc = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
     yield_to_scheduler(*b);
     return b->barrier_count;
 }
@@ -263,6 +363,8 @@ int hook_syncthreads(int predicate) {
 const std::uint64_t* hook_warp_exchange(unsigned mask, std::uint64_t mine, unsigned* arrived) {
     BlockRun* b = t_block;
     static thread_local Warp alone;
+    const auto pc = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
+    if (b) note_mask(*b, mask, pc);
     if (!b || !b->fibers) {
         alone = Warp{};
         alone.results[b ? b->current % 32 : 0] = mine;
@@ -274,6 +376,7 @@ const std::uint64_t* hook_warp_exchange(unsigned mask, std::uint64_t mine, unsig
     s.state = Slot::State::Warp;
     s.mask = mask;
     s.value = mine;
+    s.pc = pc;
     const unsigned warp = b->current / 32;
     yield_to_scheduler(*b);
     const Warp& w = (*b->warps)[warp];
@@ -318,7 +421,7 @@ void hook_heap_free(void* p, const void* caller) {
     // Not an allocation of this heap, or one already freed: undefined on a
     // GPU, a fault here, at the call (the address just before its return).
     t_fault = ThreadFault{};
-    t_fault.signal = -1;
+    t_fault.signal = kTrapped;
     t_fault.trap = "free()";
     char hex[32];
     std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(p)));
@@ -328,7 +431,19 @@ void hook_heap_free(void* p, const void* caller) {
     ::siglongjmp(t_jump, 1);
 }
 
-const WbEmuHooks kHooks = {hook_syncthreads, hook_warp_exchange, hook_trap, hook_heap_alloc, hook_heap_free};
+// exit(), quick_exit(), _exit(), abort() or raise() in the kernel (cuda_emu.h's __wrap_ functions).
+[[noreturn]] void hook_ended(int how, int value, const void* pc) {
+    t_fault = ThreadFault{};
+    t_fault.signal = kEnded;
+    t_fault.ended_how = how;
+    t_fault.ended_value = value;
+    t_fault.pc = reinterpret_cast<std::uintptr_t>(pc) - 1;  // the call, not the instruction after it
+    t_in_kernel = false;
+    ::siglongjmp(t_jump, 1);
+}
+
+const WbEmuHooks kHooks = {hook_syncthreads, hook_warp_exchange, hook_trap, hook_heap_alloc, hook_heap_free,
+                           hook_ended};
 
 // Releases what can go on after every ready thread has run: a block barrier
 // when all live threads wait at one, or a warp whose waiting lanes' masks are
@@ -373,6 +488,11 @@ bool release(BlockRun& b) {
     }
     if (any) return true;
     b.deadlock = {{"emu.deadlock.warp", {std::to_string(live - at_barrier), std::to_string(at_barrier)}}};
+    b.deadlock_warp_pc = b.deadlock_barrier_pc = 0;
+    for (const auto& s : slots) {
+        if (s.state == Slot::State::Warp && !b.deadlock_warp_pc) b.deadlock_warp_pc = s.pc;
+        if (s.state == Slot::State::Barrier && !b.deadlock_barrier_pc) b.deadlock_barrier_pc = s.pc;
+    }
     return false;
 }
 
@@ -406,6 +526,10 @@ void run_block_as_fibers(BlockRun& b, const StackPool& pool) {
             if (s.state != Slot::State::Ready) continue;
             b.current = t;
             set_thread(b, t);
+            const ctx::stack_context sc = pool.stack(t);
+            t_stack.low = reinterpret_cast<std::uintptr_t>(sc.sp) - sc.size;
+            t_stack.guard = t_stack.low - page_size();
+            t_stack.bytes = sc.size;
             s.fiber() = std::move(s.fiber()).resume();
             ran = true;
             if (s.state == Slot::State::Done) ++done;
@@ -464,6 +588,8 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
     const unsigned workers = static_cast<unsigned>(std::min<long long>(cores, blocks));
 
     FaultHandlers handlers;
+    LaunchNotes notes;
+    notes_.clear();
     std::atomic<long long> next{0};
     std::atomic<bool> stop{false};
     std::mutex fault_mutex;
@@ -487,6 +613,7 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
         b.fibers = fibers;
         b.slots = &slots;
         b.warps = &warps;
+        b.notes = &notes;
         b.block_dim = {unsigned(dims.block[0]), unsigned(dims.block[1]), unsigned(dims.block[2])};
         b.grid_dim = {unsigned(dims.grid[0]), unsigned(dims.grid[1]), unsigned(dims.grid[2])};
         tls->blockDim = b.block_dim;
@@ -496,6 +623,7 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
         tls->dynamic_shared_bytes = static_cast<unsigned long long>(dims.shared_bytes);
         t_block = &b;
         t_arena = arena;
+        const StackBounds own_stack = os_thread_stack();
         while (!stop.load(std::memory_order_relaxed)) {
             const long long i = next.fetch_add(1);
             if (i >= blocks) break;
@@ -504,6 +632,7 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
             tls->blockIdx = b.block;
             b.deadlock.clear();
             std::memset(aligned, 0, static_cast<std::size_t>(dims.shared_bytes));
+            t_stack = own_stack;
             if (sigsetjmp(t_jump, 1) == 0) {
                 t_in_kernel = true;
                 if (fibers) run_block_as_fibers(b, *pool);
@@ -515,6 +644,12 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
                 f.block = {b.block.x, b.block.y, b.block.z};
                 f.said = {{"emu.deadlock", {std::to_string(b.block.x), std::to_string(b.block.y), std::to_string(b.block.z)}}};
                 f.said.insert(f.said.end(), b.deadlock.begin(), b.deadlock.end());
+                // The return addresses are after the hook's call: one byte back is the call, on the student's line.
+                const std::string warp_at = b.deadlock_warp_pc ? source_line_of(b.deadlock_warp_pc - 1) : "";
+                const std::string barrier_at = b.deadlock_barrier_pc ? source_line_of(b.deadlock_barrier_pc - 1) : "";
+                if (!warp_at.empty()) f.said.push_back({"emu.deadlock.warp_at", {warp_at}});
+                if (!barrier_at.empty()) f.said.push_back({"emu.deadlock.barrier_at", {barrier_at}});
+                f.where = warp_at;
                 f.message = render(f.said, "en");
                 std::lock_guard<std::mutex> lock(fault_mutex);
                 if (!fault) fault = std::move(f);
@@ -530,14 +665,35 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
             f.write = t_fault.write;
             const Phrase who{"emu.who", {std::to_string(f.block[0]), std::to_string(f.block[1]), std::to_string(f.block[2]),
                                          std::to_string(f.thread[0]), std::to_string(f.thread[1]), std::to_string(f.thread[2])}};
-            if (t_fault.signal == -1 && t_fault.trap == "free()") {
+            if (t_fault.signal == kTrapped && t_fault.trap == "free()") {
                 f.kind = EmuFault::Kind::BadFree;
                 f.where = t_fault.trap_where;
                 f.said = {{"emu.bad_free", {t_fault.trap_address}}, who};
-            } else if (t_fault.signal == -1) {
+            } else if (t_fault.signal == kTrapped) {
                 f.kind = EmuFault::Kind::Trap;
                 f.where = t_fault.trap_where;
                 f.said = {{"emu.trap", {}}, trap_phrase(t_fault.trap), who};
+            } else if (t_fault.signal == kEnded) {
+                f.kind = EmuFault::Kind::Ended;
+                f.where = source_line_of(t_fault.pc);
+                const std::string v = std::to_string(t_fault.ended_value);
+                switch (t_fault.ended_how) {
+                case WB_EMU_EXIT: f.said = {{"emu.ended.exit", {v}}}; break;
+                case WB_EMU_QUICK_EXIT: f.said = {{"emu.ended.quick_exit", {v}}}; break;
+                case WB_EMU_UNDERSCORE_EXIT: f.said = {{"emu.ended._exit", {v}}}; break;
+                case WB_EMU_ABORT: f.said = {{"emu.ended.abort", {}}}; break;
+                default: f.said = {{"emu.raised", {v, signal_name(t_fault.ended_value)}}}; break;
+                }
+                f.said.push_back(who);
+            } else if (t_fault.code <= 0) {
+                // kill() or tgkill() from the kernel's code: no access went wrong, whatever the signal says.
+                f.kind = EmuFault::Kind::Ended;
+                f.where = source_line_of(t_fault.pc);
+                f.said = {{"emu.raised", {std::to_string(t_fault.signal), signal_name(t_fault.signal)}}, who};
+            } else if (is_stack_overflow(t_fault, t_stack)) {
+                f.kind = EmuFault::Kind::StackOverflow;
+                f.where = source_line_of(t_fault.pc);
+                f.said = {{"emu.stack_overflow", {size_text(t_stack.bytes)}}, who};
             } else if (t_fault.signal == SIGFPE) {
                 f.kind = EmuFault::Kind::Arithmetic;
                 f.where = source_line_of(t_fault.pc);
@@ -577,6 +733,14 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
     for (unsigned w = 1; w < workers; ++w) pool_threads.emplace_back(worker);
     worker();
     for (auto& t : pool_threads) t.join();
+    if (notes.partial_mask) {
+        char mask[16];
+        std::snprintf(mask, sizeof mask, "0x%08x", notes.partial_mask_mask);
+        const std::string at = source_line_of(notes.partial_mask_pc - 1);
+        notes_.push_back({"emu.partial_mask", {std::to_string(notes.partial_mask_lane), mask}});
+        if (!at.empty()) notes_.push_back({"emu.at", {at}});
+        notes_.push_back({"emu.partial_mask.undefined", {}});
+    }
     return fault;
 }
 
@@ -615,8 +779,10 @@ EmuTestRun emulate_for_test(const std::string& kernel_source, const std::string&
     d.shared_bytes = 4096;
     auto fault = m.launch(0, d, args.data(), &arena);
     for (std::size_t i = 0; i < buffers.size(); ++i) std::memcpy(buffers[i]->data(), arena.data(i), buffers[i]->size());
+    out.notes = render(m.notes(), "en");
     if (fault) {
         out.message = fault->message;
+        out.where = fault->where;
         return out;
     }
     out.ok = true;

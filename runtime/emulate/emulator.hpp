@@ -9,7 +9,10 @@
 // a fiber (Boost.Context) that yields at them, so __shared__ memory, barriers
 // and shuffles behave as on a GPU. A thread that leaves its buffer lands on a
 // guard page (EmuArena) and the launch ends with the address, the block and
-// the thread. What the emulator cannot run (inline PTX, textures, tensor
+// the thread. A thread that outgrows its stack (each fiber has 128 KiB, below
+// a guard page), a kernel that calls exit(), abort() or raise(), and a block
+// whose threads wait where they can never be released end the launch too,
+// each named as such with the student's line. What the emulator cannot run (inline PTX, textures, tensor
 // cores, grid-wide sync, launches from device code) is refused before it is
 // compiled (refuse.hpp).
 //
@@ -58,7 +61,8 @@ EmuBuild build_emulated(const SourceText& source, const std::vector<std::string>
 
 // Why a launch stopped before its end.
 struct EmuFault {
-    enum class Kind { OutOfBounds, BadAddress, Trap, Arithmetic, Undefined, Deadlock, BadFree } kind = Kind::BadAddress;
+    // Ended: the kernel called exit(), abort() or raise(), or sent itself a signal.
+    enum class Kind { OutOfBounds, BadAddress, Trap, Arithmetic, Undefined, Deadlock, BadFree, StackOverflow, Ended } kind = Kind::BadAddress;
     std::string message;                   // the sentence for the student, in English: render(said, "en")
     Sentence said;                         // the same, as catalogue phrases (core/phrase.hpp)
     std::uintptr_t address = 0;            // OutOfBounds/BadAddress
@@ -153,6 +157,10 @@ public:
     // kernel's malloc and new take from (none without an arena: they return null).
     std::optional<EmuFault> launch(std::size_t entry, const LaunchDims& dims, void** args, EmuArena* arena,
                                    unsigned threads = 0);
+    // What the last launch did that CUDA leaves undefined (a warp operation
+    // whose mask leaves out its own lane), as a warning to say after the
+    // verdict; empty when nothing.
+    const Sentence& notes() const { return notes_; }
 
 private:
     void* handle_ = nullptr;
@@ -160,6 +168,7 @@ private:
     std::vector<int> arities_;
     bool fibers_ = false;
     std::filesystem::path library_;
+    Sentence notes_;
 };
 
 // For the emulator's own tests: `kernel_source` built and launched once with
@@ -167,6 +176,8 @@ private:
 struct EmuTestRun {
     bool ok = false;
     std::string message;
+    std::string where;    // the fault's "test.cu:12", when known
+    std::string notes;    // EmuModule::notes(), in English
 };
 EmuTestRun emulate_for_test(const std::string& kernel_source, const std::string& entry, unsigned grid_x, unsigned block_x,
                             std::vector<std::vector<unsigned char>*> buffers, std::vector<long long> int_args);

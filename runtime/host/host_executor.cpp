@@ -99,6 +99,12 @@ bool host_call_failed(const HostCall& c, RunResult& r,
         r.say_hint({{"hint.host_sticky", {}}});
         return true;
     }
+    if (c.threw) {
+        r.status = RunStatus::HostError;
+        r.say({thrown_phrase(*c.threw)});
+        r.say_hint({{"hint.host_threw", {}}});
+        return true;
+    }
     if (c.code != 0 || !c.error.empty()) {
         r.status = RunStatus::HostError;
         r.say({c.error.empty() ? Phrase{"host.failed_silently", {std::to_string(c.code)}}

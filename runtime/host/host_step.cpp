@@ -5,10 +5,14 @@
 #include "driver/cuda_driver.hpp"
 #include "host/include/wb_host.h"
 
+#include <cxxabi.h>
 #include <dlfcn.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <typeinfo>
 
 namespace wb {
 
@@ -110,6 +114,32 @@ int LoadedHostStep::device_count() const {
     return rt_->get_device_count(&n) == cudaSuccess ? n : 0;
 }
 
+HostThrown describe_current_exception() {
+    HostThrown t;
+    const std::type_info* type = abi::__cxa_current_exception_type();
+    if (type) {
+        int status = 0;
+        char* name = abi::__cxa_demangle(type->name(), nullptr, nullptr, &status);
+        t.type = status == 0 && name ? name : type->name();
+        std::free(name);
+    } else {
+        t.type = "an exception";
+    }
+    try {
+        throw;
+    } catch (const std::exception& e) {
+        t.what = e.what();
+    } catch (...) {
+        // Not a std::exception: the type is all there is to say.
+    }
+    return t;
+}
+
+Phrase thrown_phrase(const HostThrown& t) {
+    if (t.what) return {"host.threw", {t.type, *t.what}};
+    return {"host.threw_bare", {t.type}};
+}
+
 HostCall LoadedHostStep::call(std::vector<HostBuffer>& buffers, const std::map<std::string, double>& params, int device,
                               ActivityTracer* tracer) const {
     std::vector<wb_host_buffer> abi_buffers;
@@ -150,7 +180,14 @@ HostCall LoadedHostStep::call(std::vector<HostBuffer>& buffers, const std::map<s
         tracer->begin(begin_ns);
     }
     const auto t0 = std::chrono::steady_clock::now();
-    out.code = run_(&ctx);
+    // An exception out of run() is the student's error, said with its type
+    // and what(), not the workbook's (it would otherwise reach the worker's
+    // own handler as an "internal error").
+    try {
+        out.code = run_(&ctx);
+    } catch (...) {
+        out.threw = describe_current_exception();
+    }
     const auto t1 = std::chrono::steady_clock::now();
     const std::uint64_t returned_ns = tracer ? tracer->now_ns() : 0;
     out.wall_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();

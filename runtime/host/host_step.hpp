@@ -10,6 +10,7 @@
 #include "host/host_build.hpp"
 
 #include "data/buffers.hpp"
+#include "core/phrase.hpp"
 #include "host/cupti.hpp"
 
 #include <filesystem>
@@ -20,8 +21,22 @@
 
 namespace wb {
 
+// An exception that left run(): its type as C++ spells it
+// ("std::runtime_error", demangled) and its what() when it is a std::exception.
+struct HostThrown {
+    std::string type;
+    std::optional<std::string> what;
+};
+
+// Inside a catch block: the exception being handled, described.
+HostThrown describe_current_exception();
+
+// "run() threw std::runtime_error: <what()>", or "run() threw int".
+Phrase thrown_phrase(const HostThrown& t);
+
 struct HostCall {
     int code = 0;                 // run()'s return value
+    std::optional<HostThrown> threw;  // run() did not return: an exception left it
     std::string error;            // what run() left in ctx->error (WB_CHECK's message)
     double wall_ms = 0;           // call to return
     // A CUDA runtime error pending after run() returned (a launch it did not

@@ -52,6 +52,11 @@ public:
     // The first guard zone either validation run wrote; empty when none.
     virtual Sentence out_of_bounds() const { return {}; }
 
+    // What the runs did that CUDA leaves undefined (the emulator's warp
+    // operation whose mask leaves out its own lane), said after the verdict
+    // whatever it is; empty when nothing.
+    virtual Sentence warnings() const { return {}; }
+
     // After both runs passed: times the step, where this executor can and
     // the request asks, into r. Gives the outputs as the last timed run
     // left them, for the check after timing; nullopt when nothing was timed,

@@ -352,6 +352,7 @@ void LocalBackend::run_on(StepExecutor& ex, const StepInputs& in, RunResult& r) 
     if (!run_b) return;
     // 7. the verdict, and the outputs the front end shows beside the reference's
     const bool passed = judge_outputs(r, in.compare, *run_a, *run_b, in.reference_out, ex.out_of_bounds());
+    for (const Phrase& p : ex.warnings()) r.say_more(p);
     if (in.req.keep_buffers) {
         r.gpu_outputs = *run_a;
         for (const auto& h : in.reference_out)

@@ -90,6 +90,10 @@ struct RunRequest {
     // Called as the run enters each phase: "compile", "reference", "gpu", "timing".
     // Not carried across processes; the worker uses it to report where it is.
     std::function<void(const char* phase)> on_phase;
+    // Called before each of the CPU emulator's launches with its kernel's
+    // name. Not carried across processes; the worker tells the supervisor, so
+    // that a worker that ends during a launch is said to have ended in it.
+    std::function<void(const std::string& kernel)> on_kernel;
 };
 
 enum class RunStatus {

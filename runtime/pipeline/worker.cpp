@@ -15,6 +15,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
+#include <optional>
 
 namespace fs = std::filesystem;
 
@@ -27,7 +29,10 @@ std::string signal_text(int sig) {
     switch (sig) {
     case SIGILL: case SIGABRT: case SIGBUS: case SIGFPE: case SIGKILL: case SIGSEGV: case SIGTERM:
         return "@signal." + std::to_string(sig);
-    default: return "@signal.other|" + std::to_string(sig);
+    default: {
+        const char* abbrev = ::sigabbrev_np(sig);
+        return "@signal.other|" + std::to_string(sig) + "|" + (abbrev ? std::string("SIG") + abbrev : "?");
+    }
     }
 }
 
@@ -39,6 +44,21 @@ std::string phase_text(const std::string& phase) {
         phase == "host" || phase == "emulate" || phase == "baseline" || phase == "ceilings")
         return "@phase." + phase;
     return "@phase.running";
+}
+
+// Where a run was, as the worker's progress frames said: the phase, the
+// emulated kernel being launched, and exit()'s status if something in the
+// worker called it during the request.
+struct Whereabouts {
+    std::string phase = "start";
+    std::string kernel;
+    std::optional<int> exit_called;
+};
+
+// The phase as a catalogue argument, with the kernel when it is known.
+std::string where_text(const Whereabouts& at) {
+    if (at.phase == "emulate" && !at.kernel.empty()) return "@phase.emulate_kernel|" + at.kernel;
+    return phase_text(at.phase);
 }
 
 // What is known of a run before the worker answers, for the failures.
@@ -140,10 +160,10 @@ void WorkerBackend::cancel_running() {
 namespace {
 
 // Reads the worker's frames until its result: each progress frame updates
-// `phase` (and tells req.on_phase) and sets `progressed`. Ok means `result`
+// `at` (a phase also tells req.on_phase) and sets `progressed`. Ok means `result`
 // holds a result frame; any other frame kind from the worker is Corrupt.
 ReadStatus await_result(int fd, pid_t pid, std::chrono::steady_clock::time_point deadline, const FrameLimits& limits,
-                        const RunRequest& req, std::string& phase, bool& progressed, Frame& result) {
+                        const RunRequest& req, Whereabouts& at, bool& progressed, Frame& result) {
     for (;;) {
         ReadStatus st = wait_for_frame(fd, pid, deadline);
         if (st == ReadStatus::Ok) st = read_frame(fd, result, deadline, limits);
@@ -151,8 +171,12 @@ ReadStatus await_result(int fd, pid_t pid, std::chrono::steady_clock::time_point
         if (result.kind == FrameKind::Result) return ReadStatus::Ok;
         if (result.kind != FrameKind::Progress) return ReadStatus::Corrupt;
         progressed = true;
-        phase = result.json.value("phase", phase);
-        if (req.on_phase) req.on_phase(phase.c_str());
+        if (result.json.contains("kernel")) at.kernel = result.json.value("kernel", at.kernel);
+        if (result.json.contains("exit_called")) at.exit_called = result.json.value("exit_called", 0);
+        if (!result.json.contains("phase")) continue;
+        at.phase = result.json.value("phase", at.phase);
+        at.kernel.clear();
+        if (req.on_phase) req.on_phase(at.phase.c_str());
     }
 }
 
@@ -188,9 +212,10 @@ FrameLimits result_limits(const RunRequest& req) {
 // What a run that got no readable answer becomes, for the warm worker and the
 // sanitized one alike. `tool` is "" or "compute-sanitizer memcheck".
 static void describe_failure(RunResult& r, const RunRequest& req, ReadStatus st, const WorkerExit& e,
-                             const std::string& phase, double timeout, bool cancelled, const std::string& tool,
+                             const Whereabouts& at, double timeout, bool cancelled, const std::string& tool,
                              const std::string& decode_error) {
-    const std::string where = phase_text(phase);
+    const std::string& phase = at.phase;
+    const std::string where = where_text(at);
     const std::string who = tool.empty() ? "@worker.process" : "@worker.process_under|" + tool;
     if (cancelled) {
         r.status = RunStatus::Stopped;
@@ -226,6 +251,11 @@ static void describe_failure(RunResult& r, const RunRequest& req, ReadStatus st,
     if (WIFSIGNALED(e.status)) {
         r.say({{"worker.died", {who, signal_text(WTERMSIG(e.status)), where}}});
         if (phase == "host") r.say_hint({{"hint.host_crashed", {}}});
+        return;
+    }
+    if (at.exit_called && WIFEXITED(e.status)) {
+        r.say({{"worker.exit_called", {std::to_string(WEXITSTATUS(e.status)), where}}});
+        if (phase == "host") r.say_hint({{"hint.host_exit", {}}});
         return;
     }
     r.say({{"worker.exited", {who, std::to_string(WIFEXITED(e.status) ? WEXITSTATUS(e.status) : -1), where}}});
@@ -313,7 +343,7 @@ RunResult WorkerBackend::run_locked(const RunRequest& req) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(long(timeout * 1000));
     const FrameLimits limits = result_limits(req);
     const Frame request = encode_request(req);
-    std::string phase = "start";
+    Whereabouts at;
     for (int attempt = 0;; ++attempt) {
         std::string why;
         if (!ensure_live_worker(why)) {
@@ -328,7 +358,7 @@ RunResult WorkerBackend::run_locked(const RunRequest& req) {
         std::string decode_error;
         Frame answer;
         const ReadStatus st =
-            sent ? await_result(proc_->from_worker, proc_->pid, deadline, limits, req, phase, progressed, answer)
+            sent ? await_result(proc_->from_worker, proc_->pid, deadline, limits, req, at, progressed, answer)
                  : ReadStatus::Closed;
         if (st == ReadStatus::Ok) {
             try {
@@ -365,7 +395,7 @@ RunResult WorkerBackend::run_locked(const RunRequest& req) {
         // the same request, once.
         if (attempt == 0 && !progressed && (!sent || st == ReadStatus::Closed) && !cancelled()) continue;
         r.output = output;
-        describe_failure(r, req, st, e, phase, timeout, cancelled(), "", decode_error);
+        describe_failure(r, req, st, e, at, timeout, cancelled(), "", decode_error);
         std::string ignored;
         ensure_worker(ignored);  // a fresh worker for the next run
         return r;
@@ -425,14 +455,14 @@ RunResult WorkerBackend::run_sanitized(const RunRequest& request) {
     const double timeout = sanitized_timeout(req);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(long(timeout * 1000));
     const FrameLimits limits = result_limits(req);
-    std::string phase = "start";
+    Whereabouts at;
     std::string decode_error;
     bool answered = false;
     ReadStatus st = ReadStatus::Closed;
     if (write_frame(sp->to_worker, encode_request(req))) {
         bool progressed = false;
         Frame answer;
-        st = await_result(sp->from_worker, sp->pid, deadline, limits, req, phase, progressed, answer);
+        st = await_result(sp->from_worker, sp->pid, deadline, limits, req, at, progressed, answer);
         if (st == ReadStatus::Ok) {
             try {
                 r = decode_result(answer);
@@ -461,7 +491,7 @@ RunResult WorkerBackend::run_sanitized(const RunRequest& request) {
         r.output = output + r.output;
     } else {
         r.output = output;
-        describe_failure(r, req, st, e, phase, timeout, cancelled(), tool, decode_error);
+        describe_failure(r, req, st, e, at, timeout, cancelled(), tool, decode_error);
     }
     r.context_lost = false;  // that worker was for this run only; the warm one is untouched
     apply_sanitizer_report(r, req.sanitizer, parse_sanitizer_report(output));

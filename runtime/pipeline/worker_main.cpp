@@ -8,14 +8,34 @@
 #include "pipeline/leftovers.hpp"
 #include "pipeline/wire.hpp"
 
+#include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 
 namespace wb {
+
+namespace {
+
+// The result pipe while a request runs, else -1: exit() during a request
+// (a host step's run() calling it) tells the supervisor its status.
+std::atomic<int> g_exit_fd{-1};
+
+void on_exit_during_request(int status, void*) {
+    const int fd = g_exit_fd.exchange(-1);
+    if (fd < 0) return;
+    Frame p;
+    p.kind = FrameKind::Progress;
+    p.json = {{"exit_called", status}};
+    write_frame(fd, p);
+}
+
+}  // namespace
 
 int worker_main(int in_fd, int out_fd, int ordinal) {
     std::signal(SIGPIPE, SIG_IGN);
     become_subreaper();
+    ::on_exit(on_exit_during_request, nullptr);
     auto backend = make_local_backend(ordinal);
     backend->info();  // load the driver and make the context now, not during the first run
     for (;;) {
@@ -54,6 +74,16 @@ int worker_main(int in_fd, int out_fd, int ordinal) {
                 p.json = {{"phase", phase}};
                 write_frame(out_fd, p);
             };
+            // A multi-pass step launches the same kernel many times: said once per change.
+            req.on_kernel = [out_fd, last = std::string()](const std::string& kernel) mutable {
+                if (kernel == last) return;
+                last = kernel;
+                Frame p;
+                p.kind = FrameKind::Progress;
+                p.json = {{"kernel", kernel}};
+                write_frame(out_fd, p);
+            };
+            g_exit_fd = out_fd;
             r = backend->run(req);
         } catch (const Error& e) {
             r.status = RunStatus::InputError;
@@ -63,6 +93,7 @@ int worker_main(int in_fd, int out_fd, int ordinal) {
             r.message = std::string("internal error: ") + e.what();
         }
         end_leftover_children();  // the run is over: what it started and left running goes with it
+        g_exit_fd = -1;
         std::fflush(stdout);
         std::fflush(stderr);
         if (!write_frame(out_fd, encode_result(r))) return 0;

@@ -192,6 +192,30 @@ TEST(HostSteps, AHostCrashIsReportedAndTheNextRunWorks) {
     expect_next_run_passes(w);
 }
 
+// An exception out of run() is the student's error, in the student's words.
+TEST(HostSteps, AnExceptionOutOfRunIsTheStudentsErrorAndTheNextRunWorks) {
+    WB_REQUIRE_GPU();
+    wb::WorkerBackend w;
+    const wb::RunResult r = w.run(fault("throws.cu"));
+    ASSERT_EQ(r.status, wb::RunStatus::HostError) << r.message;
+    EXPECT_EQ(r.message, "run() threw std::runtime_error: the input file is missing");
+    EXPECT_EQ(r.message_in("zh"), "run() 抛出了 std::runtime_error：the input file is missing");
+    EXPECT_NE(r.hint.find("an exception must not leave run()"), std::string::npos) << r.hint;
+    EXPECT_EQ(w.workers_started(), 1);
+    expect_next_run_passes(w);
+}
+
+// exit() in run() ends the worker: the supervisor says exit() was called, with its status and the phase.
+TEST(HostSteps, ExitInRunIsNamedWithItsStatusAndTheNextRunWorks) {
+    WB_REQUIRE_GPU();
+    wb::WorkerBackend w;
+    const wb::RunResult r = w.run(fault("exits.cu"));
+    ASSERT_EQ(r.status, wb::RunStatus::Crashed) << r.message;
+    EXPECT_EQ(r.message, "exit(3) was called while run() was running");
+    EXPECT_NE(r.hint.find("run() must return"), std::string::npos) << r.hint;
+    expect_next_run_passes(w);
+}
+
 TEST(HostSteps, AnEndlessKernelTimesOutAndTheNextRunWorks) {
     WB_REQUIRE_GPU();
     wb::WorkerBackend w;

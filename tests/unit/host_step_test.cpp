@@ -3,6 +3,7 @@
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "host/host_build.hpp"
+#include "host/host_step.hpp"
 #include "host/timeline.hpp"
 #include "lesson/loader.hpp"
 #include "pipeline/run.hpp"
@@ -15,6 +16,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <stdexcept>
 
 namespace fs = std::filesystem;
 using namespace wb;
@@ -339,4 +341,31 @@ TEST(Timeline, RecordedTwoGpuTimelineHasALanePerDevice) {
     EXPECT_EQ(lanes[1].device, 1);
     // The two GPUs' kernels run at the same time: together they are busy for less than their sum.
     EXPECT_LT(t.busy_us(), t.kernel_us());
+}
+
+// An exception out of run() is the student's error, named by its type as C++
+// spells it and its what(): "run() threw std::runtime_error: no such file".
+TEST(HostThrown, AnExceptionIsDescribedByItsDemangledTypeAndWhat) {
+    wb::HostThrown t;
+    try {
+        throw std::runtime_error("no such file");
+    } catch (...) {
+        t = wb::describe_current_exception();
+    }
+    EXPECT_EQ(t.type, "std::runtime_error");
+    ASSERT_TRUE(t.what.has_value());
+    EXPECT_EQ(wb::render({wb::thrown_phrase(t)}, "en"), "run() threw std::runtime_error: no such file");
+    EXPECT_EQ(wb::render({wb::thrown_phrase(t)}, "zh"), "run() 抛出了 std::runtime_error：no such file");
+}
+
+TEST(HostThrown, AThrowThatIsNoStdExceptionIsNamedByItsTypeAlone) {
+    wb::HostThrown t;
+    try {
+        throw 42;
+    } catch (...) {
+        t = wb::describe_current_exception();
+    }
+    EXPECT_EQ(t.type, "int");
+    EXPECT_FALSE(t.what.has_value());
+    EXPECT_EQ(wb::render({wb::thrown_phrase(t)}, "en"), "run() threw int");
 }

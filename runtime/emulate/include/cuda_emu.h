@@ -117,6 +117,23 @@ inline WbEmuThread* self() { return &t_self; }
 extern "C" WB_EMU_EXPORT WbEmuThread* wb_emu_thread(void) { return &wb_emu::t_self; }
 extern "C" WB_EMU_EXPORT void wb_emu_bind(const WbEmuHooks* hooks) { wb_emu::g_hooks = hooks; }
 
+// The C library's ways to end the process, as the kernel library calls them:
+// the emulator links it with -Wl,--wrap=exit (and the others), so exit(3),
+// std::exit(3), abort() and raise(SIGSEGV) in a kernel end its launch with
+// those words, instead of ending the worker with nothing said.
+#define WB_EMU_ENDED(how, value)                                                                        \
+    (wb_emu::g_hooks != nullptr ? wb_emu::g_hooks->ended(how, value, __builtin_return_address(0)) \
+                                : __builtin_trap())
+extern "C" {
+[[noreturn]] WB_EMU_EXPORT void __wrap_exit(int status) { WB_EMU_ENDED(WB_EMU_EXIT, status); __builtin_unreachable(); }
+[[noreturn]] WB_EMU_EXPORT void __wrap_quick_exit(int status) { WB_EMU_ENDED(WB_EMU_QUICK_EXIT, status); __builtin_unreachable(); }
+[[noreturn]] WB_EMU_EXPORT void __wrap__exit(int status) { WB_EMU_ENDED(WB_EMU_UNDERSCORE_EXIT, status); __builtin_unreachable(); }
+[[noreturn]] WB_EMU_EXPORT void __wrap__Exit(int status) { WB_EMU_ENDED(WB_EMU_UNDERSCORE_EXIT, status); __builtin_unreachable(); }
+[[noreturn]] WB_EMU_EXPORT void __wrap_abort(void) { WB_EMU_ENDED(WB_EMU_ABORT, 0); __builtin_unreachable(); }
+WB_EMU_EXPORT int __wrap_raise(int sig) { WB_EMU_ENDED(WB_EMU_RAISE, sig); return 0; }
+}
+#undef WB_EMU_ENDED
+
 // CUDA's uint3 has the layout of WbEmuDim3, so it is that type: threadIdx can
 // then be a const reference to the thread's own struct, with no copy.
 typedef WbEmuDim3 uint3;
@@ -229,11 +246,16 @@ struct dim3 {
 // this lane's 8-byte slot and reads the others' slots at once, before any
 // other hook call.
 
+// Always inlined, so that the call to a hook is in the kernel's own code:
+// the emulator names the student's line of a warp operation or barrier from
+// the hook's return address (a deadlock, a mask without the calling lane).
+#define WB_EMU_WARP_OP inline __attribute__((always_inline))
+
 namespace wb_emu {
 
 // `*arrived` is kept to the lanes of `mask`: lanes released at the same time
 // for another mask took no part in this operation.
-inline const uint64_t* exchange(unsigned int mask, uint64_t mine, unsigned int* arrived)
+WB_EMU_WARP_OP const uint64_t* exchange(unsigned int mask, uint64_t mine, unsigned int* arrived)
 {
     const uint64_t* slots = g_hooks->warp_exchange(mask, mine, arrived);
     *arrived &= mask;
@@ -241,7 +263,7 @@ inline const uint64_t* exchange(unsigned int mask, uint64_t mine, unsigned int* 
 }
 
 template <class T>
-inline uint64_t to_slot(const T& v)
+WB_EMU_WARP_OP uint64_t to_slot(const T& v)
 {
     static_assert(sizeof(T) <= 8 && std::is_trivially_copyable<T>::value,
                   "warp operations take values of at most 8 bytes");
@@ -251,7 +273,7 @@ inline uint64_t to_slot(const T& v)
 }
 
 template <class T>
-inline T from_slot(uint64_t slot)
+WB_EMU_WARP_OP T from_slot(uint64_t slot)
 {
     T v;
     std::memcpy(&v, &slot, sizeof(T));
@@ -265,7 +287,7 @@ enum class Shfl { Idx, Up, Down, Xor };
 // take part) gives the lane its own value, and a lower segment can be read
 // with xor (as CUDA's documentation says).
 template <class T>
-inline T shuffle(Shfl mode, unsigned int mask, T var, int b, int width)
+WB_EMU_WARP_OP T shuffle(Shfl mode, unsigned int mask, T var, int b, int width)
 {
     unsigned int arrived = 0;
     const uint64_t* slots = exchange(mask, to_slot(var), &arrived);
@@ -289,7 +311,7 @@ inline T shuffle(Shfl mode, unsigned int mask, T var, int b, int width)
     return from_slot<T>(slots[j]);
 }
 
-inline unsigned int ballot(unsigned int mask, bool predicate, unsigned int* arrived_out)
+WB_EMU_WARP_OP unsigned int ballot(unsigned int mask, bool predicate, unsigned int* arrived_out)
 {
     unsigned int arrived = 0;
     const uint64_t* slots = exchange(mask, predicate ? 1 : 0, &arrived);
@@ -304,7 +326,7 @@ inline unsigned int ballot(unsigned int mask, bool predicate, unsigned int* arri
 }
 
 template <class T, class Op>
-inline T warp_reduce(unsigned int mask, T value, Op op)
+WB_EMU_WARP_OP T warp_reduce(unsigned int mask, T value, Op op)
 {
     unsigned int arrived = 0;
     const uint64_t* slots = exchange(mask, to_slot(value), &arrived);
@@ -321,13 +343,13 @@ inline T warp_reduce(unsigned int mask, T value, Op op)
 
 }  // namespace wb_emu
 
-inline void __syncthreads() { wb_emu::g_hooks->syncthreads(0); }
-inline int __syncthreads_count(int predicate) { return wb_emu::g_hooks->syncthreads(predicate != 0); }
+WB_EMU_WARP_OP void __syncthreads() { wb_emu::g_hooks->syncthreads(0); }
+WB_EMU_WARP_OP int __syncthreads_count(int predicate) { return wb_emu::g_hooks->syncthreads(predicate != 0); }
 // And/or from one count: "no thread's predicate was false" / "some thread's was true".
-inline int __syncthreads_and(int predicate) { return wb_emu::g_hooks->syncthreads(predicate == 0) == 0; }
-inline int __syncthreads_or(int predicate) { return wb_emu::g_hooks->syncthreads(predicate != 0) != 0; }
+WB_EMU_WARP_OP int __syncthreads_and(int predicate) { return wb_emu::g_hooks->syncthreads(predicate == 0) == 0; }
+WB_EMU_WARP_OP int __syncthreads_or(int predicate) { return wb_emu::g_hooks->syncthreads(predicate != 0) != 0; }
 
-inline void __syncwarp(unsigned int mask = 0xffffffffu)
+WB_EMU_WARP_OP void __syncwarp(unsigned int mask = 0xffffffffu)
 {
     unsigned int arrived = 0;
     wb_emu::exchange(mask, 0, &arrived);
@@ -335,7 +357,7 @@ inline void __syncwarp(unsigned int mask = 0xffffffffu)
 
 // The lanes of this warp that have not returned (the emulator waits for all of
 // them to reach a warp operation; there is no cheaper way to know who is here).
-inline unsigned int __activemask()
+WB_EMU_WARP_OP unsigned int __activemask()
 {
     unsigned int arrived = 0;
     wb_emu::exchange(0xffffffffu, 0, &arrived);
@@ -343,34 +365,34 @@ inline unsigned int __activemask()
 }
 
 template <class T>
-inline T __shfl_sync(unsigned int mask, T var, int src_lane, int width = warpSize)
+WB_EMU_WARP_OP T __shfl_sync(unsigned int mask, T var, int src_lane, int width = warpSize)
 {
     return wb_emu::shuffle(wb_emu::Shfl::Idx, mask, var, src_lane, width);
 }
 template <class T>
-inline T __shfl_up_sync(unsigned int mask, T var, unsigned int delta, int width = warpSize)
+WB_EMU_WARP_OP T __shfl_up_sync(unsigned int mask, T var, unsigned int delta, int width = warpSize)
 {
     return wb_emu::shuffle(wb_emu::Shfl::Up, mask, var, static_cast<int>(delta), width);
 }
 template <class T>
-inline T __shfl_down_sync(unsigned int mask, T var, unsigned int delta, int width = warpSize)
+WB_EMU_WARP_OP T __shfl_down_sync(unsigned int mask, T var, unsigned int delta, int width = warpSize)
 {
     return wb_emu::shuffle(wb_emu::Shfl::Down, mask, var, static_cast<int>(delta), width);
 }
 template <class T>
-inline T __shfl_xor_sync(unsigned int mask, T var, int lane_mask, int width = warpSize)
+WB_EMU_WARP_OP T __shfl_xor_sync(unsigned int mask, T var, int lane_mask, int width = warpSize)
 {
     return wb_emu::shuffle(wb_emu::Shfl::Xor, mask, var, lane_mask, width);
 }
 
-inline unsigned int __ballot_sync(unsigned int mask, int predicate) { return wb_emu::ballot(mask, predicate != 0, nullptr); }
-inline int __any_sync(unsigned int mask, int predicate) { return wb_emu::ballot(mask, predicate != 0, nullptr) != 0; }
-inline int __all_sync(unsigned int mask, int predicate)
+WB_EMU_WARP_OP unsigned int __ballot_sync(unsigned int mask, int predicate) { return wb_emu::ballot(mask, predicate != 0, nullptr); }
+WB_EMU_WARP_OP int __any_sync(unsigned int mask, int predicate) { return wb_emu::ballot(mask, predicate != 0, nullptr) != 0; }
+WB_EMU_WARP_OP int __all_sync(unsigned int mask, int predicate)
 {
     unsigned int arrived = 0;
     return wb_emu::ballot(mask, predicate != 0, &arrived) == arrived;
 }
-inline int __uni_sync(unsigned int mask, int predicate)
+WB_EMU_WARP_OP int __uni_sync(unsigned int mask, int predicate)
 {
     unsigned int arrived = 0;
     unsigned int bits = wb_emu::ballot(mask, predicate != 0, &arrived);
@@ -378,7 +400,7 @@ inline int __uni_sync(unsigned int mask, int predicate)
 }
 
 template <class T>
-inline unsigned int __match_any_sync(unsigned int mask, T value)
+WB_EMU_WARP_OP unsigned int __match_any_sync(unsigned int mask, T value)
 {
     unsigned int arrived = 0;
     const uint64_t mine = wb_emu::to_slot(value);
@@ -390,7 +412,7 @@ inline unsigned int __match_any_sync(unsigned int mask, T value)
     return same;
 }
 template <class T>
-inline unsigned int __match_all_sync(unsigned int mask, T value, int* pred)
+WB_EMU_WARP_OP unsigned int __match_all_sync(unsigned int mask, T value, int* pred)
 {
     unsigned int arrived = 0;
     const uint64_t mine = wb_emu::to_slot(value);
@@ -403,39 +425,39 @@ inline unsigned int __match_all_sync(unsigned int mask, T value, int* pred)
     return all ? arrived : 0u;
 }
 
-inline unsigned int __reduce_add_sync(unsigned int mask, unsigned int v)
+WB_EMU_WARP_OP unsigned int __reduce_add_sync(unsigned int mask, unsigned int v)
 {
     return wb_emu::warp_reduce(mask, v, [](unsigned int a, unsigned int b) { return a + b; });
 }
-inline int __reduce_add_sync(unsigned int mask, int v)
+WB_EMU_WARP_OP int __reduce_add_sync(unsigned int mask, int v)
 {
     return static_cast<int>(__reduce_add_sync(mask, static_cast<unsigned int>(v)));
 }
-inline unsigned int __reduce_min_sync(unsigned int mask, unsigned int v)
+WB_EMU_WARP_OP unsigned int __reduce_min_sync(unsigned int mask, unsigned int v)
 {
     return wb_emu::warp_reduce(mask, v, [](unsigned int a, unsigned int b) { return a < b ? a : b; });
 }
-inline int __reduce_min_sync(unsigned int mask, int v)
+WB_EMU_WARP_OP int __reduce_min_sync(unsigned int mask, int v)
 {
     return wb_emu::warp_reduce(mask, v, [](int a, int b) { return a < b ? a : b; });
 }
-inline unsigned int __reduce_max_sync(unsigned int mask, unsigned int v)
+WB_EMU_WARP_OP unsigned int __reduce_max_sync(unsigned int mask, unsigned int v)
 {
     return wb_emu::warp_reduce(mask, v, [](unsigned int a, unsigned int b) { return a > b ? a : b; });
 }
-inline int __reduce_max_sync(unsigned int mask, int v)
+WB_EMU_WARP_OP int __reduce_max_sync(unsigned int mask, int v)
 {
     return wb_emu::warp_reduce(mask, v, [](int a, int b) { return a > b ? a : b; });
 }
-inline unsigned int __reduce_and_sync(unsigned int mask, unsigned int v)
+WB_EMU_WARP_OP unsigned int __reduce_and_sync(unsigned int mask, unsigned int v)
 {
     return wb_emu::warp_reduce(mask, v, [](unsigned int a, unsigned int b) { return a & b; });
 }
-inline unsigned int __reduce_or_sync(unsigned int mask, unsigned int v)
+WB_EMU_WARP_OP unsigned int __reduce_or_sync(unsigned int mask, unsigned int v)
 {
     return wb_emu::warp_reduce(mask, v, [](unsigned int a, unsigned int b) { return a | b; });
 }
-inline unsigned int __reduce_xor_sync(unsigned int mask, unsigned int v)
+WB_EMU_WARP_OP unsigned int __reduce_xor_sync(unsigned int mask, unsigned int v)
 {
     return wb_emu::warp_reduce(mask, v, [](unsigned int a, unsigned int b) { return a ^ b; });
 }

@@ -54,7 +54,15 @@ struct WbEmuHooks {
     // Frees what heap_alloc returned (null is ignored). Anything else, in a
     // launch, ends it as a fault at `caller` (the code address of the call).
     void (*heap_free)(void* p, const void* caller);
+    // Ends the whole launch because the kernel called one of the C library's
+    // ways to end its process (the library is linked with --wrap for each, so
+    // they land here and the worker lives on); never returns. `value` is
+    // exit()'s status or raise()'s signal; `pc` is the caller's return address.
+    void (*ended)(int how, int value, const void* pc);
 };
+
+// WbEmuHooks::ended's `how`.
+enum { WB_EMU_EXIT = 0, WB_EMU_QUICK_EXIT = 1, WB_EMU_UNDERSCORE_EXIT = 2, WB_EMU_ABORT = 3, WB_EMU_RAISE = 4 };
 
 // Both are defined by cuda_emu.h in the kernel library.
 struct WbEmuThread* wb_emu_thread(void);
