@@ -15,6 +15,7 @@
 #include "core/sha256.hpp"
 
 #include "compile/cache.hpp"
+#include "compile/include_policy.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 
@@ -221,6 +222,10 @@ std::vector<std::string> build_options(const CompileOptions& options) {
     std::vector<std::string> opts;
     opts.push_back("--std=" + options.std);
     if (options.line_info) opts.push_back("-lineinfo");
+    // NVRTC looks a quoted name up first in the folder of the program's name,
+    // taken from the working folder ("kernel.cu": the working folder itself).
+    // Only the folders given here are searched (include_policy.hpp).
+    opts.push_back("--no-source-include");
     opts.push_back("-I" + (home / "include").string());
     // CUDA 13 moved CUB, Thrust and libcu++ under include/cccl.
     std::error_code ec;
@@ -431,6 +436,20 @@ CompileResult compile_cuda(const SourceText& source, const CompileOptions& optio
                     "architecture '" + options.arch + "' is not supported by NVRTC " + nvrtc_version() +
                         "; supported: " + supported_list(),
                     {}, "pick one of the listed sm_XX (cubin) or compute_XX (PTX) targets");
+    }
+
+    // An include from outside the toolkit and the workbook's headers: refused, and NVRTC never reads it.
+    if (std::vector<IncludeRefusal> refused = refused_includes(source.text, source.origin.empty() ? "<inline>" : source.origin);
+        !refused.empty()) {
+        CompileResult result;
+        result.arch = options.arch;
+        result.is_cubin = arch->real;
+        result.diagnostics = refusal_diagnostics(refused);
+        const OmittedDiagnostics dropped = cap_diagnostics(result.diagnostics);
+        result.diagnostics_omitted = dropped.count;
+        result.omitted_errors = dropped.errors;
+        result.omitted_warnings = dropped.warnings;
+        return result;
     }
 
     auto compile = [&](std::vector<std::string> opts) {
