@@ -222,10 +222,6 @@ std::vector<std::string> build_options(const CompileOptions& options) {
     std::vector<std::string> opts;
     opts.push_back("--std=" + options.std);
     if (options.line_info) opts.push_back("-lineinfo");
-    // NVRTC looks a quoted name up first in the folder of the program's name,
-    // taken from the working folder ("kernel.cu": the working folder itself).
-    // Only the folders given here are searched (include_policy.hpp).
-    opts.push_back("--no-source-include");
     opts.push_back("-I" + (home / "include").string());
     // CUDA 13 moved CUB, Thrust and libcu++ under include/cccl.
     std::error_code ec;
