@@ -15,6 +15,7 @@
 #include "core/sha256.hpp"
 
 #include "compile/cache.hpp"
+#include "compile/include_policy.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
 
@@ -431,6 +432,20 @@ CompileResult compile_cuda(const SourceText& source, const CompileOptions& optio
                     "architecture '" + options.arch + "' is not supported by NVRTC " + nvrtc_version() +
                         "; supported: " + supported_list(),
                     {}, "pick one of the listed sm_XX (cubin) or compute_XX (PTX) targets");
+    }
+
+    // An include from outside the toolkit and the workbook's headers: refused, and NVRTC never reads it.
+    if (std::vector<IncludeRefusal> refused = refused_includes(source.text, source.origin.empty() ? "<inline>" : source.origin);
+        !refused.empty()) {
+        CompileResult result;
+        result.arch = options.arch;
+        result.is_cubin = arch->real;
+        result.diagnostics = refusal_diagnostics(refused);
+        const OmittedDiagnostics dropped = cap_diagnostics(result.diagnostics);
+        result.diagnostics_omitted = dropped.count;
+        result.omitted_errors = dropped.errors;
+        result.omitted_warnings = dropped.warnings;
+        return result;
     }
 
     auto compile = [&](std::vector<std::string> opts) {

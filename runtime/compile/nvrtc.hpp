@@ -55,7 +55,13 @@ struct CompileResult {
 };
 
 // Compiles `source`. Diagnostics name `source.origin` as the file and use the
-// source's own line numbers.
+// source's own line numbers. A source with an #include that
+// include_policy.hpp refuses is not compiled: its result is those refusals.
+// (NVRTC looks a quoted name up first in the folder of the program's name,
+// taken from the working folder, so a bare name that is not a toolkit's or a
+// workbook's header must be refused before it runs. --no-source-include
+// would stop that, but it also stops toolkit headers from finding their
+// neighbours: cooperative_groups' "info.h".)
 //
 // NVRTC's -minimal leaves out textures and surfaces, the device runtime
 // (cudaMalloc and the other cuda* calls in device code), launches from device

@@ -1,5 +1,7 @@
 // runtime/emulate/build.cpp — building a step's kernels for the CPU emulator
-// (see emulator.hpp): what cannot run is refused, `extern __shared__` is
+// (see emulator.hpp): an include from outside the toolkit, the workbook's
+// headers and the system's is refused (compile/include_policy.hpp), what
+// cannot run is refused, `extern __shared__` is
 // rewritten, one entry per kernel is generated, and the host compiler builds
 // the lot after cuda_emu.h into a shared library, through the reference's
 // content-hash cache. Its messages come back on the student's lines.
@@ -9,6 +11,7 @@
 // [SECTION] build                    refuse, rewrite, generate entries, host compiler
 #include "emulate/emulator.hpp"
 
+#include "compile/include_policy.hpp"
 #include "compile/nvrtc.hpp"
 #include "emulate/refuse.hpp"
 #include "emulate/rewrite.hpp"
@@ -90,6 +93,12 @@ EmuBuild build_emulated(const SourceText& source, const std::vector<std::string>
     const std::string origin = source.origin.empty() ? "<inline>" : source.origin;
     EmuBuild b;
     b.entries = entries;
+    std::vector<std::string> embedded;
+    for (const auto& h : emulator_headers()) embedded.emplace_back(h.name);
+    if (auto refused = refused_includes(source.text, origin, embedded); !refused.empty()) {
+        b.diagnostics = refusal_diagnostics(refused);
+        return b;
+    }
     b.refusal = unsupported_construct(source.text, origin);
     if (b.refusal) return b;
     const std::string text = rewrite_for_emulation(source.text);

@@ -1,9 +1,12 @@
 // runtime/host/host_build.cpp — nvcc builds of host steps, cached, with diagnostics on the student's lines.
+//
+// A file with an #include that compile/include_policy.hpp refuses is not built at all.
 #include "host/host_build.hpp"
 
 #include "core/disk_cache.hpp"
 #include "core/error.hpp"
 #include "compile/host_library.hpp"
+#include "compile/include_policy.hpp"
 #include "compile/nvrtc.hpp"
 #include "host/host_split.hpp"
 
@@ -177,6 +180,16 @@ HostStepBuild build_host_step(const SourceText& source, const HostSpec& host, co
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
     const std::string origin = source.origin.empty() ? "host.cu" : fs::path(source.origin).filename().string();
+    // An include from outside the toolkit, the workbook's headers and the
+    // system's: refused, and neither the split build nor nvcc runs.
+    std::vector<std::string> embedded;
+    for (const auto& h : host_step_headers()) embedded.emplace_back(h.name);
+    if (auto refused = refused_includes(source.text, origin, embedded); !refused.empty()) {
+        HostStepBuild build;
+        build.arch = arch;
+        build.diagnostics = refusal_diagnostics(refused);
+        return build;
+    }
     std::string whole_why;
     std::optional<HostStepBuild> failed;
     if (std::optional<HostStepBuild> split = build_split(source, host, arch, origin, whole_why, failed)) return *split;

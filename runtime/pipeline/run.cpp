@@ -239,8 +239,7 @@ void LocalBackend::run_impl(const RunRequest& asked, RunResult& r) {
         int n = r.compile.error_count();
         r.say({n == 1 ? Phrase{"run.compile_error_one", {source.origin}}
                       : Phrase{"run.compile_errors", {std::to_string(n), source.origin}}});
-        std::string first = first_error(r.compile.diagnostics);
-        if (!first.empty()) r.say_more({"detail", {first}});
+        say_first_error(r, r.compile.diagnostics, source.text);
         return;
     }
     if (req.inspect && !step->is_host()) r.inspection = inspect_report(source, *step, r.arch);
@@ -278,8 +277,7 @@ void LocalBackend::run_impl(const RunRequest& asked, RunResult& r) {
     if (!r.reference.ok) {
         r.status = RunStatus::ReferenceError;
         r.say({{"run.reference_no_compile", {}}});
-        std::string first = first_error(r.reference.diagnostics);
-        if (!first.empty()) r.say_more({"detail", {first}});
+        say_first_error(r, r.reference.diagnostics, step->reference.source.text);
         return;
     }
     // Buffers a multi-pass launch swaps must be the same size: the lesson's error, found before

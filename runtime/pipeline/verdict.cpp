@@ -1,7 +1,10 @@
 // runtime/pipeline/verdict.cpp — what a run's outputs say (verdict.hpp).
 #include "pipeline/verdict.hpp"
 
+#include "compile/include_policy.hpp"
 #include "core/error.hpp"
+
+#include <algorithm>
 
 namespace wb {
 
@@ -26,6 +29,23 @@ std::string first_error(const std::vector<Diagnostic>& diags) {
     for (const auto& d : diags)
         if (d.severity == Severity::Error) return d.to_string();
     return {};
+}
+
+void say_first_error(RunResult& r, const std::vector<Diagnostic>& diags, const std::string& source_text) {
+    const auto first = std::find_if(diags.begin(), diags.end(), [](const Diagnostic& d) { return d.severity == Severity::Error; });
+    if (first == diags.end()) return;
+    const std::string text = first->to_string();
+    if (first->code == kIncludeRefused) {
+        // The refusal again (the scan is cheap and the same), for its phrases.
+        for (const IncludeRefusal& refusal : refused_includes(source_text, first->file)) {
+            const Diagnostic& d = refusal.diagnostic;
+            if (d.line != first->line || d.column != first->column || d.message != first->message) continue;
+            r.say_more({"detail", {text.substr(0, text.size() - d.message.size())}});
+            for (const Phrase& p : refusal.said) r.say_more(p);
+            return;
+        }
+    }
+    r.say_more({"detail", {text}});
 }
 
 // 7. The verdict of two validation runs against the reference, the same for

@@ -33,4 +33,10 @@ bool judge_after_timing(RunResult& r, const std::vector<CompareSpec>& compare, c
 // The first error among compiler diagnostics, as text; "" when none.
 std::string first_error(const std::vector<Diagnostic>& diags);
 
+// Adds the first error to r's message (": kernel.cu:3:1: error: ..."), in
+// catalogue phrases where it is a refused #include of `source_text`
+// (compile/include_policy.hpp), so a Chinese UI says it in Chinese; verbatim
+// where it is the compiler's text. Nothing when there is no error.
+void say_first_error(RunResult& r, const std::vector<Diagnostic>& diags, const std::string& source_text);
+
 }  // namespace wb

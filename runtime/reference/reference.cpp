@@ -8,6 +8,7 @@
 // emulator's kernels and host steps are.
 #include "reference/reference.hpp"
 
+#include "compile/include_policy.hpp"
 #include "core/disk_cache.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
@@ -210,6 +211,11 @@ ReferenceBuild build_reference(const ReferenceSpec& spec) {
     for (const auto& a : spec.args) sig.update_field(arg_cpp_type(a));
     build.symbol = "wb_reference_entry_" + sig.finish_hex().substr(0, 8);
     build.wrapper_source = make_trampoline(spec, build.symbol);
+    // An include from outside the toolkit and the system's headers: refused, never compiled.
+    if (auto refused = refused_includes(spec.source.text, origin); !refused.empty()) {
+        build.diagnostics = refusal_diagnostics(refused);
+        return build;
+    }
 
     std::string tu = "#include <cstdint>\n#include <cmath>\n#include <cstddef>\n#include <algorithm>\n";
     tu += "#line 1 \"" + escape_for_line_directive(origin) + "\"\n";
