@@ -41,6 +41,7 @@ namespace wb {
 
 namespace {
 
+constexpr int kSharedPoison = 0xFF;  // each byte of a block's dynamic shared memory at its start
 constexpr int kTrapped = -1;  // ThreadFault::signal of a trap (__trap, assert)
 constexpr int kEnded = -2;    // ... of exit(), abort() or raise() (WbEmuHooks::ended)
 
@@ -631,7 +632,10 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
                        unsigned(i / (dims.grid[0] * dims.grid[1]))};
             tls->blockIdx = b.block;
             b.deadlock.clear();
-            std::memset(aligned, 0, static_cast<std::size_t>(dims.shared_bytes));
+            // A block's dynamic shared memory starts as a GPU leaves it: not
+            // zeroed. 0xFF bytes (a NaN in every float, -1 in every int), so a
+            // kernel that reads what no thread of its block wrote fails.
+            std::memset(aligned, kSharedPoison, static_cast<std::size_t>(dims.shared_bytes));
             t_stack = own_stack;
             if (sigsetjmp(t_jump, 1) == 0) {
                 t_in_kernel = true;

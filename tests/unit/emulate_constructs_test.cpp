@@ -440,6 +440,33 @@ extern "C" __global__ void k(const int* in, int* out)
         for (unsigned t = 0; t < block; ++t) ASSERT_EQ(v[b * block + t], 32640 + 256000 * static_cast<int>(b)) << b;
 }
 
+TEST(EmulateConstructs, DynamicSharedMemoryStartsPoisonedNotZeroed) {
+    // An accumulator in shared memory that no thread cleared: zero on the
+    // emulator used to make this pass; a GPU leaves whatever was there.
+    const char* src = R"(
+extern "C" __global__ void k(const float* in, float* out)
+{
+    extern __shared__ float acc[];
+    if (threadIdx.x == 0) for (int j = 0; j < (int)blockDim.x; ++j) acc[0] += in[blockIdx.x * blockDim.x + j];
+    __syncthreads();
+    if (threadIdx.x == 0) out[blockIdx.x] = acc[0];
+    int bits;
+    memcpy(&bits, &acc[1], 4);
+    if (threadIdx.x == 0) out[gridDim.x + blockIdx.x] = (float)bits;  // a slot nobody wrote
+}
+)";
+    const unsigned grid = 3, block = 32;
+    std::vector<float> in(grid * block, 1.0f);
+    Bytes inb = bytes_of(in), out = zeros<float>(2 * grid);
+    const auto r = wb::emulate_for_test(src, "k", grid, block, {&inb, &out}, {});
+    ASSERT_TRUE(r.ok) << r.message;
+    const auto v = values_of<float>(out);
+    for (unsigned b = 0; b < grid; ++b) {
+        EXPECT_TRUE(std::isnan(v[b])) << "block " << b << ": the uncleared accumulator read " << v[b];
+        EXPECT_EQ(v[grid + b], -1.0f) << "block " << b;  // 0xFFFFFFFF as an int
+    }
+}
+
 TEST(EmulateConstructs, CooperativeGroupsBlockAndTiles) {
     const char* src = R"(
 #include <cooperative_groups.h>
