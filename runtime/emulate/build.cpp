@@ -46,9 +46,21 @@ bool needs_fibers(const std::string& text) {
 
 std::string generated_entries(const std::vector<std::string>& entries) {
     std::string s = R"(#include <cstddef>
+#include <cstdio>
+#include <cxxabi.h>
+#include <exception>
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
 namespace wb_emu_gen {
+// The exception being handled: its type's mangled name (the emulator
+// demangles it: this library's malloc and free are the device heap's) and
+// its what().
+inline void describe(char* type, std::size_t type_bytes, char* what, std::size_t what_bytes, const std::exception* e) {
+    const std::type_info* t = abi::__cxa_current_exception_type();
+    std::snprintf(type, type_bytes, "%s", t ? t->name() : "");
+    std::snprintf(what, what_bytes, "%s", e ? e->what() : "");
+}
 template <typename... P, std::size_t... I>
 inline void call(void (*f)(P...), void** a, std::index_sequence<I...>) {
     f(*static_cast<std::remove_cv_t<std::remove_reference_t<P>>*>(a[I])...);
@@ -61,8 +73,14 @@ constexpr int arity(void (*)(P...)) { return int(sizeof...(P)); }
 )";
     for (std::size_t i = 0; i < entries.size(); ++i) {
         const std::string n = std::to_string(i);
+        // An exception that leaves the kernel is described inside the catch,
+        // and reported after it (the hook does not return).
         s += "extern \"C\" __attribute__((visibility(\"default\"))) void wb_emu_entry_" + n +
-             "(void** a) { wb_emu_gen::call(&" + entries[i] + ", a); }\n";
+             "(void** a) { char type[256], what[512]; bool threw = false;\n"
+             "  try { wb_emu_gen::call(&" + entries[i] + ", a); }\n"
+             "  catch (const std::exception& e) { wb_emu_gen::describe(type, sizeof type, what, sizeof what, &e); threw = true; }\n"
+             "  catch (...) { wb_emu_gen::describe(type, sizeof type, what, sizeof what, nullptr); threw = true; }\n"
+             "  if (threw) wb_emu::g_hooks->threw(type, what); }\n";
         s += "extern \"C\" __attribute__((visibility(\"default\"))) int wb_emu_arity_" + n +
              "() { return wb_emu_gen::arity(&" + entries[i] + "); }\n";
     }

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <atomic>
 #include <csetjmp>
+#include <cxxabi.h>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -43,6 +44,7 @@ namespace {
 
 constexpr int kSharedPoison = 0xFF;  // each byte of a block's dynamic shared memory at its start
 constexpr int kTrapped = -1;  // ThreadFault::signal of a trap (__trap, assert)
+constexpr int kThrew = -1;    // ThreadFault::ended_how of an exception out of the kernel (hook_threw)
 constexpr int kEnded = -2;    // ... of exit(), abort() or raise() (WbEmuHooks::ended)
 
 struct ThreadFault {
@@ -57,6 +59,7 @@ struct ThreadFault {
     std::string trap_address;  // a bad free()'s pointer, in hex
     int ended_how = 0;       // WB_EMU_EXIT...: how the kernel ended its process
     int ended_value = 0;     // exit()'s status or raise()'s signal
+    std::string threw_type, threw_what;  // an exception that left the kernel
 };
 
 // The stack the kernel's thread runs on: a fiber's, or the OS thread's, with
@@ -443,8 +446,23 @@ void hook_heap_free(void* p, const void* caller) {
     ::siglongjmp(t_jump, 1);
 }
 
+// An exception that left the kernel (the generated entry caught it, and
+// calls this after its catch block has ended, so nothing is left half-caught).
+[[noreturn]] void hook_threw(const char* type, const char* what) {
+    t_fault = ThreadFault{};
+    t_fault.signal = kEnded;
+    t_fault.ended_how = kThrew;
+    int status = 0;
+    char* name = type && *type ? abi::__cxa_demangle(type, nullptr, nullptr, &status) : nullptr;
+    t_fault.threw_type = name && status == 0 ? name : (type && *type ? type : "an exception of unknown type");
+    std::free(name);
+    t_fault.threw_what = what ? what : "";
+    t_in_kernel = false;
+    ::siglongjmp(t_jump, 1);
+}
+
 const WbEmuHooks kHooks = {hook_syncthreads, hook_warp_exchange, hook_trap, hook_heap_alloc, hook_heap_free,
-                           hook_ended};
+                           hook_ended, hook_threw};
 
 // Releases what can go on after every ready thread has run: a block barrier
 // when all live threads wait at one, or a warp whose waiting lanes' masks are
@@ -677,6 +695,10 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
                 f.kind = EmuFault::Kind::Trap;
                 f.where = t_fault.trap_where;
                 f.said = {{"emu.trap", {}}, trap_phrase(t_fault.trap), who};
+            } else if (t_fault.signal == kEnded && t_fault.ended_how == kThrew) {
+                f.kind = EmuFault::Kind::Threw;
+                f.said = {{t_fault.threw_what.empty() ? "emu.threw" : "emu.threw_what", {t_fault.threw_type, t_fault.threw_what}},
+                          who};
             } else if (t_fault.signal == kEnded) {
                 f.kind = EmuFault::Kind::Ended;
                 f.where = source_line_of(t_fault.pc);

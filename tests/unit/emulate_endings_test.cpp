@@ -293,3 +293,44 @@ TEST_F(EmulateEndingsInWorker, AWorkerThatDiesInAKernelNamesTheKernelAndTheSigna
 }
 
 }  // namespace
+
+// Only code the host compiler alone sees can throw (NVRTC refuses `throw`):
+// an exception that leaves the kernel ends its launch with its type and
+// what(), on a fiber as without one, and the next launch works.
+TEST(EmulateEndings, AnExceptionOutOfAKernelIsNamedWithItsTypeAndWhat) {
+    const char* plain = R"(
+#include <stdexcept>
+extern "C" __global__ void k(int* out)
+{
+    if (threadIdx.x == 7) throw std::runtime_error("index 7 is out of range");
+    out[threadIdx.x] = 1;
+}
+)";
+    const char* fibers = R"(
+extern "C" __global__ void k(int* out)
+{
+    __syncthreads();
+    if (threadIdx.x == 3) throw 42;
+    out[threadIdx.x] = 1;
+}
+)";
+    Bytes out(32 * sizeof(int), 0);
+    auto r = wb::emulate_for_test(plain, "k", 1, 32, {&out}, {});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.message, "the kernel threw std::runtime_error: index 7 is out of range, in block (0, 0, 0), thread (7, 0, 0)");
+    expect_a_clean_launch_works();
+    r = wb::emulate_for_test(fibers, "k", 1, 32, {&out}, {});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.message, "the kernel threw int, in block (0, 0, 0), thread (3, 0, 0)");
+    expect_a_clean_launch_works();
+    // Thrown and caught inside the kernel's own code, nothing is said.
+    const char* caught = R"(
+#include <stdexcept>
+extern "C" __global__ void k(int* out)
+{
+    try { throw std::runtime_error("x"); } catch (const std::exception&) { out[threadIdx.x] = 1; }
+}
+)";
+    r = wb::emulate_for_test(caught, "k", 1, 32, {&out}, {});
+    EXPECT_TRUE(r.ok) << r.message;
+}

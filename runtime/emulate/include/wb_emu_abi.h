@@ -59,6 +59,11 @@ struct WbEmuHooks {
     // they land here and the worker lives on); never returns. `value` is
     // exit()'s status or raise()'s signal; `pc` is the caller's return address.
     void (*ended)(int how, int value, const void* pc);
+    // Ends the whole launch because a C++ exception left the kernel (only
+    // code the host compiler alone sees can throw: NVRTC refuses `throw` in
+    // device code); `type` is its type's mangled name, `what` its what() or "".
+    // Never returns.
+    void (*threw)(const char* type, const char* what);
 };
 
 // WbEmuHooks::ended's `how`.
