@@ -139,7 +139,6 @@ std::unique_ptr<WorkerBackend::Process> WorkerBackend::spawn(const std::vector<s
                 break;
             }
         }
-        raw->reader_done = true;
     });
     return p;
 }

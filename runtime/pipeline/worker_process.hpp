@@ -8,7 +8,6 @@
 #include "pipeline/wire.hpp"
 #include "pipeline/worker.hpp"
 
-#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -37,7 +36,6 @@ struct WorkerBackend::Process {
     std::mutex output_mutex;
     std::string output;
     bool output_truncated = false;
-    std::atomic<bool> reader_done{false};  // the reader saw EOF: every writer of the output pipe is gone
 
     ~Process() {
         if (to_worker >= 0) ::close(to_worker);
