@@ -3,6 +3,7 @@
 
 #include "core/error.hpp"
 #include "driver/cuda_driver.hpp"
+#include "emulate/access_check.hpp"
 #include "emulate/emulator.hpp"
 #include "lesson/launch_args.hpp"
 #include "lesson/resolve.hpp"
@@ -18,6 +19,9 @@
 namespace wb {
 
 namespace {
+
+// The seed of the second validation run's thread order (EmuModule::launch).
+constexpr std::uint32_t kSecondSchedule = 0x5EED;
 
 class EmulateExecutor final : public StepExecutor {
 public:
@@ -52,12 +56,14 @@ public:
 private:
     std::size_t index_of(const std::string& name) const { return buffer_index(in_.host, name); }
     void report_fault(RunResult& r, EmuFault& fault) const;
+    void report_finding(RunResult& r, const AccessFinding& f, const LaunchDims& dims, const std::string& kernel) const;
 
     const StepInputs& in_;
     std::vector<std::string> entries_;
     std::vector<std::size_t> entry_of_;  // per launch, its index in entries_
     std::optional<EmuModule> module_;
     EmuArena arena_;
+    AccessShadow shadow_;  // every access of the run's launches: races, unwritten reads
     Sentence out_of_bounds_;
     Sentence notes_;  // the first launch's EmuModule::notes() that said something
 };
@@ -113,7 +119,10 @@ bool EmulateExecutor::prepare(RunResult& r) {
         }
         std::memcpy(global, in_.constants[k].data(), in_.constants[k].size());
     }
-    for (const auto& h : in_.host) arena_.add(h.name, h.size_bytes(), dtype_size(h.type));
+    for (const auto& h : in_.host) {
+        const std::byte* data = arena_.add(h.name, h.size_bytes(), dtype_size(h.type));
+        shadow_.add_buffer(h.name, data, h.size_bytes(), dtype_size(h.type));
+    }
     return true;
 }
 
@@ -122,46 +131,93 @@ std::optional<std::vector<HostBuffer>> EmulateExecutor::validate(RunResult& r, u
     const auto& host = in_.host;
     const Step& step = in_.step;
     const auto t0 = std::chrono::steady_clock::now();
-    for (std::size_t i = 0; i < host.size(); ++i) {
-        if (host[i].role != BufferRole::Output || filled_by_lesson(step, host[i]))
-            std::memcpy(arena_.data(i), host[i].data(), host[i].size_bytes());
-        else
-            std::memset(arena_.data(i), poison, host[i].size_bytes());
-    }
-    for (std::size_t i = 0; i < host.size(); ++i) arena_.fill_guards(i, guard_pattern(guard, i));
     std::vector<std::size_t> binding(host.size());
-    for (std::size_t i = 0; i < binding.size(); ++i) binding[i] = i;
-    // The device heap lasts the run, as a GPU's lasts its context: a pointer
-    // one launch malloc'ed can be used and freed by the next. Each run starts
-    // with it empty, and what the kernels leaked is given back when it ends.
-    arena_.reset_heap();
-    std::optional<EmuFault> fault;
-    for (std::size_t li = 0; li < step.launches.size() && !fault; ++li) {
-        const LaunchSpec& spec = step.launches[li];
-        const LaunchOverride* ov = li < in_.req.launches.size() ? &in_.req.launches[li] : nullptr;
-        std::map<std::string, double> values = r.params;
-        for (long long p = 0; p < r.launches[li].passes && !fault; ++p) {
-            if (spec.multi_pass()) values["pass"] = double(p);
-            ArgPack pack = pack_args(spec.args, values, [&](const std::string& name) {
-                return reinterpret_cast<CUdeviceptr>(arena_.data(binding[index_of(name)]));
-            });
-            const LaunchDims dims = p == 0 ? r.launches[li].dims : resolve_launch(spec, r.params, ov, p);
-            // The supervisor names the kernel if the worker ends during this launch.
-            if (in_.req.on_kernel) in_.req.on_kernel(r.launches[li].entry);
-            fault = module_->launch(entry_of_[li], dims, pack.pointers.data(), &arena_);
-            if (notes_.empty()) notes_ = module_->notes();
-            if (fault) {
-                fault->said.insert(fault->said.begin(), Phrase{"emu.in_kernel", {r.launches[li].entry}});
-                fault->message = render(fault->said, "en");
-            }
-            if (p + 1 < r.launches[li].passes)
-                for (const auto& [a, b] : spec.swap) std::swap(binding[index_of(a)], binding[index_of(b)]);
+    // The run's launches from fresh buffers. With `pin`, the launch numbered
+    // `pin_at` records only the accesses to pin's element (AccessShadow::
+    // pinpoint) and the run stops after it. Returns what stopped the run.
+    struct End {
+        std::optional<EmuFault> fault;
+        std::optional<AccessFinding> finding;
+        std::size_t launch = 0, number = 0;
+        LaunchDims dims;
+    };
+    const auto run_all = [&](const AccessFinding* pin, std::size_t pin_at) {
+        for (std::size_t i = 0; i < host.size(); ++i) {
+            const bool filled = host[i].role != BufferRole::Output || filled_by_lesson(step, host[i]);
+            if (filled)
+                std::memcpy(arena_.data(i), host[i].data(), host[i].size_bytes());
+            else
+                std::memset(arena_.data(i), poison, host[i].size_bytes());
+            shadow_.set_written(i, filled);
         }
-    }
-    arena_.reset_heap();
-    if (fault) {
-        report_fault(r, *fault);
+        for (std::size_t i = 0; i < host.size(); ++i) arena_.fill_guards(i, guard_pattern(guard, i));
+        for (std::size_t i = 0; i < binding.size(); ++i) binding[i] = i;
+        // The device heap lasts the run, as a GPU's lasts its context: a pointer
+        // one launch malloc'ed can be used and freed by the next. Each run starts
+        // with it empty, and what the kernels leaked is given back when it ends.
+        arena_.reset_heap();
+        End end;
+        for (std::size_t li = 0; li < step.launches.size(); ++li) {
+            const LaunchSpec& spec = step.launches[li];
+            const LaunchOverride* ov = li < in_.req.launches.size() ? &in_.req.launches[li] : nullptr;
+            std::map<std::string, double> values = r.params;
+            for (long long p = 0; p < r.launches[li].passes; ++p, ++end.number) {
+                if (spec.multi_pass()) values["pass"] = double(p);
+                ArgPack pack = pack_args(spec.args, values, [&](const std::string& name) {
+                    return reinterpret_cast<CUdeviceptr>(arena_.data(binding[index_of(name)]));
+                });
+                end.dims = p == 0 ? r.launches[li].dims : resolve_launch(spec, r.params, ov, p);
+                end.launch = li;
+                // The supervisor names the kernel if the worker ends during this launch.
+                if (in_.req.on_kernel) in_.req.on_kernel(r.launches[li].entry);
+                if (pin && end.number == pin_at) shadow_.pinpoint(*pin);
+                // The second run takes its threads in another order (a seeded
+                // shuffle of warps and of lanes): a result that depends on the
+                // order then differs between the two, and is said as such.
+                // The pinpointing launch runs its blocks on one core, so the pair it names is the same every time.
+                const bool pinning = pin && end.number == pin_at;
+                end.fault = module_->launch(entry_of_[li], end.dims, pack.pointers.data(), &arena_, &shadow_,
+                                            first ? kSecondSchedule : 0, pinning ? 1 : 0);
+                if (notes_.empty()) notes_ = module_->notes();
+                if (end.fault) {
+                    end.fault->said.insert(end.fault->said.begin(), Phrase{"emu.in_kernel", {r.launches[li].entry}});
+                    end.fault->message = render(end.fault->said, "en");
+                }
+                if (!end.fault && !pin && !shadow_.findings().empty()) end.finding = shadow_.findings().front();
+                if (end.fault || end.finding || (pin && end.number == pin_at)) {
+                    arena_.reset_heap();
+                    return end;
+                }
+                if (p + 1 < r.launches[li].passes)
+                    for (const auto& [a, b] : spec.swap) std::swap(binding[index_of(a)], binding[index_of(b)]);
+            }
+        }
+        arena_.reset_heap();
+        return end;
+    };
+    End end = run_all(nullptr, 0);
+    if (end.fault) {
+        report_fault(r, *end.fault);
         return std::nullopt;
+    }
+    if (end.finding) {
+        AccessFinding f = *end.finding;
+        // A race's first access: the run again, that launch recording only that element.
+        if (f.kind == AccessFinding::Kind::Race) {
+            run_all(&f, end.number);
+            if (const auto pinned = shadow_.pinned()) {
+                const long long granules = f.granules;
+                f = *pinned;
+                f.granules = granules;
+            }
+        }
+        report_finding(r, f, end.dims, r.launches[end.launch].entry);
+        return std::nullopt;
+    }
+    if (!shadow_.checks_global() && !first) {
+        char mib[32];
+        std::snprintf(mib, sizeof mib, "%.0f", double(shadow_.cell_bytes()) / (1 << 20));
+        notes_.push_back({"emu.checks_skipped", {mib}});
     }
     // The first run's time is the launches' wall time that is said.
     if (!first) r.emulated_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -175,6 +231,62 @@ std::optional<std::vector<HostBuffer>> EmulateExecutor::validate(RunResult& r, u
             out.push_back(std::move(b));
         }
     return out;
+}
+
+// A race, or a read of memory nothing wrote, found by the access check
+// (access_check.hpp): the run fails as compute-sanitizer's racecheck or
+// initcheck fails it on a GPU, at the line of the access that found it.
+void EmulateExecutor::report_finding(RunResult& r, const AccessFinding& f, const LaunchDims& dims,
+                                     const std::string& kernel) const {
+    const auto xyz = [](unsigned linear, const std::array<long long, 3>& d) {
+        const auto x = static_cast<unsigned>(d[0]), y = static_cast<unsigned>(d[1]);
+        return std::to_string(linear % x) + ", " + std::to_string((linear / x) % y) + ", " + std::to_string(linear / (x * y));
+    };
+    const auto line_of = [](std::uintptr_t pc) {
+        const std::string at = pc ? emulated_source_line(pc - 1) : std::string();
+        return at.empty() ? std::string("@emu.line_unknown") : at;
+    };
+    const auto side = [&](const AccessSide& a) {
+        const char* key = a.atomic ? "emu.race.atomic" : a.write ? "emu.race.wrote" : "emu.race.read";
+        return Phrase{key, {xyz(a.block, dims.grid), xyz(a.thread, dims.block), line_of(a.pc)}};
+    };
+    r.status = RunStatus::SanitizerErrors;
+    const std::string where = line_of(f.later.pc);
+    if (const std::string prefix = in_.source.origin + ":"; where.rfind(prefix, 0) == 0)
+        r.fault_line = std::atoi(where.c_str() + prefix.size());
+    Sentence said{{"run.on_emulator", {}}, {"emu.in_kernel", {kernel}}};
+    if (f.kind == AccessFinding::Kind::Race) {
+        if (f.shared && f.region == 1)
+            said.push_back({"emu.race.static", {f.name, std::to_string(f.element)}});
+        else if (f.shared)
+            said.push_back({"emu.race.shared", {std::to_string(f.byte_offset), std::to_string(f.element),
+                                                std::to_string(f.element_bytes)}});
+        else
+            said.push_back({"emu.race.buffer", {f.name, std::to_string(f.element)}});
+        said.push_back(side(f.earlier));
+        said.push_back({"emu.race.and", {}});
+        said.push_back(side(f.later));
+        if (f.earlier.block != f.later.block) said.push_back({"emu.race.two_blocks", {}});
+        else if (f.earlier.thread / 32 == f.later.thread / 32) said.push_back({"emu.race.same_warp", {}});
+        else said.push_back({"emu.race.same_interval", {}});
+        if (f.granules > 1) said.push_back({"emu.race.more", {std::to_string(f.granules)}});
+        r.say(std::move(said));
+        r.say_hint({{"hint.race", {}}});
+    } else {
+        if (f.shared && f.region == 1)
+            said.push_back({"emu.uninit.static", {std::to_string(f.element), xyz(f.later.block, dims.grid),
+                                                  xyz(f.later.thread, dims.block), f.name, where}});
+        else if (f.shared)
+            said.push_back({"emu.uninit.shared", {std::to_string(f.byte_offset), xyz(f.later.block, dims.grid),
+                                                  xyz(f.later.thread, dims.block), where}});
+        else
+            said.push_back({"emu.uninit.buffer", {std::to_string(f.element), xyz(f.later.block, dims.grid),
+                                                  xyz(f.later.thread, dims.block), f.name, where}});
+        said.push_back({"emu.uninit.gpu", {}});
+        r.say(std::move(said));
+        r.say_hint({{"hint.uninit", {}}});
+    }
+    r.emulated_ms = -1;
 }
 
 // The launch stopped at a bad access or a trap: that is the verdict, at the
@@ -197,6 +309,7 @@ void EmulateExecutor::report_fault(RunResult& r, EmuFault& fault) const {
     case EmuFault::Kind::StackOverflow: hint = "hint.stack_overflow"; break;
     case EmuFault::Kind::Ended: hint = "hint.kernel_ended"; break;
     case EmuFault::Kind::Threw: hint = "hint.kernel_threw"; break;
+    case EmuFault::Kind::Misaligned: hint = "hint.misaligned"; break;
     }
     r.say_hint({{hint, {}}});
     r.emulated_ms = -1;

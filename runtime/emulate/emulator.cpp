@@ -10,6 +10,8 @@
 // [SECTION] launch                   blocks spread over the cores
 #include "emulate/emulator.hpp"
 
+#include "emulate/access_check.hpp"
+
 #include "core/error.hpp"
 #include "emulate/include/wb_emu_abi.h"
 
@@ -25,6 +27,8 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <numeric>
+#include <random>
 #include <thread>
 
 #include <dlfcn.h>
@@ -60,6 +64,7 @@ struct ThreadFault {
     int ended_how = 0;       // WB_EMU_EXIT...: how the kernel ended its process
     int ended_value = 0;     // exit()'s status or raise()'s signal
     std::string threw_type, threw_what;  // an exception that left the kernel
+    unsigned misaligned_bytes = 0;           // a misaligned access's size (hook_access)
 };
 
 // The stack the kernel's thread runs on: a fiber's, or the OS thread's, with
@@ -298,6 +303,7 @@ struct Slot {
 struct Warp {
     std::uint64_t results[32] = {};
     unsigned arrived = 0;
+    unsigned generation = 0;  // warp operations released: the race check's order within the warp
 };
 
 // What a launch did that CUDA leaves undefined, said after the verdict.
@@ -320,6 +326,8 @@ struct BlockRun {
     std::vector<Warp>* warps = nullptr;
     unsigned current = 0;
     int barrier_count = 0;
+    unsigned barrier_generation = 0;  // barriers released: the race check's order within the block
+    const std::vector<unsigned>* order = nullptr;  // the schedule: the order threads run in
     Sentence deadlock;     // set when the block cannot go on: why
     std::uintptr_t deadlock_warp_pc = 0, deadlock_barrier_pc = 0;  // where its first threads wait
     LaunchNotes* notes = nullptr;
@@ -345,6 +353,7 @@ void set_thread(BlockRun& b, unsigned linear) {
     t.threadIdx.z = linear / (b.block_dim.x * b.block_dim.y);
     t.lane = linear % 32;
     t.warp = linear / 32;
+    AccessLaunch::enter_thread(linear, b.barrier_generation, b.warps && !b.warps->empty() ? (*b.warps)[linear / 32].generation : 0);
 }
 
 void yield_to_scheduler(BlockRun& b) {
@@ -461,8 +470,23 @@ void hook_heap_free(void* p, const void* caller) {
     ::siglongjmp(t_jump, 1);
 }
 
+// A misaligned load, store or atomic (access_check.hpp, which sees every
+// access, calls this only inside a launch) ends the launch where it is, as
+// error 716 ends a GPU's.
+[[noreturn]] void on_misaligned(const void* address, unsigned how, const void* pc) {
+    t_fault = ThreadFault{};
+    t_fault.signal = kTrapped;
+    t_fault.trap = "misaligned";
+    t_fault.address = reinterpret_cast<std::uintptr_t>(address);
+    t_fault.misaligned_bytes = how & kAccessSizeMask;
+    t_fault.write = (how & kAccessWrite) != 0;
+    t_fault.trap_where = source_line_of(reinterpret_cast<std::uintptr_t>(pc) - 1);
+    t_in_kernel = false;
+    ::siglongjmp(t_jump, 1);
+}
+
 const WbEmuHooks kHooks = {hook_syncthreads, hook_warp_exchange, hook_trap, hook_heap_alloc, hook_heap_free,
-                           hook_ended, hook_threw};
+                           hook_ended, hook_threw, check_access};
 
 // Releases what can go on after every ready thread has run: a block barrier
 // when all live threads wait at one, or a warp whose waiting lanes' masks are
@@ -479,6 +503,7 @@ bool release(BlockRun& b) {
     if (live == 0) return true;
     if (at_barrier == live) {
         b.barrier_count = count;
+        ++b.barrier_generation;
         for (auto& s : slots)
             if (s.state == Slot::State::Barrier) s.state = Slot::State::Ready;
         return true;
@@ -499,6 +524,7 @@ bool release(BlockRun& b) {
         if (!ready) continue;
         Warp& wp = (*b.warps)[w];
         wp.arrived = waiting;
+        ++wp.generation;
         for (unsigned l = 0; l < 32; ++l) {
             wp.results[l] = (waiting & (1u << l)) ? slots[w * 32 + l].value : 0;
             if (waiting & (1u << l)) slots[w * 32 + l].state = Slot::State::Ready;
@@ -516,7 +542,8 @@ bool release(BlockRun& b) {
 }
 
 void run_block_in_order(BlockRun& b) {
-    for (unsigned t = 0; t < b.threads; ++t) {
+    for (unsigned i = 0; i < b.threads; ++i) {
+        const unsigned t = (*b.order)[i];
         b.current = t;
         set_thread(b, t);
         b.entry(b.args);
@@ -540,7 +567,8 @@ void run_block_as_fibers(BlockRun& b, const StackPool& pool) {
     unsigned done = 0;
     while (done < b.threads) {
         bool ran = false;
-        for (unsigned t = 0; t < b.threads; ++t) {
+        for (unsigned i = 0; i < b.threads; ++i) {
+            const unsigned t = (*b.order)[i];
             Slot& s = slots[t];
             if (s.state != Slot::State::Ready) continue;
             b.current = t;
@@ -578,6 +606,7 @@ EmuModule::EmuModule(const EmuBuild& build) : fibers_(build.fibers), library_(bu
     auto bind = reinterpret_cast<void (*)(const WbEmuHooks*)>(::dlsym(handle_, "wb_emu_bind"));
     if (!bind) throw Error(ErrorKind::Internal, "the emulated kernel library has no wb_emu_bind");
     bind(&kHooks);
+    statics_ = read_static_shared(build.library);
     for (std::size_t i = 0; i < build.entries.size(); ++i) {
         const std::string n = std::to_string(i);
         auto e = reinterpret_cast<void (*)(void**)>(::dlsym(handle_, ("wb_emu_entry_" + n).c_str()));
@@ -596,8 +625,31 @@ void* EmuModule::symbol(const std::string& name) const { return ::dlsym(handle_,
 
 int EmuModule::arity(std::size_t entry) const { return arities_.at(entry); }
 
+namespace {
+
+// The order a block's threads run in under `schedule` (see launch()).
+std::vector<unsigned> thread_order(unsigned threads, std::uint32_t schedule) {
+    std::vector<unsigned> order(threads);
+    std::iota(order.begin(), order.end(), 0u);
+    if (schedule == 0) return order;
+    std::mt19937 rng(schedule);
+    const unsigned warps = (threads + 31) / 32;
+    std::vector<unsigned> warp_order(warps);
+    std::iota(warp_order.begin(), warp_order.end(), 0u);
+    std::shuffle(warp_order.begin(), warp_order.end(), rng);
+    order.clear();
+    for (unsigned w : warp_order) {
+        const std::size_t first = order.size();
+        for (unsigned l = 0; l < 32 && w * 32 + l < threads; ++l) order.push_back(w * 32 + l);
+        std::shuffle(order.begin() + static_cast<std::ptrdiff_t>(first), order.end(), rng);
+    }
+    return order;
+}
+
+}  // namespace
+
 std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& dims, void** args, EmuArena* arena,
-                                          unsigned threads) {
+                                          AccessShadow* shadow, std::uint32_t schedule, unsigned threads) {
     const long long blocks = dims.blocks();
     const auto per_block = static_cast<unsigned>(dims.threads_per_block());
     if (blocks <= 0 || per_block == 0) return std::nullopt;
@@ -615,6 +667,9 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
     std::optional<EmuFault> fault;
     void (*fn)(void**) = entries_.at(entry);
     const bool fibers = fibers_;
+    const std::vector<unsigned> order = thread_order(per_block, schedule);
+    set_misaligned_handler(on_misaligned);
+    AccessLaunch checks(shadow, static_cast<unsigned long long>(blocks));
 
     auto worker = [&] {
         AltStack alt;
@@ -633,6 +688,7 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
         b.slots = &slots;
         b.warps = &warps;
         b.notes = &notes;
+        b.order = &order;
         b.block_dim = {unsigned(dims.block[0]), unsigned(dims.block[1]), unsigned(dims.block[2])};
         b.grid_dim = {unsigned(dims.grid[0]), unsigned(dims.grid[1]), unsigned(dims.grid[2])};
         tls->blockDim = b.block_dim;
@@ -642,10 +698,17 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
         tls->dynamic_shared_bytes = static_cast<unsigned long long>(dims.shared_bytes);
         t_block = &b;
         t_arena = arena;
+        // This core's copy of the library's thread-locals: its static __shared__ arrays.
+        void* tls_block = nullptr;
+        if (::dlinfo(handle_, RTLD_DI_TLS_DATA, &tls_block) != 0) tls_block = nullptr;
+        auto* statics_block = static_cast<std::byte*>(tls_block);
+        checks.bind_core(aligned, static_cast<std::size_t>(dims.shared_bytes), statics_block, &statics_);
         const StackBounds own_stack = os_thread_stack();
         while (!stop.load(std::memory_order_relaxed)) {
-            const long long i = next.fetch_add(1);
-            if (i >= blocks) break;
+            const long long taken = next.fetch_add(1);
+            if (taken >= blocks) break;
+            const long long i = schedule ? blocks - 1 - taken : taken;
+            checks.enter_block(static_cast<unsigned long long>(i));
             b.block = {unsigned(i % dims.grid[0]), unsigned((i / dims.grid[0]) % dims.grid[1]),
                        unsigned(i / (dims.grid[0] * dims.grid[1]))};
             tls->blockIdx = b.block;
@@ -654,6 +717,9 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
             // zeroed. 0xFF bytes (a NaN in every float, -1 in every int), so a
             // kernel that reads what no thread of its block wrote fails.
             std::memset(aligned, kSharedPoison, static_cast<std::size_t>(dims.shared_bytes));
+            // And so do its static __shared__ arrays (this core's copies).
+            if (statics_block)
+                for (const StaticSharedVar& v : statics_.vars) std::memset(statics_block + v.offset, kSharedPoison, v.bytes);
             t_stack = own_stack;
             if (sigsetjmp(t_jump, 1) == 0) {
                 t_in_kernel = true;
@@ -687,7 +753,16 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
             f.write = t_fault.write;
             const Phrase who{"emu.who", {std::to_string(f.block[0]), std::to_string(f.block[1]), std::to_string(f.block[2]),
                                          std::to_string(f.thread[0]), std::to_string(f.thread[1]), std::to_string(f.thread[2])}};
-            if (t_fault.signal == kTrapped && t_fault.trap == "free()") {
+            if (t_fault.signal == kTrapped && t_fault.trap == "misaligned") {
+                f.kind = EmuFault::Kind::Misaligned;
+                f.where = t_fault.trap_where;
+                char hex[32];
+                std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(t_fault.address));
+                const auto in = arena ? arena->describe(f.address) : std::nullopt;
+                f.said = {{f.write ? "emu.misaligned_write" : "emu.misaligned_read", {std::to_string(t_fault.misaligned_bytes), hex}}};
+                if (in) f.said.push_back({"emu.misaligned_in", {in->buffer}});
+                f.said.push_back(who);
+            } else if (t_fault.signal == kTrapped && t_fault.trap == "free()") {
                 f.kind = EmuFault::Kind::BadFree;
                 f.where = t_fault.trap_where;
                 f.said = {{"emu.bad_free", {t_fault.trap_address}}, who};
@@ -711,6 +786,13 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
                 default: f.said = {{"emu.raised", {v, signal_name(t_fault.ended_value)}}}; break;
                 }
                 f.said.push_back(who);
+            } else if (t_fault.signal == SIGSEGV && t_fault.code == SI_KERNEL && t_fault.address == 0) {
+                // A general-protection fault: on x86-64 an aligned vector
+                // instruction (movaps) at an address 16 does not divide,
+                // whose address the processor does not report.
+                f.kind = EmuFault::Kind::Misaligned;
+                f.where = source_line_of(t_fault.pc);
+                f.said = {{"emu.misaligned_vector", {}}, who};
             } else if (t_fault.code <= 0) {
                 // kill() or tgkill() from the kernel's code: no access went wrong, whatever the signal says.
                 f.kind = EmuFault::Kind::Ended;
@@ -745,6 +827,7 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
             }
             if (!f.where.empty()) f.said.push_back({"emu.at", {f.where}});
             if (t_fault.signal == SIGFPE) f.said.push_back({"emu.divide_by_zero.gpu", {}});
+            if (f.kind == EmuFault::Kind::Misaligned) f.said.push_back({"emu.misaligned.gpu", {}});
             f.message = render(f.said, "en");
             std::lock_guard<std::mutex> lock(fault_mutex);
             if (!fault) fault = std::move(f);
@@ -753,12 +836,14 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
         }
         t_block = nullptr;
         t_arena = nullptr;
+        checks.unbind_core();
         if (pool) give_back_pool(std::move(pool));
     };
     std::vector<std::thread> pool_threads;
     for (unsigned w = 1; w < workers; ++w) pool_threads.emplace_back(worker);
     worker();
     for (auto& t : pool_threads) t.join();
+    checks.finish();
     if (notes.partial_mask) {
         char mask[16];
         std::snprintf(mask, sizeof mask, "0x%08x", notes.partial_mask_mask);
@@ -769,6 +854,8 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
     }
     return fault;
 }
+
+std::string emulated_source_line(std::uintptr_t pc) { return source_line_of(pc); }
 
 EmuTestRun emulate_for_test(const std::string& kernel_source, const std::string& entry, unsigned grid_x, unsigned block_x,
                             std::vector<std::vector<unsigned char>*> buffers, std::vector<long long> int_args) {

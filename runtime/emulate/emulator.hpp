@@ -12,7 +12,11 @@
 // the thread. A thread that outgrows its stack (each fiber has 128 KiB, below
 // a guard page), a kernel that calls exit(), abort() or raise(), and a block
 // whose threads wait where they can never be released end the launch too,
-// each named as such with the student's line. What the emulator cannot run (inline PTX, textures, tensor
+// each named as such with the student's line. Every load and store is
+// checked as it happens (access_check.hpp): a race between two threads, a
+// read of memory nobody wrote and a misaligned access end the run with both
+// lines, as compute-sanitizer's racecheck and initcheck, and error 716, do on
+// a GPU. What the emulator cannot run (inline PTX, textures, tensor
 // cores, grid-wide sync, launches from device code) is refused before it is
 // compiled (refuse.hpp).
 //
@@ -26,6 +30,7 @@
 #include "lesson/lesson.hpp"
 
 #include "core/phrase.hpp"
+#include "emulate/static_shared.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -38,6 +43,7 @@
 namespace wb {
 
 struct NvrtcHeader;
+class AccessShadow;
 
 // cuda_emu.h and the toolkit headers it stands in for (cuda_fp16.h, ...),
 // compiled in (see runtime/CMakeLists.txt) and written out for the compiler.
@@ -62,7 +68,8 @@ EmuBuild build_emulated(const SourceText& source, const std::vector<std::string>
 // Why a launch stopped before its end.
 struct EmuFault {
     // Ended: the kernel called exit(), abort() or raise(), or sent itself a signal.
-    enum class Kind { OutOfBounds, BadAddress, Trap, Arithmetic, Undefined, Deadlock, BadFree, StackOverflow, Ended, Threw } kind = Kind::BadAddress;
+    // Misaligned: a load, store or atomic at an address its size does not divide (error 716 on a GPU).
+    enum class Kind { OutOfBounds, BadAddress, Trap, Arithmetic, Undefined, Deadlock, BadFree, StackOverflow, Ended, Threw, Misaligned } kind = Kind::BadAddress;
     std::string message;                   // the sentence for the student, in English: render(said, "en")
     Sentence said;                         // the same, as catalogue phrases (core/phrase.hpp)
     std::uintptr_t address = 0;            // OutOfBounds/BadAddress
@@ -155,8 +162,15 @@ public:
     // `args` as for cuLaunchKernel. Returns the fault that stopped it, if any;
     // `arena` names the buffer of a bad address, and its heap is the one the
     // kernel's malloc and new take from (none without an arena: they return null).
+    //
+    // `shadow` (optional) is the run's record of every access: the launch's
+    // races and reads of unwritten memory are then in shadow->findings().
+    // `schedule` picks the order the threads run in: 0 in order, block by
+    // block; any other value a permutation drawn from it (warps in a shuffled
+    // order, lanes within each warp shuffled, blocks taken last first), so a
+    // result that depends on the order differs between two runs.
     std::optional<EmuFault> launch(std::size_t entry, const LaunchDims& dims, void** args, EmuArena* arena,
-                                   unsigned threads = 0);
+                                   AccessShadow* shadow = nullptr, std::uint32_t schedule = 0, unsigned threads = 0);
     // What the last launch did that CUDA leaves undefined (a warp operation
     // whose mask leaves out its own lane), as a warning to say after the
     // verdict; empty when nothing.
@@ -168,8 +182,13 @@ private:
     std::vector<int> arities_;
     bool fibers_ = false;
     std::filesystem::path library_;
+    StaticShared statics_;  // the library's static __shared__ arrays
     Sentence notes_;
 };
+
+// "kernel.cu:12" for a code address in an emulated kernel library (its line
+// table; the student's line where cuda_emu.h's code is inlined into it), or "".
+std::string emulated_source_line(std::uintptr_t pc);
 
 // For the emulator's own tests: `kernel_source` built and launched once with
 // a 1-D grid; each buffer is passed as a pointer (in order), then each int.

@@ -163,7 +163,7 @@ extern "C" __global__ void grab(int* got, int* refused, int* pair_sum)
     int* pair_sum = reinterpret_cast<int*>(arena.add("pair_sum", sizeof(int), sizeof(int)));
     *got = *refused = *pair_sum = 0;
     void* args[] = {&got, &refused, &pair_sum};
-    const auto fault = m.launch(0, dims(1, 32), args, &arena, 1);
+    const auto fault = m.launch(0, dims(1, 32), args, &arena, nullptr, 0, 1);
     ASSERT_FALSE(fault) << fault->message;
     EXPECT_EQ(*got, 6);
     EXPECT_EQ(*refused, 26);

@@ -96,6 +96,8 @@ namespace wb_emu {
 // The running fiber's indices; the emulator writes them before it resumes a fiber.
 static thread_local WbEmuThread t_self;
 static const WbEmuHooks* g_hooks = nullptr;
+// WbEmuHooks::access, kept apart by wb_emu_bind: every access loads only this before its call.
+static void (*g_access)(const void*, unsigned, const void*) = nullptr;
 
 inline WbEmuThread* self() { return &t_self; }
 
@@ -115,7 +117,108 @@ inline WbEmuThread* self() { return &t_self; }
 // storage through wb_emu::self(), which inlines (these two may be interposed
 // under -fPIC, so GCC would not inline them).
 extern "C" WB_EMU_EXPORT WbEmuThread* wb_emu_thread(void) { return &wb_emu::t_self; }
-extern "C" WB_EMU_EXPORT void wb_emu_bind(const WbEmuHooks* hooks) { wb_emu::g_hooks = hooks; }
+extern "C" WB_EMU_EXPORT void wb_emu_bind(const WbEmuHooks* hooks)
+{
+    wb_emu::g_hooks = hooks;
+    wb_emu::g_access = hooks != nullptr ? hooks->access : nullptr;
+}
+
+// ============================================================================
+// [SECTION] Every access, checked
+// ============================================================================
+// The library is compiled with -fsanitize=thread and linked without its
+// runtime: GCC calls these before each load, store and atomic the optimiser
+// keeps, and each passes the access to the emulator (WbEmuHooks::access),
+// which records it for the race and initcheck checks and stops a misaligned
+// one (emulate/access_check.hpp). They are not instrumented themselves, and
+// hidden, so a call is a direct call. The atomics do what GCC replaced.
+#define WB_EMU_TSAN extern "C" __attribute__((no_sanitize_thread, visibility("hidden")))
+namespace wb_emu {
+__attribute__((no_sanitize_thread, always_inline)) inline void access(const volatile void* p, unsigned how, const void* pc)
+{
+    if (g_access != nullptr) g_access(const_cast<const void*>(p), how, pc);
+}
+}  // namespace wb_emu
+#define WB_EMU_RA __builtin_return_address(0)
+WB_EMU_TSAN void __tsan_init(void) {}
+WB_EMU_TSAN void __tsan_func_entry(void*) {}
+WB_EMU_TSAN void __tsan_func_exit(void) {}
+WB_EMU_TSAN void __tsan_vptr_update(void**, void*) {}
+WB_EMU_TSAN void __tsan_vptr_read(void**) {}
+WB_EMU_TSAN void __tsan_atomic_thread_fence(int) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+WB_EMU_TSAN void __tsan_atomic_signal_fence(int) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+WB_EMU_TSAN void __tsan_read_range(void* p, unsigned long n) { wb_emu::access(p, unsigned(n > 0xFFFF ? 0xFFFF : n), WB_EMU_RA); }
+WB_EMU_TSAN void __tsan_write_range(void* p, unsigned long n)
+{
+    wb_emu::access(p, unsigned(n > 0xFFFF ? 0xFFFF : n) | WB_EMU_ACCESS_WRITE, WB_EMU_RA);
+}
+#define WB_EMU_TSAN_PLAIN(n)                                                                                          \
+    WB_EMU_TSAN void __tsan_read##n(void* p) { wb_emu::access(p, n | WB_EMU_ACCESS_ALIGNED, WB_EMU_RA); }            \
+    WB_EMU_TSAN void __tsan_write##n(void* p) { wb_emu::access(p, n | WB_EMU_ACCESS_ALIGNED | WB_EMU_ACCESS_WRITE, WB_EMU_RA); } \
+    WB_EMU_TSAN void __tsan_unaligned_read##n(void* p) { wb_emu::access(p, n, WB_EMU_RA); }                         \
+    WB_EMU_TSAN void __tsan_unaligned_write##n(void* p) { wb_emu::access(p, n | WB_EMU_ACCESS_WRITE, WB_EMU_RA); }   \
+    WB_EMU_TSAN void __tsan_volatile_read##n(void* p) { wb_emu::access(p, n | WB_EMU_ACCESS_ALIGNED, WB_EMU_RA); }   \
+    WB_EMU_TSAN void __tsan_volatile_write##n(void* p) { wb_emu::access(p, n | WB_EMU_ACCESS_ALIGNED | WB_EMU_ACCESS_WRITE, WB_EMU_RA); }
+WB_EMU_TSAN_PLAIN(1)
+WB_EMU_TSAN_PLAIN(2)
+WB_EMU_TSAN_PLAIN(4)
+WB_EMU_TSAN_PLAIN(8)
+WB_EMU_TSAN_PLAIN(16)
+#undef WB_EMU_TSAN_PLAIN
+// An atomic reads and writes: both, in one access the race check knows as atomic.
+#define WB_EMU_ATOMIC_RW (WB_EMU_ACCESS_ALIGNED | WB_EMU_ACCESS_ATOMIC | WB_EMU_ACCESS_WRITE)
+#define WB_EMU_TSAN_ATOMICS(n, T)                                                                                       \
+    WB_EMU_TSAN T __tsan_atomic##n##_load(const volatile T* a, int)                                                     \
+    {                                                                                                                   \
+        wb_emu::access(a, (n / 8) | WB_EMU_ACCESS_ALIGNED | WB_EMU_ACCESS_ATOMIC, WB_EMU_RA);                          \
+        return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                                                    \
+    }                                                                                                                   \
+    WB_EMU_TSAN void __tsan_atomic##n##_store(volatile T* a, T v, int)                                                  \
+    {                                                                                                                   \
+        wb_emu::access(a, (n / 8) | WB_EMU_ACCESS_ALIGNED | WB_EMU_ACCESS_ATOMIC | WB_EMU_ACCESS_WRITE, WB_EMU_RA);    \
+        __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                                       \
+    }                                                                                                                   \
+    WB_EMU_TSAN T __tsan_atomic##n##_exchange(volatile T* a, T v, int)                                                  \
+    {                                                                                                                   \
+        wb_emu::access(a, (n / 8) | WB_EMU_ATOMIC_RW, WB_EMU_RA);                                                      \
+        return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                                             \
+    }                                                                                                                   \
+    WB_EMU_TSAN T __tsan_atomic##n##_fetch_add(volatile T* a, T v, int)                                                 \
+    { wb_emu::access(a, (n / 8) | WB_EMU_ATOMIC_RW, WB_EMU_RA); return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST); }   \
+    WB_EMU_TSAN T __tsan_atomic##n##_fetch_sub(volatile T* a, T v, int)                                                 \
+    { wb_emu::access(a, (n / 8) | WB_EMU_ATOMIC_RW, WB_EMU_RA); return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST); }   \
+    WB_EMU_TSAN T __tsan_atomic##n##_fetch_and(volatile T* a, T v, int)                                                 \
+    { wb_emu::access(a, (n / 8) | WB_EMU_ATOMIC_RW, WB_EMU_RA); return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST); }   \
+    WB_EMU_TSAN T __tsan_atomic##n##_fetch_or(volatile T* a, T v, int)                                                  \
+    { wb_emu::access(a, (n / 8) | WB_EMU_ATOMIC_RW, WB_EMU_RA); return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST); }    \
+    WB_EMU_TSAN T __tsan_atomic##n##_fetch_xor(volatile T* a, T v, int)                                                 \
+    { wb_emu::access(a, (n / 8) | WB_EMU_ATOMIC_RW, WB_EMU_RA); return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST); }   \
+    WB_EMU_TSAN T __tsan_atomic##n##_fetch_nand(volatile T* a, T v, int)                                                \
+    { wb_emu::access(a, (n / 8) | WB_EMU_ATOMIC_RW, WB_EMU_RA); return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST); }  \
+    WB_EMU_TSAN int __tsan_atomic##n##_compare_exchange_strong(volatile T* a, T* c, T v, int, int)                      \
+    {                                                                                                                   \
+        wb_emu::access(a, (n / 8) | WB_EMU_ATOMIC_RW, WB_EMU_RA);                                                      \
+        return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                         \
+    }                                                                                                                   \
+    WB_EMU_TSAN int __tsan_atomic##n##_compare_exchange_weak(volatile T* a, T* c, T v, int, int)                        \
+    {                                                                                                                   \
+        wb_emu::access(a, (n / 8) | WB_EMU_ATOMIC_RW, WB_EMU_RA);                                                      \
+        return __atomic_compare_exchange_n(a, c, v, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                          \
+    }                                                                                                                   \
+    WB_EMU_TSAN T __tsan_atomic##n##_compare_exchange_val(volatile T* a, T c, T v, int, int)                            \
+    {                                                                                                                   \
+        wb_emu::access(a, (n / 8) | WB_EMU_ATOMIC_RW, WB_EMU_RA);                                                      \
+        __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                               \
+        return c;                                                                                                       \
+    }
+WB_EMU_TSAN_ATOMICS(8, unsigned char)
+WB_EMU_TSAN_ATOMICS(16, unsigned short)
+WB_EMU_TSAN_ATOMICS(32, unsigned int)
+WB_EMU_TSAN_ATOMICS(64, unsigned long long)
+#undef WB_EMU_TSAN_ATOMICS
+#undef WB_EMU_ATOMIC_RW
+#undef WB_EMU_RA
+#undef WB_EMU_TSAN
 
 // The C library's ways to end the process, as the kernel library calls them:
 // the emulator links it with -Wl,--wrap=exit (and the others), so exit(3),

@@ -64,7 +64,17 @@ struct WbEmuHooks {
     // device code); `type` is its type's mangled name, `what` its what() or "".
     // Never returns.
     void (*threw)(const char* type, const char* what);
+    // Every load and store the compiler kept (the library is built with
+    // -fsanitize=thread, and cuda_emu.h's __tsan_ functions call this):
+    // `how` is the size in bytes | WB_EMU_ACCESS_* flags, `pc` the code
+    // address of the access. Records it for the race and initcheck checks
+    // (emulate/access_check.hpp); a misaligned access ends the launch there,
+    // as error 716 on a GPU, and does not return.
+    void (*access)(const void* address, unsigned how, const void* pc);
 };
+
+// WbEmuHooks::access's flags (above the size's 16 bits).
+enum { WB_EMU_ACCESS_WRITE = 1 << 16, WB_EMU_ACCESS_ATOMIC = 1 << 17, WB_EMU_ACCESS_ALIGNED = 1 << 18 };
 
 // WbEmuHooks::ended's `how`.
 enum { WB_EMU_EXIT = 0, WB_EMU_QUICK_EXIT = 1, WB_EMU_UNDERSCORE_EXIT = 2, WB_EMU_ABORT = 3, WB_EMU_RAISE = 4 };

@@ -1,0 +1,459 @@
+// runtime/emulate/access_check.cpp — the shadow cells and the check at every
+// access of an emulated kernel (access_check.hpp).
+#include "emulate/access_check.hpp"
+
+#include "emulate/static_shared.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <memory>
+#include <tuple>
+
+#include <sys/mman.h>
+
+namespace wb {
+
+namespace {
+
+// A cell's word for one access: who, between which barriers, and how.
+//   bit 63 valid, 62 atomic, 61 more than one reader, 50..59 the block's
+//   barrier generation (mod 1024), 42..49 the warp's (mod 256), 32..41 the
+//   thread in its block, 0..31 the block's number (the launch's base + linear).
+constexpr std::uint64_t kValid = 1ull << 63;
+constexpr std::uint64_t kAtomic = 1ull << 62;
+constexpr std::uint64_t kMany = 1ull << 61;
+
+constexpr std::uint32_t block_of(std::uint64_t w) { return static_cast<std::uint32_t>(w); }
+constexpr std::uint32_t thread_of(std::uint64_t w) { return static_cast<std::uint32_t>(w >> 32) & 0x3FF; }
+constexpr std::uint32_t wgen_of(std::uint64_t w) { return static_cast<std::uint32_t>(w >> 42) & 0xFF; }
+constexpr std::uint32_t bgen_of(std::uint64_t w) { return static_cast<std::uint32_t>(w >> 50) & 0x3FF; }
+
+struct Cell {
+    std::uint64_t w;  // the last write
+    std::uint64_t r;  // a read since (or before it, in an earlier generation)
+};
+
+std::uint64_t load(const std::uint64_t& v) { return __atomic_load_n(&v, __ATOMIC_RELAXED); }
+void store(std::uint64_t& v, std::uint64_t x) { __atomic_store_n(&v, x, __ATOMIC_RELAXED); }
+
+// Cells mapped lazily: untouched pages cost nothing, and start zeroed (empty).
+class CellMap {
+public:
+    CellMap() = default;
+    ~CellMap() { release(); }
+    CellMap(const CellMap&) = delete;
+    CellMap& operator=(const CellMap&) = delete;
+    void resize(std::size_t n) {
+        if (n <= n_) return;
+        release();
+        bytes_ = std::max<std::size_t>(n, 1) * sizeof(Cell);
+        void* m = ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        cells_ = m == MAP_FAILED ? nullptr : static_cast<Cell*>(m);
+        n_ = cells_ ? n : 0;
+    }
+    Cell* data() const { return cells_; }
+    std::size_t size() const { return n_; }
+
+private:
+    void release() {
+        if (cells_) ::munmap(cells_, bytes_);
+        cells_ = nullptr;
+        n_ = bytes_ = 0;
+    }
+    Cell* cells_ = nullptr;
+    std::size_t n_ = 0, bytes_ = 0;
+};
+
+}  // namespace
+
+struct AccessShadow::Region {
+    std::string name;
+    std::size_t index = 0;  // in the shadow's buffers
+    std::uintptr_t begin = 0, end = 0;
+    unsigned shift = 0;  // a granule is 1 << shift bytes
+    CellMap cells;
+    std::vector<std::uint8_t> written;  // per granule
+};
+
+// pinpoint()'s element, and every access to it in the launch, in order.
+struct AccessShadow::Pin {
+    AccessFinding finding;
+    std::uintptr_t begin = 0, end = 0;  // the bytes recorded (global; shared: offsets from the shared base)
+    struct Access {
+        std::uint64_t who;
+        std::uintptr_t pc;
+        bool write;
+    };
+    std::mutex mutex;
+    std::vector<Access> log;
+};
+
+namespace {
+
+constexpr std::size_t kPinLog = std::size_t(1) << 20;  // accesses kept for pinpoint(), at most
+
+// The running core's view: its launch, its shared memory, and the thread it runs now.
+struct Core {
+    AccessLaunch* launch = nullptr;
+    AccessShadow* shadow = nullptr;
+    bool global = false;  // global buffers are checked
+    AccessShadow::Pin* pin = nullptr;
+    std::uint32_t base = 0;
+    unsigned long long blocks = 0;
+    // The block's shared memory, checked byte by byte: [0] the dynamic
+    // (extern __shared__), [1] the static arrays (the library's TLS block; its
+    // bytes that are not a __shared__ array count as written, so reading the
+    // thread's own indices there is never a finding).
+    struct Shared {
+        std::uintptr_t begin = 0, end = 0;
+        CellMap cells;
+        std::vector<std::uint8_t> written;
+        std::vector<std::uint8_t> written_at_start;  // [1]: 0 in an array, 1 elsewhere
+    } shared[2];
+    const StaticShared* statics = nullptr;
+    // Who runs now.
+    std::uint32_t block = 0;  // base + linear
+    std::uint64_t me = 0;     // the cell word of a plain access by the running thread
+    const AccessShadow::Region* last = nullptr;  // the global region hit last
+};
+thread_local Core t_core;
+
+std::atomic<std::uint32_t> g_next_block{1};
+
+// Whether `a`, a cell's word, is an access of this launch (global) or of this
+// block (shared) that conflicts with `me`, given that one of the two writes.
+bool conflicts(const Core& c, std::uint64_t a, std::uint64_t me, bool shared) {
+    if (!(a & kValid)) return false;
+    const std::uint32_t ab = block_of(a), mb = block_of(me);
+    if (shared ? ab != mb : static_cast<std::uint32_t>(ab - c.base) >= c.blocks) return false;  // not this launch's
+    if ((a & kAtomic) && (me & kAtomic)) return false;
+    if (ab != mb) return true;  // two blocks: nothing orders them
+    const std::uint32_t at = thread_of(a), mt = thread_of(me);
+    if (at == mt || bgen_of(a) != bgen_of(me)) return false;
+    if (at / 32 == mt / 32 && wgen_of(a) != wgen_of(me)) return false;  // a warp operation between them
+    return true;
+}
+
+// Whether read `r` is one that a later write by `me` could still conflict
+// with: another block's in this launch, or another thread's of this block
+// between the same barriers. Kept over `me`'s own read, so a cell read by
+// many threads is written once, not at every read.
+bool keep_reader(const Core& c, std::uint64_t r, std::uint64_t me, bool shared) {
+    if (!(r & kValid)) return false;
+    const std::uint32_t rb = block_of(r), mb = block_of(me);
+    if (shared ? rb != mb : static_cast<std::uint32_t>(rb - c.base) >= c.blocks) return false;
+    if (rb != mb) return true;
+    return thread_of(r) != thread_of(me) && bgen_of(r) == bgen_of(me);
+}
+
+AccessSide side_of(std::uint64_t w, std::uintptr_t pc, bool write) {
+    AccessSide s;
+    s.block = block_of(w);
+    s.thread = thread_of(w);
+    s.pc = pc;
+    s.write = write;
+    s.atomic = (w & kAtomic) != 0;
+    return s;
+}
+
+struct Where {
+    bool shared;
+    const StaticShared* statics;  // for static shared memory: names the array
+    std::size_t region;
+    const std::string* name;
+    std::uintptr_t begin;      // the region's start
+    std::uintptr_t address;    // the granule's (global) or the access's (shared)
+    unsigned element_bytes;
+};
+
+}  // namespace
+
+// What a launch found, as the cores report it (under the launch's mutex).
+struct AccessShadow::Launch {
+    static void found(Core& c, AccessFinding::Kind kind, const Where& at, std::uint64_t earlier, bool earlier_write,
+                      std::uint64_t me, std::uintptr_t pc, bool write) {
+        AccessFinding f;
+        f.kind = kind;
+        f.shared = at.shared;
+        f.region = at.region;
+        f.name = *at.name;
+        f.byte_offset = static_cast<long long>(at.address - at.begin);
+        f.element_bytes = std::max(1u, at.element_bytes);
+        f.element = f.byte_offset / f.element_bytes;
+        if (at.statics) {
+            // An offset in the TLS block: the array's name, and the element in it.
+            if (const StaticSharedVar* v = at.statics->at(static_cast<std::size_t>(f.byte_offset))) {
+                f.name = v->name;
+                f.element = (f.byte_offset - static_cast<long long>(v->offset)) / f.element_bytes;
+            }
+            f.region = 1;
+        }
+        if (earlier) f.earlier = side_of(earlier, 0, earlier_write);
+        f.later = side_of(me, pc, write);
+        AccessLaunch& l = *c.launch;
+        std::lock_guard<std::mutex> lock(l.mutex_);
+        const auto k = static_cast<std::size_t>(kind);
+        if (l.counts_.size() <= k) l.counts_.resize(k + 1, 0);
+        ++l.counts_[k];
+        for (auto& have : l.found_)
+            if (have.kind == f.kind) {
+                // The lowest element, and in it the lowest (block, thread): the same whichever core came first.
+                if (std::make_tuple(!f.shared, f.region, f.byte_offset, f.later.block, f.later.thread) <
+                    std::make_tuple(!have.shared, have.region, have.byte_offset, have.later.block, have.later.thread))
+                    have = std::move(f);
+                return;
+            }
+        l.found_.push_back(std::move(f));
+    }
+};
+
+AccessShadow::AccessShadow() = default;
+AccessShadow::~AccessShadow() {
+    for (Region* r : buffers_) delete r;
+    delete pin_;
+}
+
+void AccessShadow::add_buffer(const std::string& name, const std::byte* data, std::size_t bytes, std::size_t element_size) {
+    auto* r = new Region;
+    r->name = name;
+    r->index = buffers_.size();
+    r->begin = reinterpret_cast<std::uintptr_t>(data);
+    r->end = r->begin + bytes;
+    std::size_t g = std::min<std::size_t>(std::max<std::size_t>(element_size, 1), 8);
+    while (g & (g - 1)) g &= g - 1;  // a power of two
+    while ((std::size_t(1) << r->shift) < g) ++r->shift;
+    const std::size_t n = (bytes + g - 1) >> r->shift;
+    cell_bytes_ += n * sizeof(Cell);
+    buffers_.push_back(r);
+    // Past the budget nothing global is checked: no cells are made (those made are kept unused).
+    if (!checks_global()) return;
+    r->cells.resize(n);
+    r->written.assign(n, 0);
+}
+
+void AccessShadow::set_written(std::size_t i, bool written) {
+    Region& r = *buffers_.at(i);
+    std::fill(r.written.begin(), r.written.end(), written ? 1 : 0);
+}
+
+void AccessShadow::pinpoint(const AccessFinding& f) {
+    delete pin_;
+    pin_ = new Pin;
+    pin_->finding = f;
+    if (f.shared) {
+        pin_->begin = static_cast<std::uintptr_t>(f.byte_offset);
+        pin_->end = pin_->begin + 1;
+    } else {
+        const Region& r = *buffers_.at(f.region);
+        pin_->begin = r.begin + static_cast<std::uintptr_t>(f.byte_offset);
+        pin_->end = pin_->begin + (std::uintptr_t(1) << r.shift);
+    }
+    pinned_.reset();
+}
+
+AccessLaunch::AccessLaunch(AccessShadow* shadow, unsigned long long blocks) : shadow_(shadow), blocks_(blocks) {
+    // Each launch numbers its blocks apart from every earlier launch's, so a
+    // cell from an earlier launch reads as empty without clearing any cell.
+    base_ = g_next_block.fetch_add(static_cast<std::uint32_t>(std::min<unsigned long long>(blocks, 0x7FFFFFFFull)));
+    if (shadow_) shadow_->findings_.clear();
+}
+
+AccessLaunch::~AccessLaunch() = default;
+
+void AccessLaunch::finish() {
+    if (!shadow_) return;
+    if (AccessShadow::Pin* pin = shadow_->pin_) {
+        // The element's accesses in order, through one cell that keeps code
+        // addresses: the first conflict is the pair to name.
+        AccessFinding f = pin->finding;
+        Core c;
+        c.base = base_;
+        c.blocks = blocks_;
+        std::uint64_t w = 0, r = 0;
+        std::uintptr_t wpc = 0, rpc = 0;
+        bool named = false;
+        for (const auto& a : pin->log) {
+            const std::uint64_t earlier = conflicts(c, w, a.who, f.shared) ? w
+                                          : a.write && conflicts(c, r, a.who, f.shared) ? r : 0;
+            if (earlier) {
+                f.earlier = side_of(earlier, earlier == w ? wpc : rpc, earlier == w);
+                f.later = side_of(a.who, a.pc, a.write);
+                f.earlier.block -= base_;
+                f.later.block -= base_;
+                named = true;
+                break;
+            }
+            if (!a.write || (a.who & kAtomic)) {
+                if (!keep_reader(c, r, a.who, f.shared)) r = a.who, rpc = a.pc;
+            }
+            if (a.write) w = a.who, wpc = a.pc;
+        }
+        if (named) shadow_->pinned_ = std::move(f);
+        delete pin;
+        shadow_->pin_ = nullptr;
+        return;
+    }
+    for (auto& f : found_) {
+        const auto k = static_cast<std::size_t>(f.kind);
+        f.granules = k < counts_.size() ? counts_[k] : 1;
+        // Blocks back to the launch's own numbering.
+        f.earlier.block -= base_;
+        f.later.block -= base_;
+    }
+    std::sort(found_.begin(), found_.end(), [](const AccessFinding& a, const AccessFinding& b) { return a.kind < b.kind; });
+    shadow_->findings_ = found_;
+}
+
+void AccessLaunch::bind_core(const std::byte* dynamic_shared, std::size_t bytes, std::byte* static_block,
+                             const StaticShared* statics) {
+    Core& c = t_core;
+    c.launch = this;
+    c.shadow = shadow_;
+    c.global = shadow_ && shadow_->checks_global();
+    c.pin = shadow_ ? shadow_->pin_ : nullptr;
+    c.base = base_;
+    c.blocks = blocks_;
+    c.last = nullptr;
+    c.statics = statics;
+    for (auto& sh : c.shared) sh.begin = sh.end = 0;
+    if (!shadow_) return;  // nothing recorded: only misaligned accesses are caught
+    Core::Shared& dyn = c.shared[0];
+    dyn.begin = reinterpret_cast<std::uintptr_t>(dynamic_shared);
+    dyn.end = dyn.begin + bytes;
+    dyn.cells.resize(bytes);
+    dyn.written.assign(bytes, 0);
+    dyn.written_at_start.assign(bytes, 0);
+    if (static_block && statics && !statics->vars.empty()) {
+        Core::Shared& st = c.shared[1];
+        st.begin = reinterpret_cast<std::uintptr_t>(static_block);
+        st.end = st.begin + statics->tls_bytes;
+        st.cells.resize(statics->tls_bytes);
+        st.written_at_start.assign(statics->tls_bytes, 1);
+        for (const auto& v : statics->vars)
+            std::fill_n(st.written_at_start.begin() + static_cast<std::ptrdiff_t>(v.offset), v.bytes, 0);
+        st.written = st.written_at_start;
+    }
+}
+
+void AccessLaunch::unbind_core() {
+    Core& c = t_core;
+    c.launch = nullptr;
+    c.shadow = nullptr;
+    c.pin = nullptr;
+    c.global = false;
+    c.statics = nullptr;
+    for (auto& sh : c.shared) sh.begin = sh.end = 0;
+    c.last = nullptr;
+}
+
+void AccessLaunch::enter_block(unsigned long long linear_block) {
+    Core& c = t_core;
+    c.block = base_ + static_cast<std::uint32_t>(linear_block);
+    for (auto& sh : c.shared) std::copy(sh.written_at_start.begin(), sh.written_at_start.end(), sh.written.begin());
+}
+
+void AccessLaunch::enter_thread(unsigned thread, unsigned barrier_generation, unsigned warp_generation) {
+    Core& c = t_core;
+    c.me = kValid | (std::uint64_t(barrier_generation & 0x3FF) << 50) | (std::uint64_t(warp_generation & 0xFF) << 42) |
+           (std::uint64_t(thread & 0x3FF) << 32) | c.block;
+}
+
+namespace {
+
+// One granule's cell: the checks, then the record.
+void check_cell(Core& c, Cell& cell, std::uint8_t& written, const Where& at, std::uint64_t me, std::uintptr_t pc, bool write,
+                bool atomic, bool check_written) {
+    const std::uint64_t w = load(cell.w);
+    const std::uint64_t r = load(cell.r);
+    if (conflicts(c, w, me, at.shared))
+        AccessShadow::Launch::found(c, AccessFinding::Kind::Race, at, w, true, me, pc, write);
+    else if (write && conflicts(c, r, me, at.shared))
+        AccessShadow::Launch::found(c, AccessFinding::Kind::Race, at, r, false, me, pc, write);
+    if (!write || atomic) {
+        if (check_written && !written)
+            AccessShadow::Launch::found(c, AccessFinding::Kind::Uninitialised, at, 0, false, me, pc, false);
+        // Keep a reader that another thread's write could conflict with; a
+        // store only when the cell changes, so reading an input costs no write.
+        if (keep_reader(c, r, me, at.shared)) {
+            if (!(r & kMany)) store(cell.r, r | kMany);
+        } else if (r != me) {
+            store(cell.r, me);
+        }
+    }
+    if (write) {
+        if (w != me) store(cell.w, me);
+        if (!written) written = 1;
+    }
+}
+
+void pin_log(Core& c, std::uint64_t me, std::uintptr_t pc, bool write) {
+    std::lock_guard<std::mutex> lock(c.pin->mutex);
+    if (c.pin->log.size() < kPinLog) c.pin->log.push_back({me, pc, write});
+}
+
+}  // namespace
+
+namespace {
+void (*g_on_misaligned)(const void*, unsigned, const void*) = nullptr;
+}
+
+void set_misaligned_handler(void (*on_misaligned)(const void*, unsigned, const void*)) { g_on_misaligned = on_misaligned; }
+
+void check_access(const void* address, unsigned how, const void* pc_ptr) {
+    const auto a = reinterpret_cast<std::uintptr_t>(address);
+    const unsigned size = how & kAccessSizeMask;
+    Core& c = t_core;
+    if (!c.launch || size == 0) return;
+    if ((how & kAccessAligned) && size > 1 && (a & (size - 1)) != 0 && g_on_misaligned) g_on_misaligned(address, how, pc_ptr);
+    const auto pc = reinterpret_cast<std::uintptr_t>(pc_ptr);
+    const bool write = (how & kAccessWrite) != 0;
+    const bool atomic = (how & kAccessAtomic) != 0;
+    const std::uint64_t me = c.me | (atomic ? kAtomic : 0);
+    static const std::string kDynamic = "extern __shared__";
+    for (int k = 0; k < 2; ++k) {
+        Core::Shared& sh = c.shared[k];
+        if (a < sh.begin || a >= sh.end) continue;
+        if (c.pin) {
+            const AccessFinding& f = c.pin->finding;
+            if (f.shared && f.region == std::size_t(k) && c.block - c.base == f.later.block && a - sh.begin <= c.pin->begin &&
+                c.pin->begin < a - sh.begin + size)
+                pin_log(c, me, pc, write);
+            return;
+        }
+        const Where at{true, k == 1 ? c.statics : nullptr, 0, &kDynamic, sh.begin, a, size};
+        // A read is checked by its first byte (a struct read whole may hold
+        // padding nobody wrote); a write records every byte it covers.
+        const std::uintptr_t end = write ? std::min<std::uintptr_t>(a + size, sh.end) : a + 1;
+        for (std::uintptr_t p = a; p < end; ++p) {
+            const std::size_t g = p - sh.begin;
+            check_cell(c, sh.cells.data()[g], sh.written[g], at, me, pc, write, atomic, p == a);
+        }
+        return;
+    }
+    if (!c.global) return;
+    if (c.pin) {
+        if (!c.pin->finding.shared && a < c.pin->end && c.pin->begin < a + size) pin_log(c, me, pc, write);
+        return;
+    }
+    const AccessShadow::Region* r = c.last;
+    if (!r || a < r->begin || a >= r->end) {
+        r = nullptr;
+        for (const AccessShadow::Region* q : c.shadow->buffers_)
+            if (a >= q->begin && a < q->end) {
+                r = q;
+                break;
+            }
+        if (!r) return;
+        c.last = r;
+    }
+    auto* region = const_cast<AccessShadow::Region*>(r);
+    const std::uintptr_t end = std::min<std::uintptr_t>(a + size, r->end);
+    for (std::uintptr_t g = (a - r->begin) >> r->shift, last = (end - 1 - r->begin) >> r->shift; g <= last; ++g) {
+        const Where at{false, nullptr, r->index, &r->name, r->begin, r->begin + (g << r->shift), 1u << r->shift};
+        check_cell(c, region->cells.data()[g], region->written[g], at, me, pc, write, atomic, true);
+    }
+    return;
+}
+
+}  // namespace wb
