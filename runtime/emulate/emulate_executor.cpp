@@ -40,7 +40,8 @@ public:
         r.say_more({"run.emulated", {ms}});
         const Step& step = in_.step;
         const TestCase* tc = request_case(in_.req, step);
-        if (tc && step.checks.requires_racecheck(*tc)) r.say_more({"race.needs_gpu", {}});
+        // What racecheck would watch on a GPU (shared memory) the access check watched here, every access.
+        if (tc && step.checks.requires_racecheck(*tc)) r.say_more({"race.checked_by_emulator", {}});
         if (step.checks.target && in_.req.timing) {
             TargetResult t;
             t.step = step.checks.target->step;
