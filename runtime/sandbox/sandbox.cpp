@@ -19,6 +19,7 @@
 #include <poll.h>
 #include <spawn.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -327,13 +328,35 @@ bool running_contained() {
     return c && std::string(c) == "1";
 }
 
+namespace {
+
+// Removes what `path` holds on filesystem `dev`, and `path` itself when it
+// is left empty; never crosses into another filesystem: folders bound into
+// the scratch (the cache, a lesson's folder under /tmp) are the user's.
+void remove_on_device(const fs::path& path, dev_t dev) {
+    struct stat st{};
+    if (::lstat(path.c_str(), &st) != 0 || st.st_dev != dev) return;
+    if (S_ISDIR(st.st_mode)) {
+        std::error_code ec;
+        std::vector<fs::path> inside;
+        for (const auto& e : fs::directory_iterator(path, ec)) inside.push_back(e.path());
+        for (const auto& p : inside) remove_on_device(p, dev);
+        ::rmdir(path.c_str());  // fails, and is left, when a bind lies below
+        return;
+    }
+    ::unlink(path.c_str());
+}
+
+}  // namespace
+
 void clear_run_scratch() {
     if (!running_contained()) return;
+    struct stat tmp{};
+    if (::stat("/tmp", &tmp) != 0) return;
     std::error_code ec;
-    for (const auto& e : fs::directory_iterator("/tmp", ec)) {
-        std::error_code e2;
-        fs::remove_all(e.path(), e2);
-    }
+    std::vector<fs::path> inside;
+    for (const auto& e : fs::directory_iterator("/tmp", ec)) inside.push_back(e.path());
+    for (const auto& p : inside) remove_on_device(p, tmp.st_dev);
 }
 
 }  // namespace wb

@@ -92,7 +92,8 @@ void apply_worker_limits(const WorkerLimits& limits);
 bool running_contained();
 
 // In a contained worker: removes everything under /tmp, the run's scratch
-// folder, once the run is over. A no-op elsewhere.
+// folder, once the run is over, but never what is bound into it (a cache or
+// lesson folder that lies under the front end's /tmp). A no-op elsewhere.
 void clear_run_scratch();
 
 }  // namespace wb

@@ -203,6 +203,23 @@ TEST_F(Sandbox, AKernelCannotForkHundredsOfProcesses) {
                    false, capped);
 }
 
+// /tmp is the run's scratch: a file a run leaves there is gone for the next
+// one, while the cache folder bound into it (this test's is under /tmp) keeps
+// what the first run built.
+TEST_F(Sandbox, TheScratchIsEmptiedAfterARunAndTheCacheInsideItIsKept) {
+    if (!contained_) GTEST_SKIP() << "no sandbox here: /tmp is the machine's";
+    wb::WorkerBackend worker;
+    const wb::RunResult leave = worker.run(request(kernel_trying("#include <cstdio>\n",
+        "    if (FILE* f = std::fopen(\"/tmp/left-by-a-run\", \"w\")) std::fclose(f);\n"
+        "    return false;")));
+    EXPECT_EQ(leave.status, wb::RunStatus::Passed) << leave.message;
+    const wb::RunResult look = worker.run(request(kernel_trying("#include <unistd.h>\n",
+        "    return access(\"/tmp/left-by-a-run\", F_OK) == 0;")));
+    EXPECT_EQ(look.status, wb::RunStatus::Passed) << "the last run's file is still in /tmp: " << look.message;
+    EXPECT_TRUE(look.reference.from_cache) << "the cache under /tmp lost the reference built by the first run";
+    EXPECT_FALSE(fs::is_empty(dir_)) << dir_;
+}
+
 // A CPU reference runs in a child of the worker, inside the same sandbox.
 TEST_F(Sandbox, AReferenceCannotReadAFileInHome) {
     auto r = wb::load_lesson(std::string(WB_SOURCE_DIR) + "/tests/data/lessons_fault/home_reference.json");
