@@ -345,6 +345,10 @@ void apply_result(AppState& state, JobOutcome& outcome) {
         }
         return;
     }
+    if (!r.notice_said.empty()) {  // the worker backend says it once; the device panel keeps it
+        state.not_contained = r.notice_said;
+        log_line(state, render(r.notice_said, "en"));
+    }
     const char* what = outcome.kind == JobKind::Run ? "run" : "compile";
     std::string digest;  // the text a run ran, for the step's tally of passed cases
     if (const auto d = state.run_digests.find(outcome.id); d != state.run_digests.end()) {

@@ -238,6 +238,7 @@ struct AppState {
     std::optional<DeviceInfo> device;
     std::string no_gpu_reason;              // English, for the log
     Sentence no_gpu_said;                   // the same as catalogue phrases: no_gpu_text() shows it
+    Sentence not_contained;                 // why runs are not contained, said once (RunResult::notice_said)
     DeviceLimits compile_only_limits;       // limits_for_arch(default arch) when there is no GPU
     std::string default_arch;
 

@@ -35,6 +35,7 @@ PACKAGES=(
   xvfb xauth x11-utils desktop-file-utils librsvg2-bin
   clang
   libboost-context-dev
+  bubblewrap
   debian-archive-keyring
   fonts-wqy-microhei fonts-jetbrains-mono fonts-dejavu-core
 )

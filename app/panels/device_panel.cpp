@@ -1,6 +1,6 @@
 // app/panels/device_panel.cpp — where runs go, in one state: the GPU, with its limits; or,
 // without one, the CPU emulator or compile only (by the switch below), each with why there is no
-// GPU; and the switch that sends runs to the CPU emulator.
+// GPU; the switch that sends runs to the CPU emulator; and, when runs are not contained, why.
 #include "panels/panels.hpp"
 
 #include "app_state.hpp"
@@ -44,6 +44,11 @@ void draw_device_panel(AppState& state, const PanelRect& rect) {
                     l.max_block[2]);
         ImGui::Text(tr(UiText::DevShared, lang), l.shared_per_block / 1024, l.shared_per_block_optin / 1024,
                     l.regs_per_block);
+    }
+    if (!state.not_contained.empty()) {  // runs are not contained (sandbox/): said, never hidden
+        const std::string note = render(state.not_contained, state.lang);
+        ImGui::TextColored(palette::kCaution.vec4(), "%s", note.c_str());
+        record_drawn_text(state.drawn.texts, note);
     }
     if (state.backend_known) {
         if (ImGui::Checkbox(tr(UiText::RunOnEmulator, state.lang), &state.use_emulator)) state.emulator_chosen = true;

@@ -78,6 +78,7 @@ void print_run_text(const RunResult& r, const std::string& lang) {
                   << bytes_human(double(r.device->total_memory)) << ")\n";
     else if (!r.device_note.empty())
         std::cout << "device  " << render({{"cli.no_device", {r.device_note_in(lang)}}}, lang) << "\n";
+    if (!r.notice_said.empty()) std::cout << "note    " << render(r.notice_said, lang) << "\n";  // said once
     if (!r.compile.options.empty()) {
         std::cout << "compile " << (r.compile.ok ? "ok" : "FAILED") << ": " << r.compile.arch << " "
                   << (r.host_step ? "nvcc shared library" : r.compile.is_cubin ? "cubin" : "PTX") << ", "

@@ -12,6 +12,8 @@
 // least recently used.
 #include "compile/host_library.hpp"
 
+#include "sandbox/sandbox.hpp"
+
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/sha256.hpp"
@@ -242,7 +244,12 @@ private:
 
 }  // namespace
 
-fs::path compiler_scratch_root(long pid) { return cache_dir() / "scratch" / std::to_string(pid); }
+// In a contained worker, its own /tmp (sandbox/): its pids are its process
+// namespace's, and in the shared cache folder they would name other
+// processes' folders, which its sweep would then remove.
+fs::path compiler_scratch_root(long pid) {
+    return (running_contained() ? fs::path("/tmp") : cache_dir()) / "scratch" / std::to_string(pid);
+}
 
 void remove_compiler_scratch(long pid) {
     std::error_code ec;

@@ -43,8 +43,9 @@ HostLibrary build_host_library(const std::string& tu, const std::vector<std::str
 // Every compiler run gets a scratch folder of its own as its TMPDIR (nvcc's
 // tmpxft_* files, the host compiler's temporaries), made under
 // compiler_scratch_root(the building process's pid) = <cache>/scratch/<pid>
-// before the compiler starts and removed with all it holds when the compiler
-// ends, however it ends. A process killed while its compiler runs (a worker at
+// (in a contained worker /tmp/scratch/<pid>, the run's scratch) before the
+// compiler starts and removed with all it holds when the compiler ends,
+// however it ends. A process killed while its compiler runs (a worker at
 // its deadline, with its process group) cannot remove it: its supervisor calls
 // remove_compiler_scratch(pid) once the process is reaped, and a process's
 // first build removes the folders of processes that no longer exist.

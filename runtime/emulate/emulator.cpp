@@ -596,6 +596,10 @@ void run_block_as_fibers(BlockRun& b, const StackPool& pool) {
 
 }  // namespace
 
+std::size_t emulator_stack_reservation() {
+    return std::size_t(std::max(1u, std::thread::hardware_concurrency())) * 1024 * (kFiberStackBytes + page_size());
+}
+
 // [SECTION] launch
 
 EmuModule::EmuModule(const EmuBuild& build) : fibers_(build.fibers), library_(build.library) {

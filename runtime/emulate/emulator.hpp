@@ -190,6 +190,11 @@ private:
 // table; the student's line where cuda_emu.h's code is inlined into it), or "".
 std::string emulated_source_line(std::uintptr_t pc);
 
+// The address space the emulator's fiber stacks may reserve in this process
+// (a pool of 1024 per thread that runs blocks, mapped writable): the worker's
+// memory cap (sandbox/) leaves room for it.
+std::size_t emulator_stack_reservation();
+
 // For the emulator's own tests: `kernel_source` built and launched once with
 // a 1-D grid; each buffer is passed as a pointer (in order), then each int.
 struct EmuTestRun {

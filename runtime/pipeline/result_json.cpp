@@ -236,7 +236,7 @@ const RunResult& every_path_result() {
         RunResult r;
         r.params = {{"N", 1.5}};
         r.device = DeviceInfo{};
-        r.message_said = r.hint_said = r.device_note_said = {{"status.passed", {"1"}}};
+        r.message_said = r.hint_said = r.device_note_said = r.notice_said = {{"status.passed", {"1"}}};
         const Diagnostic d{"kernel.cu", 1, 1, Severity::Warning, "w", "177"};
         r.compile.diagnostics = {d};
         r.compile.lowered_names = {{"k", "_Z1kv"}};

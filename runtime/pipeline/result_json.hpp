@@ -122,7 +122,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SanitizerFinding, kind, file, li
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SampleOf, shape, step)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunResult, status, message, hint, error_code, output, context_lost,
                                                 fault_line, lesson_id, step_id, case_name, params, arch, device,
-                                                device_note, message_said, hint_said, device_note_said, compile,
+                                                device_note, message_said, hint_said, device_note_said, notice_said, compile,
                                                 inspection, reference, launches, comparisons, gpu_time, host_step,
                                                 wall_time, timeline, target, emulated, emulated_ms, cpu_ms, cpu_cold_ms,
                                                 cpu_warm_runs, cpu_threads, cpu_from_cache, bytes, flops, ceilings,

@@ -189,6 +189,10 @@ struct RunResult {
     std::string device_note_in(std::string_view lang) const {
         return render_checked(device_note, device_note_said, lang);
     }
+    // Said once per front end, beside a result: why runs are not contained
+    // (sandbox/sandbox.hpp). Set by WorkerBackend on its first result when its
+    // worker could not be contained; empty otherwise.
+    Sentence notice_said;
 
     CompileResult compile;
     std::optional<InspectionReport> inspection;  // when the request asked (RunRequest::inspect) and it compiled

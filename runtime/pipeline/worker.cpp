@@ -86,6 +86,31 @@ std::string seconds_text(double s) {
 
 WorkerBackend::WorkerBackend(WorkerOptions options) : options_(std::move(options)) {
     if (options_.executable.empty()) options_.executable = find_worker_executable();
+    view_ = worker_folders(options_.executable);
+}
+
+void WorkerBackend::make_visible(const RunRequest& req) {
+    if (!req.lesson) return;
+    bool added = false;
+    for (const auto& f : lesson_folders(req.lesson->file))
+        if (!visible_in(view_, f)) {
+            view_.read.push_back(f);
+            added = true;
+        }
+    // A contained worker sees only the folders it was started with: one that
+    // cannot read this lesson's is replaced by one that can (and still reads
+    // those of the lessons before it, so going back costs nothing).
+    if (added && proc_ && proc_->contained) {
+        kill_and_reap(proc_->pid, std::chrono::milliseconds(0), true);
+        proc_->pid = -1;
+        stop_worker();
+    }
+}
+
+void WorkerBackend::say_once_if_not_contained(RunResult& r) {
+    if (containment_said_ || not_contained_.empty()) return;
+    containment_said_ = true;
+    r.notice_said = not_contained_;
 }
 
 WorkerBackend::~WorkerBackend() { stop_worker(); }
@@ -237,6 +262,11 @@ static void describe_failure(RunResult& r, const RunRequest& req, ReadStatus st,
         return;
     }
     r.status = RunStatus::Crashed;
+    if (at.exit_called && e.sandbox_exit_code == *at.exit_called) {  // exit(128 + N), not signal N
+        r.say({{"worker.exit_called", {std::to_string(*at.exit_called), where}}});
+        if (phase == "host") r.say_hint({{"hint.host_exit", {}}});
+        return;
+    }
     if (st == ReadStatus::Corrupt || !decode_error.empty()) {
         r.say({{"worker.unreadable", {who, where}}});
         if (!decode_error.empty()) r.say_more({"paren", {decode_error}});
@@ -332,8 +362,10 @@ RunResult WorkerBackend::run(const RunRequest& req) {
         r.say({{"worker.stopped_before_start", {}}});
         return r;
     }
+    make_visible(req);
     RunResult r = req.sanitizer != SanitizerTool::None ? run_sanitized(req) : run_locked(req);
     end_request();
+    say_once_if_not_contained(r);
     return r;
 }
 
@@ -384,7 +416,8 @@ RunResult WorkerBackend::run_locked(const RunRequest& req) {
         }
         // Timed out, closed, garbled, or never sent: the worker is replaced in every case.
         const bool killed_by_us = st == ReadStatus::TimedOut || st == ReadStatus::Corrupt || !decode_error.empty();
-        const WorkerExit e = kill_and_reap(proc_->pid, killed_by_us ? std::chrono::milliseconds(0) : std::chrono::milliseconds(1000));
+        const WorkerExit e = kill_and_reap(proc_->pid, killed_by_us ? std::chrono::milliseconds(0) : std::chrono::milliseconds(1000),
+                                           proc_->contained);
         proc_->pid = -1;
         proc_->kill_leftovers(-1);
         proc_->finish_output();
@@ -480,7 +513,8 @@ RunResult WorkerBackend::run_sanitized(const RunRequest& request) {
                                       std::min(deadline - std::chrono::steady_clock::now(),
                                                std::chrono::steady_clock::duration(std::chrono::seconds(60))))
                                 : std::chrono::milliseconds(st == ReadStatus::Closed ? 1000 : 0);
-    const WorkerExit e = kill_and_reap(sp->pid, cancelled() ? std::chrono::milliseconds(0) : std::max(grace, std::chrono::milliseconds(0)));
+    const WorkerExit e = kill_and_reap(sp->pid, cancelled() ? std::chrono::milliseconds(0) : std::max(grace, std::chrono::milliseconds(0)),
+                                       sp->contained);
     sp->pid = -1;
     set_active_pid(0);
     sp->kill_leftovers(-1);

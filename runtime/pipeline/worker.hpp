@@ -22,11 +22,18 @@
 //   - every failure kills the worker's process group before waiting for it,
 //     and a frame larger than the request could produce is a protocol error;
 //   - whatever the kernel printed (printf, assert messages) comes back in
-//     RunResult::output.
+//     RunResult::output;
+//   - the worker is contained (sandbox/sandbox.hpp): no network, no home, no
+//     writes but its scratch and the cache, capped memory and processes; it
+//     sees the folders of the lessons it was asked to run, and is replaced by
+//     one that sees more when a lesson from another folder comes. Where the
+//     sandbox cannot be had, the first result says so (RunResult::notice_said)
+//     and runs go on uncontained.
 // The process that holds a WorkerBackend never creates a CUDA context.
 #pragma once
 
 #include "pipeline/run.hpp"
+#include "sandbox/sandbox.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -84,6 +91,11 @@ private:
     RunResult run_locked(const RunRequest& request);
     RunResult run_sanitized(const RunRequest& request);
     void stop_worker();
+    // Adds the request's lesson folders to what a worker sees, replacing a
+    // contained worker that cannot see them.
+    void make_visible(const RunRequest& request);
+    // Puts why runs are not contained on the first result (once per backend).
+    void say_once_if_not_contained(RunResult& r);
     // The request in flight, for cancel(): begin_request() is false when the
     // token was cancelled before the run started.
     bool begin_request(std::uint64_t token);
@@ -96,6 +108,9 @@ private:
     std::unique_ptr<Process> proc_;
     std::atomic<int> pid_{0};           // the warm worker, 0 when there is none
     std::atomic<int> started_{0};
+    SandboxFolders view_;               // what the next worker started sees (run_mutex_)
+    Sentence not_contained_;            // why workers are not contained; empty when they are
+    bool containment_said_ = false;     // not_contained_ went out on a result
 
     mutable std::mutex active_mutex_;   // guards the four below; never held while waiting
     bool active_ = false;               // a request is in flight

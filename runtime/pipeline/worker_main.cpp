@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "pipeline/leftovers.hpp"
 #include "pipeline/wire.hpp"
+#include "sandbox/sandbox.hpp"
 
 #include <atomic>
 #include <csignal>
@@ -38,6 +39,8 @@ int worker_main(int in_fd, int out_fd, int ordinal) {
     ::on_exit(on_exit_during_request, nullptr);
     auto backend = make_local_backend(ordinal);
     backend->info();  // load the driver and make the context now, not during the first run
+    // Caps on what a run may take (sandbox/sandbox.hpp), after what the worker keeps is loaded.
+    apply_worker_limits(worker_limits());
     for (;;) {
         Frame q;
         ReadStatus st = read_frame(in_fd, q, std::chrono::steady_clock::time_point::max());
@@ -93,6 +96,7 @@ int worker_main(int in_fd, int out_fd, int ordinal) {
             r.message = std::string("internal error: ") + e.what();
         }
         end_leftover_children();  // the run is over: what it started and left running goes with it
+        clear_run_scratch();      // and what it wrote in its scratch folder
         g_exit_fd = -1;
         std::fflush(stdout);
         std::fflush(stderr);

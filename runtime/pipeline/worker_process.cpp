@@ -74,7 +74,12 @@ std::unique_ptr<WorkerBackend::Process> WorkerBackend::spawn(const std::vector<s
     posix_spawn_file_actions_adddup2(&fa, resp[1], kWorkerOut);
     posix_spawn_file_actions_adddup2(&fa, out[1], STDOUT_FILENO);
     posix_spawn_file_actions_adddup2(&fa, out[1], STDERR_FILENO);
-    std::vector<std::string> args = wrapper;
+    posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);  // nothing a run does reads the front end's terminal
+    // Contained when the sandbox can be had (sandbox/sandbox.hpp), around the wrapper too.
+    const SandboxChoice sandbox = worker_sandbox(view_);
+    if (!sandbox.contained() && not_contained_.empty()) not_contained_ = sandbox.not_contained;
+    std::vector<std::string> args = sandbox.wrapper;
+    args.insert(args.end(), wrapper.begin(), wrapper.end());
     args.push_back(options_.executable.string());
     args.push_back("--ordinal");
     args.push_back(std::to_string(options_.ordinal));
@@ -88,7 +93,8 @@ std::unique_ptr<WorkerBackend::Process> WorkerBackend::spawn(const std::vector<s
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
     posix_spawnattr_setpgroup(&attr, 0);
     pid_t pid = -1;
-    int rc = wrapper.empty() ? posix_spawn(&pid, argv[0], &fa, &attr, argv.data(), environ)
+    const bool bare = sandbox.wrapper.empty() && wrapper.empty();  // argv[0] is the worker's own path
+    int rc = bare ? posix_spawn(&pid, argv[0], &fa, &attr, argv.data(), environ)
                                       : posix_spawnp(&pid, argv[0], &fa, &attr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&attr);
@@ -102,6 +108,7 @@ std::unique_ptr<WorkerBackend::Process> WorkerBackend::spawn(const std::vector<s
     }
     auto p = std::make_unique<Process>();
     p->pid = pid;
+    p->contained = sandbox.contained();
     p->to_worker = req[1];
     p->from_worker = resp[0];
     p->output_fd = out[0];
@@ -178,13 +185,17 @@ bool has_ended(pid_t pid) {
 // wait, so no failure can leave the caller waiting on a stuck worker.
 // `grace` lets a worker that closed its pipes finish dying on its own first,
 // so a crash is reported as the crash and not as our kill.
-WorkerExit kill_and_reap(pid_t pid, std::chrono::milliseconds grace) {
+WorkerExit kill_and_reap(pid_t pid, std::chrono::milliseconds grace, bool contained) {
     WorkerExit e;
     const auto until = std::chrono::steady_clock::now() + grace;
     while (!(e.died_by_itself = has_ended(pid)) && std::chrono::steady_clock::now() < until)
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     ::kill(-pid, SIGKILL);
     while (::waitpid(pid, &e.status, 0) < 0 && errno == EINTR) {}
+    if (contained && WIFEXITED(e.status) && WEXITSTATUS(e.status) > 128 && WEXITSTATUS(e.status) < 128 + NSIG) {
+        e.sandbox_exit_code = WEXITSTATUS(e.status);
+        e.status = WEXITSTATUS(e.status) - 128;  // as waitpid reports a death by that signal
+    }
     // A compiler killed with the worker leaves its scratch folder (nvcc's tmpxft_* files).
     remove_compiler_scratch(pid);
     return e;

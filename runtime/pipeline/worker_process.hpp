@@ -7,12 +7,14 @@
 #include "compile/host_library.hpp"
 #include "pipeline/wire.hpp"
 #include "pipeline/worker.hpp"
+#include "sandbox/sandbox.hpp"
 
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstddef>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -26,7 +28,8 @@ constexpr std::size_t kMaxOutput = 256 * 1024;  // what a worker printed that a 
 
 // One running worker: its pid, its pipes, and a thread that collects what it prints.
 struct WorkerBackend::Process {
-    pid_t pid = -1;
+    pid_t pid = -1;           // bwrap's, for a contained worker: the worker dies with it
+    bool contained = false;   // started inside the sandbox (sandbox/sandbox.hpp)
     int to_worker = -1;
     int from_worker = -1;
     int output_fd = -1;
@@ -84,14 +87,19 @@ struct WorkerBackend::Process {
 struct WorkerExit {
     int status = 0;
     bool died_by_itself = false;  // it was gone before the supervisor killed it
+    // bwrap passes on a worker's death by signal N as exit status 128 + N;
+    // `status` then holds the signal, and this the status bwrap gave, for a
+    // worker whose exit(128 + N) the progress frames announced.
+    std::optional<int> sandbox_exit_code;
 };
 
 // True when `pid` (a child, not yet reaped) has ended; it stays a zombie.
 bool has_ended(pid_t pid);
 
 // Kills the worker's process group, after `grace` for it to end on its own,
-// then reaps the worker and removes its compilers' scratch folders.
-WorkerExit kill_and_reap(pid_t pid, std::chrono::milliseconds grace);
+// then reaps the worker and removes its compilers' scratch folders. For a
+// `contained` worker, `pid` is bwrap's; the status says how the worker ended.
+WorkerExit kill_and_reap(pid_t pid, std::chrono::milliseconds grace, bool contained = false);
 
 // Waits until the worker has something to say on `fd`, the deadline passes,
 // or the worker is gone.

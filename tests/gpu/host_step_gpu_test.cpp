@@ -3,9 +3,12 @@
 #include "core/fs.hpp"
 #include "gpu_test_support.hpp"
 #include "pipeline/worker.hpp"
+#include "sandbox/sandbox.hpp"
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <unistd.h>
 
 namespace {
 
@@ -226,5 +229,50 @@ TEST(HostSteps, AnEndlessKernelTimesOutAndTheNextRunWorks) {
     ASSERT_EQ(r.status, wb::RunStatus::TimedOut) << r.message;
     EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 8.0);
     std::printf("[ message  ] %s\n", r.message.c_str());
+    expect_next_run_passes(w);
+}
+
+// run() is under the worker's memory cap (RLIMIT_DATA, sandbox/), with or
+// without bwrap: a 1 TiB malloc returns null, and touching 4 GiB under a
+// 1 GiB cap fails part way. run() then returns without writing its output.
+TEST(HostSteps, RunIsUnderTheWorkersMemoryCap) {
+    WB_REQUIRE_GPU();
+    setenv("WB_WORKER_MEMORY_MB", "1024", 1);  // read by the worker, which inherits it
+    wb::WorkerBackend w;
+    const wb::RunResult r = w.run(fault("touches_4gib.cu"));
+    unsetenv("WB_WORKER_MEMORY_MB");
+    EXPECT_EQ(r.status, wb::RunStatus::Mismatch) << "run() went past the cap: " << r.message;
+    EXPECT_EQ(r.message.find("exit(42)"), std::string::npos) << r.message;
+    expect_next_run_passes(w);
+}
+
+// run() cannot write to $HOME where the worker is contained (bwrap); where
+// bwrap is missing (the GPU machine has none), the write works as before and
+// the first result says, once, that runs are not contained.
+TEST(HostSteps, RunCannotWriteToHomeWhenContainedAndSaysSoWhenNot) {
+    WB_REQUIRE_GPU();
+    const std::string home = ::testing::TempDir() + "wb-host-home-" + std::to_string(::getpid());
+    std::filesystem::create_directories(home);
+    const char* old = std::getenv("HOME");
+    const std::string saved = old ? old : "";
+    setenv("HOME", home.c_str(), 1);
+    const wb::SandboxChoice sandbox = wb::worker_sandbox({});
+    wb::WorkerBackend w;
+    const wb::RunResult r = w.run(fault("writes_home.cu"));
+    const bool wrote = std::filesystem::exists(home + "/wb-host-step-wrote-here");
+    if (!saved.empty()) setenv("HOME", saved.c_str(), 1);
+    std::filesystem::remove_all(home);
+    if (sandbox.contained()) {
+        EXPECT_EQ(r.status, wb::RunStatus::Mismatch) << "run() wrote to $HOME: " << r.message;
+        EXPECT_FALSE(wrote);
+        EXPECT_TRUE(r.notice_said.empty());
+    } else {
+        std::printf("[ sandbox  ] not available here (%s): asserting that the run goes on uncontained and says so\n",
+                    wb::render(sandbox.not_contained, "en").c_str());
+        EXPECT_EQ(r.message, "exit(42) was called while run() was running");
+        EXPECT_TRUE(wrote);
+        ASSERT_FALSE(r.notice_said.empty());
+        EXPECT_EQ(r.notice_said[0].key, "sandbox.not_contained");
+    }
     expect_next_run_passes(w);
 }

@@ -99,6 +99,9 @@ TEST_F(CompilerScratch, NvccKilledAtTheDeadlineLeavesNoTemporaryFileBehind) {
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
         }
     });
+    // Uncontained: a contained worker's scratch is its own /tmp (sandbox/),
+    // out of this test's sight, and gone with the worker anyway.
+    setenv("WB_SANDBOX", "off", 1);
     WorkerBackend worker;
     RunRequest q;
     q.lesson = lesson;
@@ -110,6 +113,7 @@ TEST_F(CompilerScratch, NvccKilledAtTheDeadlineLeavesNoTemporaryFileBehind) {
     q.timeout_s = 5;
     q.trusted = true;
     const RunResult r = worker.run(q);
+    unsetenv("WB_SANDBOX");
     done = true;
     watch.join();
 

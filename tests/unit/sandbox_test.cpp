@@ -1,0 +1,263 @@
+// tests/unit/sandbox_test.cpp — containment of what a run does (runtime/sandbox/).
+//
+// An emulated kernel's host-only code (behind #ifndef __CUDACC_RTC__, which
+// runs natively in the worker) tries one forbidden thing: a TCP connection to
+// a port this test listens on, writing or reading a file in $HOME (a fresh
+// folder with a planted file), mapping more memory than the worker's cap, or
+// forking hundreds of processes. When the thing works, the kernel calls
+// exit(42), so the run ends with "the kernel called exit(42)"; when it is
+// refused, the kernel computes the right answer and the run passes. A CPU
+// reference that reads $HOME is checked the same way. After each, the same
+// worker runs the lesson's solution.
+//
+// Where bwrap cannot make its namespaces (an unprivileged container), each
+// test says so on its output and asserts the other behaviour instead: the
+// first result says once that runs are not contained, and they run as before
+// (the kernel's attempt works). The memory cap holds either way.
+#include "lesson/loader.hpp"
+#include "pipeline/worker.hpp"
+#include "sandbox/sandbox.hpp"
+#include "scoped_cache_dir.hpp"
+
+#include <gtest/gtest.h>
+
+#include <arpa/inet.h>
+#include <fstream>
+#include <iostream>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The kernel of lesson 01 with `attempt` (a function body that returns true
+// when the forbidden thing worked) run by thread 0 first.
+std::string kernel_trying(const std::string& includes, const std::string& attempt) {
+    return "#ifndef __CUDACC_RTC__\n#include <cstdlib>\n" + includes +
+           "static bool attempt()\n{\n" + attempt +
+           "\n}\n#endif\n"
+           "extern \"C\" __global__ void vector_add(const float* a, const float* b, float* c, int n)\n"
+           "{\n"
+           "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+           "#ifndef __CUDACC_RTC__\n"
+           "    if (i == 0 && attempt()) std::exit(42);\n"
+           "#endif\n"
+           "    if (i < n) c[i] = a[i] + b[i];\n"
+           "}\n";
+}
+
+class Sandbox : public ScopedCacheDirTest {
+protected:
+    void SetUp() override {
+        ScopedCacheDirTest::SetUp();
+        home_ = dir_ / "home";
+        fs::create_directories(home_);
+        std::ofstream(home_ / "secret.txt") << "planted by the test\n";
+        if (const char* h = std::getenv("HOME")) old_home_ = h;
+        setenv("HOME", home_.c_str(), 1);
+        const wb::SandboxChoice c = wb::worker_sandbox({});
+        contained_ = c.contained();
+        if (!contained_)
+            std::cout << "[ sandbox  ] not available here (" << wb::render(c.not_contained, "en")
+                      << "); asserting that runs go on uncontained and say so once\n";
+        auto r = wb::load_lesson(std::string(WB_SOURCE_DIR) + "/lessons/01_vector_add.json");
+        ASSERT_TRUE(r.ok());
+        lesson_ = std::make_shared<const wb::Lesson>(std::move(*r.lesson));
+    }
+    void TearDown() override {
+        if (!old_home_.empty()) setenv("HOME", old_home_.c_str(), 1);
+        unsetenv("WB_WORKER_MEMORY_MB");
+        unsetenv("WB_WORKER_PROCESSES");
+        unsetenv("WB_TEST_PORT");
+        ScopedCacheDirTest::TearDown();
+    }
+    wb::RunRequest request(const std::string& source) const {
+        wb::RunRequest q;
+        q.lesson = lesson_;
+        q.test_case = "ragged";
+        q.executor = wb::Executor::Cpu;
+        q.trusted = true;
+        q.source = source.empty() ? wb::SourceChoice::Solution : wb::SourceChoice::Custom;
+        q.custom_source = source;
+        q.custom_origin = "attempt.cu";
+        return q;
+    }
+    // Runs `source` in a fresh worker: refused when contained (the run
+    // passes), done when not (the kernel exits with 42, and the first result
+    // says why runs are not contained). Then the same worker runs on.
+    // `holds_uncontained`: the refusal does not need bwrap; `refusable`: the
+    // sandbox can refuse it here.
+    void expect_refused(const std::string& what, const std::string& source, bool holds_uncontained = false,
+                        bool refusable = true) {
+        wb::WorkerBackend worker;
+        const wb::RunResult r = worker.run(request(source));
+        if ((contained_ && refusable) || holds_uncontained) {
+            EXPECT_EQ(r.status, wb::RunStatus::Passed) << "the kernel could " << what << ": " << r.message;
+        } else {
+            EXPECT_EQ(r.status, wb::RunStatus::CudaError) << r.message;
+            EXPECT_NE(r.message.find("the kernel called exit(42)"), std::string::npos) << r.message;
+        }
+        if (contained_) {
+            EXPECT_TRUE(r.notice_said.empty()) << wb::render(r.notice_said, "en");
+        } else {
+            ASSERT_FALSE(r.notice_said.empty());
+            EXPECT_EQ(r.notice_said[0].key, "sandbox.not_contained");
+        }
+        const wb::RunResult next = worker.run(request(""));
+        EXPECT_EQ(next.status, wb::RunStatus::Passed) << next.message;
+        EXPECT_TRUE(next.notice_said.empty()) << "said twice: " << wb::render(next.notice_said, "en");
+        EXPECT_EQ(worker.workers_started(), 1);
+    }
+
+    fs::path home_;
+    std::string old_home_;
+    bool contained_ = false;
+    std::shared_ptr<const wb::Lesson> lesson_;
+};
+
+TEST_F(Sandbox, AKernelCannotOpenATcpConnection) {
+    // A port on this machine's loopback that accepts connections.
+    const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+    ASSERT_GE(listener, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+    ASSERT_EQ(::listen(listener, 16), 0);
+    socklen_t len = sizeof addr;
+    ::getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len);
+    setenv("WB_TEST_PORT", std::to_string(ntohs(addr.sin_port)).c_str(), 1);
+    expect_refused("connect to 127.0.0.1",
+                   kernel_trying("#include <arpa/inet.h>\n#include <netinet/in.h>\n#include <sys/socket.h>\n#include <unistd.h>\n",
+                                 "    int s = socket(AF_INET, SOCK_STREAM, 0);\n"
+                                 "    if (s < 0) return false;\n"
+                                 "    sockaddr_in a{};\n"
+                                 "    a.sin_family = AF_INET;\n"
+                                 "    a.sin_port = htons(std::atoi(std::getenv(\"WB_TEST_PORT\")));\n"
+                                 "    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);\n"
+                                 "    bool ok = connect(s, (sockaddr*)&a, sizeof a) == 0;\n"
+                                 "    close(s);\n"
+                                 "    return ok;"));
+    ::close(listener);
+}
+
+TEST_F(Sandbox, AKernelCannotWriteAFileInHome) {
+    expect_refused("write in $HOME",
+                   kernel_trying("#include <cstdio>\n",
+                                 "    char f[4096];\n"
+                                 "    std::snprintf(f, sizeof f, \"%s/written.txt\", std::getenv(\"HOME\"));\n"
+                                 "    FILE* w = std::fopen(f, \"w\");\n"
+                                 "    if (!w) return false;\n"
+                                 "    bool ok = std::fputs(\"x\", w) >= 0;\n"
+                                 "    return std::fclose(w) == 0 && ok;"));
+    EXPECT_EQ(fs::exists(home_ / "written.txt"), !contained_);
+}
+
+TEST_F(Sandbox, AKernelCannotReadAFileInHome) {
+    expect_refused("read $HOME/secret.txt",
+                   kernel_trying("#include <cstdio>\n",
+                                 "    char f[4096];\n"
+                                 "    std::snprintf(f, sizeof f, \"%s/secret.txt\", std::getenv(\"HOME\"));\n"
+                                 "    FILE* r = std::fopen(f, \"r\");\n"
+                                 "    if (!r) return false;\n"
+                                 "    char buf[64] = {};\n"
+                                 "    bool ok = std::fgets(buf, sizeof buf, r) != nullptr;\n"
+                                 "    std::fclose(r);\n"
+                                 "    return ok;"));
+}
+
+// The memory cap is the worker's own (RLIMIT_DATA), with or without bwrap.
+TEST_F(Sandbox, AKernelCannotMapMoreThanTheWorkersMemoryCap) {
+    setenv("WB_WORKER_MEMORY_MB", "256", 1);  // read by the worker, which inherits it
+    expect_refused("map 1 GiB past a 256 MiB cap",
+                   kernel_trying("#include <cstring>\n#include <sys/mman.h>\n",
+                                 "    const size_t n = size_t(1) << 30;\n"
+                                 "    void* p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);\n"
+                                 "    if (p == MAP_FAILED) return false;\n"
+                                 "    std::memset(p, 1, n);\n"
+                                 "    munmap(p, n);\n"
+                                 "    return true;"),
+                   /*holds_uncontained=*/true);
+}
+
+// The cap is RLIMIT_NPROC in the sandbox's user namespace. Linux exempts
+// root's processes from it in every namespace: run as root (CI), the 300
+// forks work, and what is asserted is that they are gone with the run and
+// the worker runs on.
+TEST_F(Sandbox, AKernelCannotForkHundredsOfProcesses) {
+    setenv("WB_WORKER_PROCESSES", "64", 1);
+    const bool capped = contained_ && ::geteuid() != 0;
+    if (contained_ && !capped)
+        std::cout << "[ sandbox  ] running as root, whose processes no RLIMIT_NPROC caps: asserting that the "
+                     "forks end with the run instead\n";
+    expect_refused("fork 300 processes",
+                   kernel_trying("#include <unistd.h>\n",
+                                 "    for (int k = 0; k < 300; ++k) {\n"
+                                 "        pid_t p = fork();\n"
+                                 "        if (p < 0) return false;\n"
+                                 "        if (p == 0) { pause(); _exit(0); }\n"
+                                 "    }\n"
+                                 "    return true;"),
+                   false, capped);
+}
+
+// /tmp is the run's scratch: a file a run leaves there is gone for the next
+// one, while the cache folder bound into it (this test's is under /tmp) keeps
+// what the first run built.
+TEST_F(Sandbox, TheScratchIsEmptiedAfterARunAndTheCacheInsideItIsKept) {
+    if (!contained_) GTEST_SKIP() << "no sandbox here: /tmp is the machine's";
+    wb::WorkerBackend worker;
+    const wb::RunResult leave = worker.run(request(kernel_trying("#include <cstdio>\n",
+        "    if (FILE* f = std::fopen(\"/tmp/left-by-a-run\", \"w\")) std::fclose(f);\n"
+        "    return false;")));
+    EXPECT_EQ(leave.status, wb::RunStatus::Passed) << leave.message;
+    const wb::RunResult look = worker.run(request(kernel_trying("#include <unistd.h>\n",
+        "    return access(\"/tmp/left-by-a-run\", F_OK) == 0;")));
+    EXPECT_EQ(look.status, wb::RunStatus::Passed) << "the last run's file is still in /tmp: " << look.message;
+    EXPECT_TRUE(look.reference.from_cache) << "the cache under /tmp lost the reference built by the first run";
+    EXPECT_FALSE(fs::is_empty(dir_)) << dir_;
+}
+
+// A CPU reference runs in a child of the worker, inside the same sandbox.
+TEST_F(Sandbox, AReferenceCannotReadAFileInHome) {
+    auto r = wb::load_lesson(std::string(WB_SOURCE_DIR) + "/tests/data/lessons_fault/home_reference.json");
+    ASSERT_TRUE(r.ok());
+    wb::RunRequest q;
+    q.lesson = std::make_shared<const wb::Lesson>(std::move(*r.lesson));
+    q.executor = wb::Executor::Cpu;
+    q.trusted = true;
+    q.source = wb::SourceChoice::Solution;
+    wb::WorkerBackend worker;
+    const wb::RunResult res = worker.run(q);
+    if (contained_) {
+        EXPECT_EQ(res.status, wb::RunStatus::Passed) << "the reference could read $HOME/secret.txt: " << res.message;
+    } else {
+        EXPECT_EQ(res.status, wb::RunStatus::ReferenceError) << res.message;
+        EXPECT_FALSE(res.notice_said.empty());
+    }
+}
+
+// Without bwrap (here: a bwrap that always fails, as in a container without
+// user namespaces) runs work as before, and the first result says why, once.
+TEST_F(Sandbox, WithoutNamespacesRunsGoOnAndTheFirstResultSaysSoOnce) {
+    setenv("WB_BWRAP", "/bin/false", 1);
+    const char* off = std::getenv("WB_SANDBOX");  // the run's switch would name itself instead
+    const std::string saved = off ? off : "";
+    unsetenv("WB_SANDBOX");
+    wb::WorkerBackend worker;
+    const wb::RunResult r = worker.run(request(""));
+    const wb::RunResult again = worker.run(request(""));
+    unsetenv("WB_BWRAP");
+    if (!saved.empty()) setenv("WB_SANDBOX", saved.c_str(), 1);
+    EXPECT_EQ(r.status, wb::RunStatus::Passed) << r.message;
+    EXPECT_EQ(again.status, wb::RunStatus::Passed) << again.message;
+    ASSERT_FALSE(r.notice_said.empty());
+    EXPECT_EQ(wb::render(r.notice_said, "en").rfind("runs are not contained (bwrap cannot make its namespaces here: ", 0), 0u)
+        << wb::render(r.notice_said, "en");
+    EXPECT_EQ(wb::render(r.notice_said, "zh").rfind("运行没有被隔离（bwrap 在这里无法创建命名空间：", 0), 0u);
+    EXPECT_TRUE(again.notice_said.empty());
+}
+
+}  // namespace
