@@ -197,6 +197,7 @@ void EmulateExecutor::report_fault(RunResult& r, EmuFault& fault) const {
     case EmuFault::Kind::StackOverflow: hint = "hint.stack_overflow"; break;
     case EmuFault::Kind::Ended: hint = "hint.kernel_ended"; break;
     case EmuFault::Kind::Threw: hint = "hint.kernel_threw"; break;
+    case EmuFault::Kind::SharedOverflow: hint = "hint.shared_overflow"; break;
     }
     r.say_hint({{hint, {}}});
     r.emulated_ms = -1;

@@ -6,12 +6,14 @@
 //
 // [SECTION] faults                   SIGSEGV/SIGBUS/SIGFPE inside a kernel end its launch; a stack
 //                                    overflow, exit(), abort() and a raised signal are named
+// [SECTION] static shared variables  poisoned and guarded per block, an overflow named (shared_vars.hpp)
 // [SECTION] blocks                   a block's threads in order, or as fibers
 // [SECTION] launch                   blocks spread over the cores
 #include "emulate/emulator.hpp"
 
 #include "core/error.hpp"
 #include "emulate/include/wb_emu_abi.h"
+#include "emulate/shared_vars.hpp"
 
 #include <boost/context/fiber.hpp>
 
@@ -42,7 +44,8 @@ namespace wb {
 
 namespace {
 
-constexpr int kSharedPoison = 0xFF;  // each byte of a block's dynamic shared memory at its start
+constexpr int kSharedPoison = 0xFF;  // each byte of a block's shared memory (dynamic and static) at its start
+constexpr unsigned char kSharedGuard = 0xA5;  // each guard byte around a static __shared__ variable
 constexpr int kTrapped = -1;  // ThreadFault::signal of a trap (__trap, assert)
 constexpr int kThrew = -1;    // ThreadFault::ended_how of an exception out of the kernel (hook_threw)
 constexpr int kEnded = -2;    // ... of exit(), abort() or raise() (WbEmuHooks::ended)
@@ -461,8 +464,51 @@ void hook_heap_free(void* p, const void* caller) {
     ::siglongjmp(t_jump, 1);
 }
 
+// [SECTION] static shared variables
+
+// The static __shared__ variables the running block has reached (shared_vars.hpp).
+thread_local std::vector<SharedVar> t_shared_vars;
+// WbEmuThread::block_serial's source: one number per block, for the whole process.
+std::atomic<unsigned long long> g_block_serial{0};
+
+void hook_shared_declared(void* base, std::uint64_t bytes, std::uint64_t element_bytes, std::uint64_t guard,
+                          const char* name, const char* file, int line) {
+    auto* p = static_cast<unsigned char*>(base);
+    std::memset(p, kSharedPoison, static_cast<std::size_t>(bytes));
+    std::memset(p - guard, kSharedGuard, static_cast<std::size_t>(guard));
+    std::memset(p + bytes, kSharedGuard, static_cast<std::size_t>(guard));
+    t_shared_vars.push_back({base, static_cast<std::size_t>(bytes), static_cast<std::size_t>(element_bytes),
+                             static_cast<std::size_t>(guard), name, file, line});
+}
+
+// The first static __shared__ variable of the block that just ended (or
+// faulted) on this OS thread whose guards changed: a thread wrote past its
+// end or before its start. A write that jumped over a guard is not seen
+// here; it lands in whatever follows (another variable's guard, often).
+std::optional<EmuFault> shared_overflow(const WbEmuDim3& block) {
+    for (const SharedVar& v : t_shared_vars) {
+        const auto* p = static_cast<const unsigned char*>(v.base);
+        bool before = false, after = false;
+        for (std::size_t i = 0; i < v.guard && !before; ++i) before = p[-1 - static_cast<std::ptrdiff_t>(i)] != kSharedGuard;
+        for (std::size_t i = 0; i < v.guard && !after; ++i) after = p[v.bytes + i] != kSharedGuard;
+        if (!before && !after) continue;
+        EmuFault f;
+        f.kind = EmuFault::Kind::SharedOverflow;
+        f.block = {block.x, block.y, block.z};
+        f.where = fs::path(v.file ? v.file : "").filename().string() + ":" + std::to_string(v.line);
+        const bool scalar = v.bytes == v.element_bytes;
+        const char* key = after ? (scalar ? "emu.shared_overflow.past_variable" : "emu.shared_overflow.past")
+                                : (scalar ? "emu.shared_overflow.before_variable" : "emu.shared_overflow.before");
+        f.said = {{key, {v.name ? v.name : "", f.where, std::to_string(v.bytes)}},
+                  {"emu.in_block", {std::to_string(block.x), std::to_string(block.y), std::to_string(block.z)}}};
+        f.message = render(f.said, "en");
+        return f;
+    }
+    return std::nullopt;
+}
+
 const WbEmuHooks kHooks = {hook_syncthreads, hook_warp_exchange, hook_trap, hook_heap_alloc, hook_heap_free,
-                           hook_ended, hook_threw};
+                           hook_ended, hook_threw, hook_shared_declared};
 
 // Releases what can go on after every ready thread has run: a block barrier
 // when all live threads wait at one, or a warp whose waiting lanes' masks are
@@ -568,6 +614,16 @@ void run_block_as_fibers(BlockRun& b, const StackPool& pool) {
 
 }  // namespace
 
+const std::vector<SharedVar>& block_shared_vars() { return t_shared_vars; }
+
+const SharedVar* block_shared_var_at(std::uintptr_t address) {
+    for (const SharedVar& v : t_shared_vars) {
+        const auto base = reinterpret_cast<std::uintptr_t>(v.base);
+        if (address >= base && address - base < v.bytes) return &v;
+    }
+    return nullptr;
+}
+
 // [SECTION] launch
 
 EmuModule::EmuModule(const EmuBuild& build) : fibers_(build.fibers), library_(build.library) {
@@ -649,6 +705,8 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
             b.block = {unsigned(i % dims.grid[0]), unsigned((i / dims.grid[0]) % dims.grid[1]),
                        unsigned(i / (dims.grid[0] * dims.grid[1]))};
             tls->blockIdx = b.block;
+            tls->block_serial = g_block_serial.fetch_add(1, std::memory_order_relaxed) + 1;
+            t_shared_vars.clear();
             b.deadlock.clear();
             // A block's dynamic shared memory starts as a GPU leaves it: not
             // zeroed. 0xFF bytes (a NaN in every float, -1 in every int), so a
@@ -660,6 +718,12 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
                 if (fibers) run_block_as_fibers(b, *pool);
                 else run_block_in_order(b);
                 t_in_kernel = false;
+                if (auto overflow = shared_overflow(b.block)) {
+                    std::lock_guard<std::mutex> lock(fault_mutex);
+                    if (!fault) fault = std::move(overflow);
+                    stop = true;
+                    break;
+                }
                 if (b.deadlock.empty()) continue;
                 EmuFault f;
                 f.kind = EmuFault::Kind::Deadlock;
@@ -679,6 +743,14 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
                 break;
             }
             // A fault in the kernel: siglongjmp brought us here from the handler.
+            // An overflowed static __shared__ array is said first: what it
+            // overwrote (another variable, the block's indices) may be why.
+            if (auto overflow = shared_overflow(b.block)) {
+                std::lock_guard<std::mutex> lock(fault_mutex);
+                if (!fault) fault = std::move(overflow);
+                stop = true;
+                break;
+            }
             EmuFault f;
             f.block = {b.block.x, b.block.y, b.block.z};
             f.thread = {tls->threadIdx.x, tls->threadIdx.y, tls->threadIdx.z};
@@ -753,6 +825,7 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
         }
         t_block = nullptr;
         t_arena = nullptr;
+        t_shared_vars.clear();
         if (pool) give_back_pool(std::move(pool));
     };
     std::vector<std::thread> pool_threads;

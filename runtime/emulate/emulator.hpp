@@ -62,7 +62,9 @@ EmuBuild build_emulated(const SourceText& source, const std::vector<std::string>
 // Why a launch stopped before its end.
 struct EmuFault {
     // Ended: the kernel called exit(), abort() or raise(), or sent itself a signal.
-    enum class Kind { OutOfBounds, BadAddress, Trap, Arithmetic, Undefined, Deadlock, BadFree, StackOverflow, Ended, Threw } kind = Kind::BadAddress;
+    // SharedOverflow: a static __shared__ array's guard changed (block and where, the declaration's line, are known; the thread is not).
+    enum class Kind { OutOfBounds, BadAddress, Trap, Arithmetic, Undefined, Deadlock, BadFree, StackOverflow, Ended, Threw,
+                      SharedOverflow } kind = Kind::BadAddress;
     std::string message;                   // the sentence for the student, in English: render(said, "en")
     Sentence said;                         // the same, as catalogue phrases (core/phrase.hpp)
     std::uintptr_t address = 0;            // OutOfBounds/BadAddress

@@ -3,7 +3,8 @@
 // a solution passes and says its time is a CPU time, a write one past the end
 // is reported with the buffer and index, a read far past the end with the
 // buffer, index, block, thread and source line, a tiled matmul without its
-// second __syncthreads() fails, inline PTX is refused before anything runs,
+// second __syncthreads() fails, a reduction that adds shared slots nobody
+// wrote fails, inline PTX is refused before anything runs,
 // an endless kernel is stopped at the deadline and the next run works, and
 // the check of a lesson counts the cases it leaves out.
 #include "cli_runner.hpp"
@@ -52,6 +53,18 @@ TEST(EmulatorPipeline, ATiledMatmulWithoutItsSecondBarrierFails) {
     EXPECT_EQ(r.code, 1) << r.out;
     EXPECT_TRUE(contains(r.out, "output 'C':")) << r.out;
     EXPECT_TRUE(contains(r.out, "differ from the CPU reference")) << r.out;
+}
+
+TEST(EmulatorPipeline, AReductionThatAddsSharedSlotsNobodyWroteFails) {
+    // Threads past the end leave their slot of a static __shared__ array
+    // unwritten. The emulator's old per-OS-thread storage held zeros there,
+    // and this passed; now every block's shared memory starts as 0xFF bytes (a NaN).
+    auto r = run_cli("run lessons/07_reduction.json --step shared_tree --case n7 --backend cpu --source " +
+                     data("emulator/unwritten_shared_slots.cu"));
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_TRUE(contains(r.out, "got nan")) << r.out;
+    EXPECT_TRUE(contains(r.out, "differ from the CPU reference")) << r.out;
+    EXPECT_FALSE(contains(r.out, "changed between two runs")) << r.out;  // the same wrong answer every run
 }
 
 TEST(EmulatorPipeline, InlinePtxIsRefusedBeforeAnythingRuns) {

@@ -73,7 +73,9 @@
 #define __constant__ WB_EMU_EXPORT
 #define __managed__
 #define __grid_constant__
-// A block runs on one OS thread, so thread-local storage is per block.
+// A block runs on one OS thread, so thread-local storage is per block. Only
+// what the rewrite leaves (__shared__ at namespace scope) meets this macro:
+// one in a function body becomes a wb_emu::SharedVar, poisoned and guarded.
 #define __shared__ static thread_local
 #define __forceinline__ inline
 // Empty, not noinline: libstdc++ writes __attribute__((__noinline__)), which
@@ -148,6 +150,37 @@ struct DynamicShared {
     operator T*() const { return static_cast<T*>(self()->dynamic_shared); }
     template <class U>
     explicit operator U*() const { return static_cast<U*>(self()->dynamic_shared); }
+};
+
+// A static `__shared__` variable of type T in a function body, as the
+// rewrite leaves it (rewrite.hpp): `static thread_local` storage (a block
+// runs on one OS thread) between two guards. enter() is what passing the
+// declaration does: the first thread of each block to pass it (the slot's
+// serial is not the block's) has the emulator fill the storage with 0xFF and
+// the guards with a pattern, and record the variable; every other pass is a
+// compare and a branch. Nothing is constructed, as on a GPU. The storage
+// sits kGuard bytes into a slot aligned to at least 16 and to T, so an
+// alignment the declaration asks for up to kGuard bytes holds.
+template <class T>
+struct SharedVar {
+    static constexpr std::size_t kGuard = alignof(T) > 256 ? alignof(T) : 256;
+    alignas(alignof(T) > 16 ? alignof(T) : 16) unsigned char before[kGuard];
+    unsigned char storage[sizeof(T)];
+    unsigned char after[kGuard];
+    unsigned long long serial;
+
+    T& enter(const char* name, const char* file, int line)
+    {
+        if (__builtin_expect(serial != t_self.block_serial, 0)) declare(name, file, line);
+        return *reinterpret_cast<T*>(storage);
+    }
+    __attribute__((noinline, cold)) void declare(const char* name, const char* file, int line)
+    {
+        serial = t_self.block_serial;
+        if (g_hooks != nullptr && g_hooks->shared_declared != nullptr)
+            g_hooks->shared_declared(storage, sizeof(T), sizeof(typename std::remove_all_extents<T>::type), kGuard, name,
+                                     file, line);
+    }
 };
 
 }  // namespace wb_emu

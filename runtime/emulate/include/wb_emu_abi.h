@@ -28,8 +28,11 @@ struct WbEmuThread {
     struct WbEmuDim3 threadIdx, blockIdx, blockDim, gridDim;
     unsigned int lane;        // linear thread index within the block % 32
     unsigned int warp;        // linear thread index within the block / 32
-    void* dynamic_shared;     // this block's extern __shared__ memory (16-byte aligned, zeroed per block)
+    void* dynamic_shared;     // this block's extern __shared__ memory (16-byte aligned, 0xFF bytes at each block's start)
     unsigned long long dynamic_shared_bytes;
+    // Different for every block the process runs (never 0 in one): a static
+    // __shared__ variable whose last serial differs is new to the block (wb_emu::SharedVar).
+    unsigned long long block_serial;
 };
 
 struct WbEmuHooks {
@@ -64,6 +67,15 @@ struct WbEmuHooks {
     // device code); `type` is its type's mangled name, `what` its what() or "".
     // Never returns.
     void (*threw)(const char* type, const char* what);
+    // A static __shared__ variable of a function body (wb_emu::SharedVar),
+    // the first time a thread of the running block reaches its declaration:
+    // the emulator fills its `bytes` at `base` with the poison, the `guard`
+    // bytes before and after it with its guard pattern, and records it for
+    // the block (shared_vars.hpp), to check the guards when the block ends.
+    // `element_bytes` is the size of one element of the innermost dimension;
+    // `name`, `file` and `line` are the declaration's.
+    void (*shared_declared)(void* base, uint64_t bytes, uint64_t element_bytes, uint64_t guard, const char* name,
+                            const char* file, int line);
 };
 
 // WbEmuHooks::ended's `how`.
