@@ -12,7 +12,9 @@
 // the thread. A thread that outgrows its stack (each fiber has 128 KiB, below
 // a guard page), a kernel that calls exit(), abort() or raise(), and a block
 // whose threads wait where they can never be released end the launch too,
-// each named as such with the student's line. What the emulator cannot run (inline PTX, textures, tensor
+// each named as such with the student's line. A block's shared memory starts
+// as 0xFF bytes, and a write past a static __shared__ array's end is named
+// with the array and its declaration's line (shared_vars.hpp). What the emulator cannot run (inline PTX, textures, tensor
 // cores, grid-wide sync, launches from device code) is refused before it is
 // compiled (refuse.hpp).
 //

@@ -283,6 +283,23 @@ std::string replacement(const SharedDecl& d, bool namespace_scope) {
     return d.type + "* const " + d.name + " = (" + d.type + "*)wb_emu_thread()->dynamic_shared;";
 }
 
+// Whether offset i is on a preprocessor directive's line (or a line that a
+// backslash joins to one): a `__shared__` in a macro's body is left to
+// cuda_emu.h, since the rewrite's names and strings would not follow the
+// macro's parameters.
+bool in_directive(const std::string& code, std::size_t i) {
+    std::size_t start = code.rfind('\n', i == 0 ? 0 : i - 1);
+    start = start == std::string::npos ? 0 : start + 1;
+    for (;;) {
+        const std::size_t first = skip_space(code, start);
+        if (first < code.size() && code[first] == '#') return true;
+        // The line before, when it ends with a backslash, continues onto this one.
+        if (start < 2 || code[start - 2] != '\\') return false;
+        const std::size_t prev = code.rfind('\n', start - 2);
+        start = prev == std::string::npos ? 0 : prev + 1;
+    }
+}
+
 // One statement pair per declarator, all on the declaration's first line (so
 // __LINE__ is the line the student wrote `__shared__` on).
 std::string static_replacement(const std::vector<StaticShared>& decls, const std::string& specs) {
@@ -364,7 +381,7 @@ std::string rewrite_shared(const std::string& source) {
         std::size_t end = 0;
         bool in_function = false;
         for (bool b : braces) in_function = in_function || !b;
-        if (word == "__shared__" && other != "extern" && in_function &&
+        if (word == "__shared__" && other != "extern" && in_function && !in_directive(code, i) &&
             parse_static_decl(code, i + word.size(), &statics, &specs, &end)) {
             const std::size_t begin = static_decl_begin(code, i, &qualifiers);
             if (begin >= copied) {

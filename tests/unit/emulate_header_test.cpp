@@ -282,13 +282,17 @@ TEST(EmulateRewrite, AStaticSharedDeclarationOverSeveralLinesNamesItsFirstLine) 
 
 TEST(EmulateRewrite, StaticSharedShapesItCannotRewriteAreLeftAsTheyWere) {
     // NVRTC refuses an initializer on __shared__; the others are rare enough
-    // to keep cuda_emu.h's static thread_local (not poisoned, not guarded).
+    // to keep cuda_emu.h's static thread_local (not poisoned, not guarded),
+    // and in a macro's body the rewrite's names would not follow its parameter.
     const std::string src =
         "__global__ void k() {\n"
         "    __shared__ int with_init = 0;\n"
         "    __shared__ int no_size[];\n"
         "    __shared__ float (*fp)(float);\n"
         "    __shared__ decltype(1.0f) d;\n"
+        "#define TILE_OF(name) __shared__ float name[16]\n"
+        "#define PAIR_OF(name) \\\n"
+        "    __shared__ float name[2]\n"
         "}\n";
     EXPECT_EQ(wb::rewrite_for_emulation(src), src);
 }
