@@ -102,6 +102,8 @@ constexpr Entry kCatalogue[] = {
     {"emu.read_nowhere", "the kernel read from an address that is no buffer's ({0})", "核函数从一个不属于任何缓冲区的地址（{0}）读取"},
     {"emu.read_past", "the kernel read outside buffer '{0}' ({1} elements): element [{2}], past its end",
      "核函数读取了缓冲区 '{0}'（{1} 个元素）之外的元素 [{2}]，越过了它的末尾"},
+    {"emu.shared_full", "the block's static __shared__ variables, with their guards, need more than the CPU emulator's {0}",
+     "线程块的静态 __shared__ 变量连同保护区需要的空间超过了 CPU 模拟器的 {0}"},
     {"emu.shared_overflow.before", "the kernel wrote before the start of the __shared__ array {0} (declared at {1}, {2} bytes)",
      "核函数写到了 __shared__ 数组 {0}（声明于 {1}，{2} 字节）的开头之前"},
     {"emu.shared_overflow.before_variable", "the kernel wrote before the start of the __shared__ variable {0} (declared at {1}, {2} bytes)",

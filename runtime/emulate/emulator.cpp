@@ -466,25 +466,83 @@ void hook_heap_free(void* p, const void* caller) {
 
 // [SECTION] static shared variables
 
-// The static __shared__ variables the running block has reached (shared_vars.hpp).
+constexpr std::size_t kSharedRegionBytes = std::size_t(8) << 20;  // address space, touched only as used
+constexpr std::size_t kSharedGuardBytes = 256;  // guard bytes before and after each variable
+
+// Where this OS thread's blocks keep their static __shared__ variables: one
+// mapping between two pages that cannot be touched, used from its start
+// again by each block. A GPU allows 48 KiB of static shared memory a block
+// (ptxas refuses more), so it is never close to full. Being the emulator's
+// own memory, a write far past a variable's end lands in the region, or
+// faults, and never on the worker's heap or another thread-local.
+class SharedRegion {
+public:
+    SharedRegion() {
+        const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+        map_bytes_ = kSharedRegionBytes + 2 * page;
+        void* m = ::mmap(nullptr, map_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED) return;
+        map_ = static_cast<unsigned char*>(m);
+        ::mprotect(map_, page, PROT_NONE);
+        ::mprotect(map_ + page + kSharedRegionBytes, page, PROT_NONE);
+        base_ = map_ + page;
+    }
+    ~SharedRegion() {
+        if (map_) ::munmap(map_, map_bytes_);
+    }
+    SharedRegion(const SharedRegion&) = delete;
+    SharedRegion& operator=(const SharedRegion&) = delete;
+
+    void reset() { used_ = 0; }
+    // `bytes` at a multiple of `align`, filled with the poison, with at least
+    // kSharedGuardBytes of the guard pattern before and exactly that after; null when full.
+    unsigned char* take(std::size_t bytes, std::size_t align) {
+        if (!base_) return nullptr;
+        const std::size_t at = (used_ + kSharedGuardBytes + align - 1) / align * align;
+        if (at > kSharedRegionBytes || bytes > kSharedRegionBytes - at || kSharedRegionBytes - at - bytes < kSharedGuardBytes)
+            return nullptr;
+        std::memset(base_ + used_, kSharedGuard, at - used_);
+        std::memset(base_ + at, kSharedPoison, bytes);
+        std::memset(base_ + at + bytes, kSharedGuard, kSharedGuardBytes);
+        used_ = at + bytes + kSharedGuardBytes;
+        return base_ + at;
+    }
+
+private:
+    unsigned char* map_ = nullptr;
+    unsigned char* base_ = nullptr;
+    std::size_t map_bytes_ = 0, used_ = 0;
+};
+
+// The static __shared__ variables the running block has reached (shared_vars.hpp), and their region.
 thread_local std::vector<SharedVar> t_shared_vars;
+thread_local std::unique_ptr<SharedRegion> t_shared_region;
 // WbEmuThread::block_serial's source: one number per block, for the whole process.
 std::atomic<unsigned long long> g_block_serial{0};
 
-void hook_shared_declared(void* base, std::uint64_t bytes, std::uint64_t element_bytes, std::uint64_t guard,
-                          const char* name, const char* file, int line) {
-    auto* p = static_cast<unsigned char*>(base);
-    std::memset(p, kSharedPoison, static_cast<std::size_t>(bytes));
-    std::memset(p - guard, kSharedGuard, static_cast<std::size_t>(guard));
-    std::memset(p + bytes, kSharedGuard, static_cast<std::size_t>(guard));
-    t_shared_vars.push_back({base, static_cast<std::size_t>(bytes), static_cast<std::size_t>(element_bytes),
-                             static_cast<std::size_t>(guard), name, file, line});
+void* hook_shared_declared(std::uint64_t bytes, std::uint64_t align, std::uint64_t element_bytes, const char* name,
+                           const char* file, int line) {
+    if (!t_shared_region) t_shared_region = std::make_unique<SharedRegion>();
+    const std::size_t a = std::max<std::size_t>(16, static_cast<std::size_t>(align));
+    unsigned char* p = t_shared_region->take(static_cast<std::size_t>(bytes), a);
+    if (!p) {
+        t_fault = ThreadFault{};
+        t_fault.signal = kTrapped;
+        t_fault.trap = "__shared__";
+        t_fault.trap_where = fs::path(file ? file : "").filename().string() + ":" + std::to_string(line);
+        t_in_kernel = false;
+        ::siglongjmp(t_jump, 1);
+    }
+    t_shared_vars.push_back({p, static_cast<std::size_t>(bytes), static_cast<std::size_t>(element_bytes),
+                             kSharedGuardBytes, name, file, line});
+    return p;
 }
 
 // The first static __shared__ variable of the block that just ended (or
 // faulted) on this OS thread whose guards changed: a thread wrote past its
 // end or before its start. A write that jumped over a guard is not seen
-// here; it lands in whatever follows (another variable's guard, often).
+// here: it lands in another variable, or unused region, or faults at the
+// region's end (then named as a write to no buffer's address).
 std::optional<EmuFault> shared_overflow(const WbEmuDim3& block) {
     for (const SharedVar& v : t_shared_vars) {
         const auto* p = static_cast<const unsigned char*>(v.base);
@@ -707,6 +765,7 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
             tls->blockIdx = b.block;
             tls->block_serial = g_block_serial.fetch_add(1, std::memory_order_relaxed) + 1;
             t_shared_vars.clear();
+            if (t_shared_region) t_shared_region->reset();
             b.deadlock.clear();
             // A block's dynamic shared memory starts as a GPU leaves it: not
             // zeroed. 0xFF bytes (a NaN in every float, -1 in every int), so a
@@ -759,7 +818,11 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
             f.write = t_fault.write;
             const Phrase who{"emu.who", {std::to_string(f.block[0]), std::to_string(f.block[1]), std::to_string(f.block[2]),
                                          std::to_string(f.thread[0]), std::to_string(f.thread[1]), std::to_string(f.thread[2])}};
-            if (t_fault.signal == kTrapped && t_fault.trap == "free()") {
+            if (t_fault.signal == kTrapped && t_fault.trap == "__shared__") {
+                f.kind = EmuFault::Kind::SharedOverflow;
+                f.where = t_fault.trap_where;
+                f.said = {{"emu.shared_full", {size_text(kSharedRegionBytes)}}, who};
+            } else if (t_fault.signal == kTrapped && t_fault.trap == "free()") {
                 f.kind = EmuFault::Kind::BadFree;
                 f.where = t_fault.trap_where;
                 f.said = {{"emu.bad_free", {t_fault.trap_address}}, who};

@@ -308,7 +308,7 @@ std::string static_replacement(const std::vector<StaticShared>& decls, const std
         if (!out.empty()) out += ' ';
         const std::string slot = "wb_emu_shared_" + d.name;
         out += specs + "static thread_local wb_emu::SharedVar<" + d.type + " > " + slot + "; auto& " + d.name + " = " +
-               slot + ".enter(\"" + d.name + "\", __FILE__, __LINE__);";
+               slot + ".enter(\"" + d.name + "\", __FILE__, __LINE__, __alignof__(" + slot + "));";
     }
     return out;
 }

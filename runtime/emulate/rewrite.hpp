@@ -27,10 +27,11 @@ namespace wb {
 // function body (align: __align__(n), alignas(n), __attribute__((...)))
 // becomes, per declarator, on the declaration's first line,
 //     [align] static thread_local wb_emu::SharedVar<T[dims] > wb_emu_shared_a;
-//     auto& a = wb_emu_shared_a.enter("a", __FILE__, __LINE__);
-// storage per OS thread (a block runs on one) that the emulator fills with
-// 0xFF and guards for each block, the first time a thread of it passes the
-// declaration (cuda_emu.h). `a` is then a reference, so sizeof(a) and a[i][j]
+//     auto& a = wb_emu_shared_a.enter("a", __FILE__, __LINE__, __alignof__(wb_emu_shared_a));
+// a slot per OS thread (a block runs on one) that points at storage the
+// emulator gives, fills with 0xFF and guards for each block, the first time
+// a thread of it passes the declaration (cuda_emu.h); the slot carries the
+// alignment specifiers, and __alignof__ passes them on. `a` is then a reference, so sizeof(a) and a[i][j]
 // mean what they did; a lambda that captures it by copy ([=]) copies it.
 // A declaration of another shape (an initializer, a reference, a
 // parenthesised declarator or type) is left to cuda_emu.h's

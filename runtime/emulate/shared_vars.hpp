@@ -1,10 +1,13 @@
 // runtime/emulate/shared_vars.hpp — the static __shared__ variables of the block an OS thread runs.
 //
-// A static `__shared__` variable in a function body is rewritten into
-// guarded storage (rewrite.hpp, cuda_emu.h's wb_emu::SharedVar). The first
-// time a thread of a block reaches its declaration, the emulator fills it with
-// 0xFF bytes, fills its guards, and records it here, in a list per OS thread
-// that is emptied when the thread starts its next block. When the block ends
+// A static `__shared__` variable in a function body is rewritten into a slot
+// that asks the emulator for its storage (rewrite.hpp, cuda_emu.h's
+// wb_emu::SharedVar). The first time a thread of a block reaches its
+// declaration, the emulator gives it room in the OS thread's shared-memory
+// region (one mapping, reused from its start by each block, so a variable
+// may move from block to block), fills it with 0xFF bytes and the bytes
+// around it with a guard pattern, and records it here, in a list per OS
+// thread that is emptied when the thread starts its next block. When the block ends
 // (or faults) the guards are checked, and a changed guard ends the launch as
 // an overflow of the named array. Other parts of the emulator (the race
 // detector's shadow memory) read the list to know which addresses are a
@@ -22,7 +25,7 @@ struct SharedVar {
     void* base = nullptr;           // the first byte of the variable
     std::size_t bytes = 0;          // sizeof the variable
     std::size_t element_bytes = 0;  // sizeof one element of its innermost dimension (the whole variable for a scalar)
-    std::size_t guard = 0;          // guard bytes just before base and just after base + bytes
+    std::size_t guard = 0;          // guard bytes (at least) just before base, and just after base + bytes
     const char* name = nullptr;     // as declared; the strings live as long as the kernel library is loaded
     const char* file = nullptr;     // the declaration's file, as the kernel library was compiled (the student's name for it)
     int line = 0;                   // the declaration's line

@@ -197,7 +197,8 @@ TEST(EmulateRewrite, CommentsStringsAndNamespaceScopeStaticSharedAreLeftAlone) {
 // The form every test below expects for `__shared__ <type-of> name...;`.
 std::string slot(const std::string& type, const std::string& name) {
     return "static thread_local wb_emu::SharedVar<" + type + " > wb_emu_shared_" + name + "; auto& " + name +
-           " = wb_emu_shared_" + name + ".enter(\"" + name + "\", __FILE__, __LINE__);";
+           " = wb_emu_shared_" + name + ".enter(\"" + name + "\", __FILE__, __LINE__, __alignof__(wb_emu_shared_" + name +
+           "));";
 }
 
 TEST(EmulateRewrite, StaticSharedInAFunctionBecomesAGuardedSlotOnItsOwnLine) {

@@ -103,10 +103,11 @@ __device__ int probe(int* out)
     __shared__ __align__(64) float wide[3];
     __shared__ alignas(float4) float quad[5];
     __shared__ unsigned char bytes[3], one;
+    __shared__ __align__(256) char page[5];
     out[0] = sizeof(tile);
     out[1] = int(reinterpret_cast<unsigned long>(&wide[0]) % 64);
     out[2] = int(reinterpret_cast<unsigned long>(&quad[0]) % 16);
-    out[3] = int(reinterpret_cast<unsigned long>(&tile[0][0]) % 16);
+    out[3] = int(reinterpret_cast<unsigned long>(&tile[0][0]) % 16) + int(reinterpret_cast<unsigned long>(&page[0]) % 256);
     out[4] = sizeof(wide) + sizeof(quad) + sizeof(bytes) + sizeof(one);
     tile[N - 1][N] = T(5);
     out[5] = int(tile[N - 1][N]);
@@ -124,7 +125,7 @@ extern "C" __global__ void k(int* out)
     EXPECT_EQ(v[0], 4 * 5 * 8);
     EXPECT_EQ(v[1], 0) << "__align__(64) not honoured";
     EXPECT_EQ(v[2], 0) << "alignas(float4) not honoured";
-    EXPECT_EQ(v[3], 0) << "an array of doubles is not 16-byte aligned";
+    EXPECT_EQ(v[3], 0) << "an array of doubles is not 16-byte aligned, or __align__(256) not honoured";
     EXPECT_EQ(v[4], 12 + 20 + 3 + 1);
     EXPECT_EQ(v[5], 5);
 }
@@ -148,6 +149,30 @@ extern "C" __global__ void k(int* out)
               0u)
         << r.message;
     EXPECT_EQ(r.where, "test.cu:4");
+    expect_a_clean_launch_works();
+}
+
+TEST(EmulateStaticShared, AWriteFarPastTheEndIsNamedAndLeavesTheWorkerWhole) {
+    // 8 KiB past a 1 KiB array: the old thread_local storage let this run
+    // over the C library's heap (the worker died of SIGSEGV or SIGABRT); the
+    // emulator's own region takes it, and the guard it crossed names it.
+    const char* src = R"(
+extern "C" __global__ void k(int* out)
+{
+    __shared__ float partial[256];
+    partial[threadIdx.x * 8] = 1.0f;
+    __syncthreads();
+    out[threadIdx.x] = 0;
+}
+)";
+    Bytes out(256 * sizeof(int), 0);
+    const auto r = wb::emulate_for_test(src, "k", 4, 256, {&out}, {});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.message.rfind("the kernel wrote past the end of the __shared__ array partial (declared at test.cu:4, "
+                              "1024 bytes), in block (",
+                              0),
+              0u)
+        << r.message;
     expect_a_clean_launch_works();
 }
 

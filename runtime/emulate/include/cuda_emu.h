@@ -153,33 +153,31 @@ struct DynamicShared {
 };
 
 // A static `__shared__` variable of type T in a function body, as the
-// rewrite leaves it (rewrite.hpp): `static thread_local` storage (a block
-// runs on one OS thread) between two guards. enter() is what passing the
-// declaration does: the first thread of each block to pass it (the slot's
-// serial is not the block's) has the emulator fill the storage with 0xFF and
-// the guards with a pattern, and record the variable; every other pass is a
-// compare and a branch. Nothing is constructed, as on a GPU. The storage
-// sits kGuard bytes into a slot aligned to at least 16 and to T, so an
-// alignment the declaration asks for up to kGuard bytes holds.
+// rewrite leaves it (rewrite.hpp): a `static thread_local` slot (a block
+// runs on one OS thread) that points at the variable's storage in the
+// emulator's shared-memory region for this OS thread, between two guards.
+// enter() is what passing the declaration does: the first thread of each
+// block to pass it (the slot's serial is not the block's) asks the emulator
+// for the storage, which it fills with 0xFF bytes and records; every other
+// pass is a compare and a branch. `align` is the slot's own alignment, which
+// carries the declaration's __align__ or alignas. Nothing is constructed, as
+// on a GPU.
 template <class T>
 struct SharedVar {
-    static constexpr std::size_t kGuard = alignof(T) > 256 ? alignof(T) : 256;
-    alignas(alignof(T) > 16 ? alignof(T) : 16) unsigned char before[kGuard];
-    unsigned char storage[sizeof(T)];
-    unsigned char after[kGuard];
     unsigned long long serial;
+    T* at;
 
-    T& enter(const char* name, const char* file, int line)
+    T& enter(const char* name, const char* file, int line, std::size_t align)
     {
-        if (__builtin_expect(serial != t_self.block_serial, 0)) declare(name, file, line);
-        return *reinterpret_cast<T*>(storage);
+        if (__builtin_expect(serial != t_self.block_serial, 0)) declare(name, file, line, align);
+        return *at;
     }
-    __attribute__((noinline, cold)) void declare(const char* name, const char* file, int line)
+    __attribute__((noinline, cold)) void declare(const char* name, const char* file, int line, std::size_t align)
     {
+        if (g_hooks == nullptr || g_hooks->shared_declared == nullptr) trap("no emulator to give __shared__ memory", file, line);
+        at = static_cast<T*>(g_hooks->shared_declared(sizeof(T), align > alignof(T) ? align : alignof(T),
+                                                      sizeof(typename std::remove_all_extents<T>::type), name, file, line));
         serial = t_self.block_serial;
-        if (g_hooks != nullptr && g_hooks->shared_declared != nullptr)
-            g_hooks->shared_declared(storage, sizeof(T), sizeof(typename std::remove_all_extents<T>::type), kGuard, name,
-                                     file, line);
     }
 };
 

@@ -69,13 +69,14 @@ struct WbEmuHooks {
     void (*threw)(const char* type, const char* what);
     // A static __shared__ variable of a function body (wb_emu::SharedVar),
     // the first time a thread of the running block reaches its declaration:
-    // the emulator fills its `bytes` at `base` with the poison, the `guard`
-    // bytes before and after it with its guard pattern, and records it for
-    // the block (shared_vars.hpp), to check the guards when the block ends.
-    // `element_bytes` is the size of one element of the innermost dimension;
-    // `name`, `file` and `line` are the declaration's.
-    void (*shared_declared)(void* base, uint64_t bytes, uint64_t element_bytes, uint64_t guard, const char* name,
-                            const char* file, int line);
+    // returns `bytes` at a multiple of `align` (at least 16) in this OS
+    // thread's shared-memory region, filled with the poison, between guard
+    // bytes, and records the variable for the block (shared_vars.hpp), to
+    // check its guards when the block ends. `element_bytes` is the size of one
+    // element of the innermost dimension; `name`, `file` and `line` are the
+    // declaration's. Never returns null (a region that is full ends the launch).
+    void* (*shared_declared)(uint64_t bytes, uint64_t align, uint64_t element_bytes, const char* name, const char* file,
+                             int line);
 };
 
 // WbEmuHooks::ended's `how`.
