@@ -2,6 +2,7 @@
 // access of an emulated kernel (access_check.hpp).
 #include "emulate/access_check.hpp"
 
+#include "emulate/shared_vars.hpp"
 #include "emulate/static_shared.hpp"
 
 #include <algorithm>
@@ -102,15 +103,19 @@ struct Core {
     std::uint32_t base = 0;
     unsigned long long blocks = 0;
     // The block's shared memory, checked byte by byte: [0] the dynamic
-    // (extern __shared__), [1] the static arrays (the library's TLS block; its
-    // bytes that are not a __shared__ array count as written, so reading the
-    // thread's own indices there is never a finding).
+    // (extern __shared__); [1] the static variables of function bodies, in
+    // this OS thread's shared-memory region (shared_vars.hpp), whose bytes
+    // count as written once a write of this block is in their cell; [2] a
+    // namespace-scope __shared__ (the library's TLS block; its bytes that are
+    // not a __shared__ array count as written, so reading the thread's own
+    // indices there is never a finding).
     struct Shared {
         std::uintptr_t begin = 0, end = 0;
         CellMap cells;
-        std::vector<std::uint8_t> written;
-        std::vector<std::uint8_t> written_at_start;  // [1]: 0 in an array, 1 elsewhere
-    } shared[2];
+        bool written_in_cells = false;               // [1]
+        std::vector<std::uint8_t> written;           // [0], [2]
+        std::vector<std::uint8_t> written_at_start;  // [2]: 0 in an array, 1 elsewhere
+    } shared[3];
     const StaticShared* statics = nullptr;
     // Who runs now.
     std::uint32_t block = 0;  // base + linear
@@ -159,7 +164,8 @@ AccessSide side_of(std::uint64_t w, std::uintptr_t pc, bool write) {
 
 struct Where {
     bool shared;
-    const StaticShared* statics;  // for static shared memory: names the array
+    int shared_kind;              // Core::shared's index
+    const StaticShared* statics;  // for a namespace-scope __shared__: names the array
     std::size_t region;
     const std::string* name;
     std::uintptr_t begin;      // the region's start
@@ -181,13 +187,21 @@ struct AccessShadow::Launch {
         f.byte_offset = static_cast<long long>(at.address - at.begin);
         f.element_bytes = std::max(1u, at.element_bytes);
         f.element = f.byte_offset / f.element_bytes;
-        if (at.statics) {
+        if (at.shared_kind == 1) {
+            // A function body's static __shared__ variable: its name, and the element in it.
+            if (const SharedVar* v = block_shared_var_at(at.address)) {
+                f.name = v->name ? v->name : "";
+                f.element_bytes = static_cast<unsigned>(std::max<std::size_t>(v->element_bytes, 1));
+                f.element = static_cast<long long>(at.address - reinterpret_cast<std::uintptr_t>(v->base)) / f.element_bytes;
+            }
+            f.region = 1;
+        } else if (at.statics) {
             // An offset in the TLS block: the array's name, and the element in it.
             if (const StaticSharedVar* v = at.statics->at(static_cast<std::size_t>(f.byte_offset))) {
                 f.name = v->name;
                 f.element = (f.byte_offset - static_cast<long long>(v->offset)) / f.element_bytes;
             }
-            f.region = 1;
+            f.region = 2;
         }
         if (earlier) f.earlier = side_of(earlier, 0, earlier_write);
         f.later = side_of(me, pc, write);
@@ -305,8 +319,8 @@ void AccessLaunch::finish() {
     shadow_->findings_ = found_;
 }
 
-void AccessLaunch::bind_core(const std::byte* dynamic_shared, std::size_t bytes, std::byte* static_block,
-                             const StaticShared* statics) {
+void AccessLaunch::bind_core(const std::byte* dynamic_shared, std::size_t bytes, const std::byte* static_region,
+                             std::size_t static_region_bytes, std::byte* static_block, const StaticShared* statics) {
     Core& c = t_core;
     c.launch = this;
     c.shadow = shadow_;
@@ -324,8 +338,15 @@ void AccessLaunch::bind_core(const std::byte* dynamic_shared, std::size_t bytes,
     dyn.cells.resize(bytes);
     dyn.written.assign(bytes, 0);
     dyn.written_at_start.assign(bytes, 0);
+    if (static_region) {
+        Core::Shared& region = c.shared[1];
+        region.begin = reinterpret_cast<std::uintptr_t>(static_region);
+        region.end = region.begin + static_region_bytes;
+        region.cells.resize(static_region_bytes);
+        region.written_in_cells = true;
+    }
     if (static_block && statics && !statics->vars.empty()) {
-        Core::Shared& st = c.shared[1];
+        Core::Shared& st = c.shared[2];
         st.begin = reinterpret_cast<std::uintptr_t>(static_block);
         st.end = st.begin + statics->tls_bytes;
         st.cells.resize(statics->tls_bytes);
@@ -350,7 +371,8 @@ void AccessLaunch::unbind_core() {
 void AccessLaunch::enter_block(unsigned long long linear_block) {
     Core& c = t_core;
     c.block = base_ + static_cast<std::uint32_t>(linear_block);
-    for (auto& sh : c.shared) std::copy(sh.written_at_start.begin(), sh.written_at_start.end(), sh.written.begin());
+    for (auto& sh : c.shared)
+        if (!sh.written_in_cells) std::copy(sh.written_at_start.begin(), sh.written_at_start.end(), sh.written.begin());
 }
 
 void AccessLaunch::enter_thread(unsigned thread, unsigned barrier_generation, unsigned warp_generation) {
@@ -362,7 +384,9 @@ void AccessLaunch::enter_thread(unsigned thread, unsigned barrier_generation, un
 namespace {
 
 // One granule's cell: the checks, then the record.
-void check_cell(Core& c, Cell& cell, std::uint8_t& written, const Where& at, std::uint64_t me, std::uintptr_t pc, bool write,
+// `written` is the granule's byte, or null where the cell says it: written
+// once a write of this block is in it (a static variable, fresh each block).
+void check_cell(Core& c, Cell& cell, std::uint8_t* written, const Where& at, std::uint64_t me, std::uintptr_t pc, bool write,
                 bool atomic, bool check_written) {
     const std::uint64_t w = load(cell.w);
     const std::uint64_t r = load(cell.r);
@@ -371,7 +395,8 @@ void check_cell(Core& c, Cell& cell, std::uint8_t& written, const Where& at, std
     else if (write && conflicts(c, r, me, at.shared))
         AccessShadow::Launch::found(c, AccessFinding::Kind::Race, at, r, false, me, pc, write);
     if (!write || atomic) {
-        if (check_written && !written)
+        const bool was_written = written ? *written != 0 : (w & kValid) && block_of(w) == block_of(me);
+        if (check_written && !was_written)
             AccessShadow::Launch::found(c, AccessFinding::Kind::Uninitialised, at, 0, false, me, pc, false);
         // Keep a reader that another thread's write could conflict with; a
         // store only when the cell changes, so reading an input costs no write.
@@ -383,7 +408,7 @@ void check_cell(Core& c, Cell& cell, std::uint8_t& written, const Where& at, std
     }
     if (write) {
         if (w != me) store(cell.w, me);
-        if (!written) written = 1;
+        if (written && !*written) *written = 1;
     }
 }
 
@@ -411,7 +436,7 @@ void check_access(const void* address, unsigned how, const void* pc_ptr) {
     const bool atomic = (how & kAccessAtomic) != 0;
     const std::uint64_t me = c.me | (atomic ? kAtomic : 0);
     static const std::string kDynamic = "extern __shared__";
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 0; k < 3; ++k) {
         Core::Shared& sh = c.shared[k];
         if (a < sh.begin || a >= sh.end) continue;
         if (c.pin) {
@@ -421,13 +446,13 @@ void check_access(const void* address, unsigned how, const void* pc_ptr) {
                 pin_log(c, me, pc, write);
             return;
         }
-        const Where at{true, k == 1 ? c.statics : nullptr, 0, &kDynamic, sh.begin, a, size};
+        const Where at{true, k, k == 2 ? c.statics : nullptr, 0, &kDynamic, sh.begin, a, size};
         // A read is checked by its first byte (a struct read whole may hold
         // padding nobody wrote); a write records every byte it covers.
         const std::uintptr_t end = write ? std::min<std::uintptr_t>(a + size, sh.end) : a + 1;
         for (std::uintptr_t p = a; p < end; ++p) {
             const std::size_t g = p - sh.begin;
-            check_cell(c, sh.cells.data()[g], sh.written[g], at, me, pc, write, atomic, p == a);
+            check_cell(c, sh.cells.data()[g], sh.written_in_cells ? nullptr : &sh.written[g], at, me, pc, write, atomic, p == a);
         }
         return;
     }
@@ -450,8 +475,8 @@ void check_access(const void* address, unsigned how, const void* pc_ptr) {
     auto* region = const_cast<AccessShadow::Region*>(r);
     const std::uintptr_t end = std::min<std::uintptr_t>(a + size, r->end);
     for (std::uintptr_t g = (a - r->begin) >> r->shift, last = (end - 1 - r->begin) >> r->shift; g <= last; ++g) {
-        const Where at{false, nullptr, r->index, &r->name, r->begin, r->begin + (g << r->shift), 1u << r->shift};
-        check_cell(c, region->cells.data()[g], region->written[g], at, me, pc, write, atomic, true);
+        const Where at{false, 0, nullptr, r->index, &r->name, r->begin, r->begin + (g << r->shift), 1u << r->shift};
+        check_cell(c, region->cells.data()[g], &region->written[g], at, me, pc, write, atomic, true);
     }
     return;
 }

@@ -66,7 +66,7 @@ struct AccessFinding {
     enum class Kind { Race, Uninitialised };
     Kind kind = Kind::Race;
     bool shared = false;        // the block's shared memory, else a global buffer
-    std::size_t region = 0;     // global: the buffer's index; shared: 0 dynamic, 1 a static array
+    std::size_t region = 0;     // global: the buffer's index; shared: 0 dynamic, 1 a static array, 2 a namespace-scope one
     std::string name;           // the buffer's or the static array's name
     long long element = 0;      // the element (global: the buffer's element type; shared: the access's size)
     long long byte_offset = 0;  // from the region's start (a static array's: from the library's TLS block)
@@ -141,10 +141,12 @@ public:
     AccessLaunch& operator=(const AccessLaunch&) = delete;
     void finish();  // the findings into the shadow's findings() (or pinned())
 
-    // Per core, before its first block: its dynamic shared memory, and its
-    // block of the library's thread-local storage, where `statics` (the
-    // library's static __shared__ arrays) are.
-    void bind_core(const std::byte* dynamic_shared, std::size_t bytes, std::byte* static_block, const StaticShared* statics);
+    // Per core, before its first block: its dynamic shared memory, its region
+    // for the static __shared__ variables of function bodies (shared_vars.hpp;
+    // the checked part of it), and its block of the library's thread-local
+    // storage, where `statics` (namespace-scope __shared__ arrays) are.
+    void bind_core(const std::byte* dynamic_shared, std::size_t bytes, const std::byte* static_region,
+                   std::size_t static_region_bytes, std::byte* static_block, const StaticShared* statics);
     void unbind_core();
     // A block starts on this core: its shared memory is unwritten again.
     void enter_block(unsigned long long linear_block);

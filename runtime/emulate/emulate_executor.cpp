@@ -257,7 +257,7 @@ void EmulateExecutor::report_finding(RunResult& r, const AccessFinding& f, const
         r.fault_line = std::atoi(where.c_str() + prefix.size());
     Sentence said{{"run.on_emulator", {}}, {"emu.in_kernel", {kernel}}};
     if (f.kind == AccessFinding::Kind::Race) {
-        if (f.shared && f.region == 1)
+        if (f.shared && f.region >= 1)
             said.push_back({"emu.race.static", {f.name, std::to_string(f.element)}});
         else if (f.shared)
             said.push_back({"emu.race.shared", {std::to_string(f.byte_offset), std::to_string(f.element),
@@ -274,7 +274,7 @@ void EmulateExecutor::report_finding(RunResult& r, const AccessFinding& f, const
         r.say(std::move(said));
         r.say_hint({{"hint.race", {}}});
     } else {
-        if (f.shared && f.region == 1)
+        if (f.shared && f.region >= 1)
             said.push_back({"emu.uninit.static", {std::to_string(f.element), xyz(f.later.block, dims.grid),
                                                   xyz(f.later.thread, dims.block), f.name, where}});
         else if (f.shared)
@@ -311,6 +311,7 @@ void EmulateExecutor::report_fault(RunResult& r, EmuFault& fault) const {
     case EmuFault::Kind::Ended: hint = "hint.kernel_ended"; break;
     case EmuFault::Kind::Threw: hint = "hint.kernel_threw"; break;
     case EmuFault::Kind::Misaligned: hint = "hint.misaligned"; break;
+    case EmuFault::Kind::SharedOverflow: hint = "hint.shared_overflow"; break;
     }
     r.say_hint({{hint, {}}});
     r.emulated_ms = -1;

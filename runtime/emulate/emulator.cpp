@@ -6,6 +6,7 @@
 //
 // [SECTION] faults                   SIGSEGV/SIGBUS/SIGFPE inside a kernel end its launch; a stack
 //                                    overflow, exit(), abort() and a raised signal are named
+// [SECTION] static shared variables  poisoned and guarded per block, an overflow named (shared_vars.hpp)
 // [SECTION] blocks                   a block's threads in order, or as fibers
 // [SECTION] launch                   blocks spread over the cores
 #include "emulate/emulator.hpp"
@@ -14,6 +15,7 @@
 
 #include "core/error.hpp"
 #include "emulate/include/wb_emu_abi.h"
+#include "emulate/shared_vars.hpp"
 
 #include <boost/context/fiber.hpp>
 
@@ -46,7 +48,8 @@ namespace wb {
 
 namespace {
 
-constexpr int kSharedPoison = 0xFF;  // each byte of a block's dynamic shared memory at its start
+constexpr int kSharedPoison = 0xFF;  // each byte of a block's shared memory (dynamic and static) at its start
+constexpr unsigned char kSharedGuard = 0xA5;  // each guard byte around a static __shared__ variable
 constexpr int kTrapped = -1;  // ThreadFault::signal of a trap (__trap, assert)
 constexpr int kThrew = -1;    // ThreadFault::ended_how of an exception out of the kernel (hook_threw)
 constexpr int kEnded = -2;    // ... of exit(), abort() or raise() (WbEmuHooks::ended)
@@ -485,8 +488,111 @@ void hook_heap_free(void* p, const void* caller) {
     ::siglongjmp(t_jump, 1);
 }
 
+// [SECTION] static shared variables
+
+constexpr std::size_t kSharedRegionBytes = std::size_t(8) << 20;  // address space, touched only as used
+constexpr std::size_t kSharedGuardBytes = 256;  // guard bytes before and after each variable
+constexpr std::size_t kSharedChecked = std::size_t(1) << 20;  // the part of the region the access check shadows
+
+// Where this OS thread's blocks keep their static __shared__ variables: one
+// mapping between two pages that cannot be touched, used from its start
+// again by each block. A GPU allows 48 KiB of static shared memory a block
+// (ptxas refuses more), so it is never close to full. Being the emulator's
+// own memory, a write far past a variable's end lands in the region, or
+// faults, and never on the worker's heap or another thread-local.
+class SharedRegion {
+public:
+    SharedRegion() {
+        const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+        map_bytes_ = kSharedRegionBytes + 2 * page;
+        void* m = ::mmap(nullptr, map_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED) return;
+        map_ = static_cast<unsigned char*>(m);
+        ::mprotect(map_, page, PROT_NONE);
+        ::mprotect(map_ + page + kSharedRegionBytes, page, PROT_NONE);
+        base_ = map_ + page;
+    }
+    ~SharedRegion() {
+        if (map_) ::munmap(map_, map_bytes_);
+    }
+    SharedRegion(const SharedRegion&) = delete;
+    SharedRegion& operator=(const SharedRegion&) = delete;
+
+    void reset() { used_ = 0; }
+    unsigned char* base() const { return base_; }
+    // `bytes` at a multiple of `align`, filled with the poison, with at least
+    // kSharedGuardBytes of the guard pattern before and exactly that after; null when full.
+    unsigned char* take(std::size_t bytes, std::size_t align) {
+        if (!base_) return nullptr;
+        const std::size_t at = (used_ + kSharedGuardBytes + align - 1) / align * align;
+        if (at > kSharedRegionBytes || bytes > kSharedRegionBytes - at || kSharedRegionBytes - at - bytes < kSharedGuardBytes)
+            return nullptr;
+        std::memset(base_ + used_, kSharedGuard, at - used_);
+        std::memset(base_ + at, kSharedPoison, bytes);
+        std::memset(base_ + at + bytes, kSharedGuard, kSharedGuardBytes);
+        used_ = at + bytes + kSharedGuardBytes;
+        return base_ + at;
+    }
+
+private:
+    unsigned char* map_ = nullptr;
+    unsigned char* base_ = nullptr;
+    std::size_t map_bytes_ = 0, used_ = 0;
+};
+
+// The static __shared__ variables the running block has reached (shared_vars.hpp), and their region.
+thread_local std::vector<SharedVar> t_shared_vars;
+thread_local std::unique_ptr<SharedRegion> t_shared_region;
+// WbEmuThread::block_serial's source: one number per block, for the whole process.
+std::atomic<unsigned long long> g_block_serial{0};
+
+void* hook_shared_declared(std::uint64_t bytes, std::uint64_t align, std::uint64_t element_bytes, const char* name,
+                           const char* file, int line) {
+    if (!t_shared_region) t_shared_region = std::make_unique<SharedRegion>();
+    const std::size_t a = std::max<std::size_t>(16, static_cast<std::size_t>(align));
+    unsigned char* p = t_shared_region->take(static_cast<std::size_t>(bytes), a);
+    if (!p) {
+        t_fault = ThreadFault{};
+        t_fault.signal = kTrapped;
+        t_fault.trap = "__shared__";
+        t_fault.trap_where = fs::path(file ? file : "").filename().string() + ":" + std::to_string(line);
+        t_in_kernel = false;
+        ::siglongjmp(t_jump, 1);
+    }
+    t_shared_vars.push_back({p, static_cast<std::size_t>(bytes), static_cast<std::size_t>(element_bytes),
+                             kSharedGuardBytes, name, file, line});
+    return p;
+}
+
+// The first static __shared__ variable of the block that just ended (or
+// faulted) on this OS thread whose guards changed: a thread wrote past its
+// end or before its start. A write that jumped over a guard is not seen
+// here: it lands in another variable, or unused region, or faults at the
+// region's end (then named as a write to no buffer's address).
+std::optional<EmuFault> shared_overflow(const WbEmuDim3& block) {
+    for (const SharedVar& v : t_shared_vars) {
+        const auto* p = static_cast<const unsigned char*>(v.base);
+        bool before = false, after = false;
+        for (std::size_t i = 0; i < v.guard && !before; ++i) before = p[-1 - static_cast<std::ptrdiff_t>(i)] != kSharedGuard;
+        for (std::size_t i = 0; i < v.guard && !after; ++i) after = p[v.bytes + i] != kSharedGuard;
+        if (!before && !after) continue;
+        EmuFault f;
+        f.kind = EmuFault::Kind::SharedOverflow;
+        f.block = {block.x, block.y, block.z};
+        f.where = fs::path(v.file ? v.file : "").filename().string() + ":" + std::to_string(v.line);
+        const bool scalar = v.bytes == v.element_bytes;
+        const char* key = after ? (scalar ? "emu.shared_overflow.past_variable" : "emu.shared_overflow.past")
+                                : (scalar ? "emu.shared_overflow.before_variable" : "emu.shared_overflow.before");
+        f.said = {{key, {v.name ? v.name : "", f.where, std::to_string(v.bytes)}},
+                  {"emu.in_block", {std::to_string(block.x), std::to_string(block.y), std::to_string(block.z)}}};
+        f.message = render(f.said, "en");
+        return f;
+    }
+    return std::nullopt;
+}
+
 const WbEmuHooks kHooks = {hook_syncthreads, hook_warp_exchange, hook_trap, hook_heap_alloc, hook_heap_free,
-                           hook_ended, hook_threw, check_access};
+                           hook_ended, hook_threw, check_access, hook_shared_declared};
 
 // Releases what can go on after every ready thread has run: a block barrier
 // when all live threads wait at one, or a warp whose waiting lanes' masks are
@@ -600,6 +706,16 @@ std::size_t emulator_stack_reservation() {
     return std::size_t(std::max(1u, std::thread::hardware_concurrency())) * 1024 * (kFiberStackBytes + page_size());
 }
 
+const std::vector<SharedVar>& block_shared_vars() { return t_shared_vars; }
+
+const SharedVar* block_shared_var_at(std::uintptr_t address) {
+    for (const SharedVar& v : t_shared_vars) {
+        const auto base = reinterpret_cast<std::uintptr_t>(v.base);
+        if (address >= base && address - base < v.bytes) return &v;
+    }
+    return nullptr;
+}
+
 // [SECTION] launch
 
 EmuModule::EmuModule(const EmuBuild& build) : fibers_(build.fibers), library_(build.library) {
@@ -706,7 +822,11 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
         void* tls_block = nullptr;
         if (::dlinfo(handle_, RTLD_DI_TLS_DATA, &tls_block) != 0) tls_block = nullptr;
         auto* statics_block = static_cast<std::byte*>(tls_block);
-        checks.bind_core(aligned, static_cast<std::size_t>(dims.shared_bytes), statics_block, &statics_);
+        if (!t_shared_region) t_shared_region = std::make_unique<SharedRegion>();
+        // The checked part of the region: a block's static shared memory is at most 48 KiB on a GPU (ptxas), with guards.
+        checks.bind_core(aligned, static_cast<std::size_t>(dims.shared_bytes),
+                         reinterpret_cast<const std::byte*>(t_shared_region->base()), t_shared_region->base() ? kSharedChecked : 0,
+                         statics_block, &statics_);
         const StackBounds own_stack = os_thread_stack();
         while (!stop.load(std::memory_order_relaxed)) {
             const long long taken = next.fetch_add(1);
@@ -716,6 +836,9 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
             b.block = {unsigned(i % dims.grid[0]), unsigned((i / dims.grid[0]) % dims.grid[1]),
                        unsigned(i / (dims.grid[0] * dims.grid[1]))};
             tls->blockIdx = b.block;
+            tls->block_serial = g_block_serial.fetch_add(1, std::memory_order_relaxed) + 1;
+            t_shared_vars.clear();
+            if (t_shared_region) t_shared_region->reset();
             b.deadlock.clear();
             // A block's dynamic shared memory starts as a GPU leaves it: not
             // zeroed. 0xFF bytes (a NaN in every float, -1 in every int), so a
@@ -730,6 +853,12 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
                 if (fibers) run_block_as_fibers(b, *pool);
                 else run_block_in_order(b);
                 t_in_kernel = false;
+                if (auto overflow = shared_overflow(b.block)) {
+                    std::lock_guard<std::mutex> lock(fault_mutex);
+                    if (!fault) fault = std::move(overflow);
+                    stop = true;
+                    break;
+                }
                 if (b.deadlock.empty()) continue;
                 EmuFault f;
                 f.kind = EmuFault::Kind::Deadlock;
@@ -749,6 +878,14 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
                 break;
             }
             // A fault in the kernel: siglongjmp brought us here from the handler.
+            // An overflowed static __shared__ array is said first: what it
+            // overwrote (another variable, the block's indices) may be why.
+            if (auto overflow = shared_overflow(b.block)) {
+                std::lock_guard<std::mutex> lock(fault_mutex);
+                if (!fault) fault = std::move(overflow);
+                stop = true;
+                break;
+            }
             EmuFault f;
             f.block = {b.block.x, b.block.y, b.block.z};
             f.thread = {tls->threadIdx.x, tls->threadIdx.y, tls->threadIdx.z};
@@ -766,6 +903,10 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
                 f.said = {{f.write ? "emu.misaligned_write" : "emu.misaligned_read", {std::to_string(t_fault.misaligned_bytes), hex}}};
                 if (in) f.said.push_back({"emu.misaligned_in", {in->buffer}});
                 f.said.push_back(who);
+            } else if (t_fault.signal == kTrapped && t_fault.trap == "__shared__") {
+                f.kind = EmuFault::Kind::SharedOverflow;
+                f.where = t_fault.trap_where;
+                f.said = {{"emu.shared_full", {size_text(kSharedRegionBytes)}}, who};
             } else if (t_fault.signal == kTrapped && t_fault.trap == "free()") {
                 f.kind = EmuFault::Kind::BadFree;
                 f.where = t_fault.trap_where;
@@ -841,6 +982,7 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
         t_block = nullptr;
         t_arena = nullptr;
         checks.unbind_core();
+        t_shared_vars.clear();
         if (pool) give_back_pool(std::move(pool));
     };
     std::vector<std::thread> pool_threads;

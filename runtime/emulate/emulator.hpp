@@ -16,7 +16,8 @@
 // checked as it happens (access_check.hpp): a race between two threads, a
 // read of memory nobody wrote and a misaligned access end the run with both
 // lines, as compute-sanitizer's racecheck and initcheck, and error 716, do on
-// a GPU. What the emulator cannot run (inline PTX, textures, tensor
+// a GPU. A write past a static __shared__ array's end is named with the
+// array and its declaration's line (shared_vars.hpp). What the emulator cannot run (inline PTX, textures, tensor
 // cores, grid-wide sync, launches from device code) is refused before it is
 // compiled (refuse.hpp).
 //
@@ -69,7 +70,9 @@ EmuBuild build_emulated(const SourceText& source, const std::vector<std::string>
 struct EmuFault {
     // Ended: the kernel called exit(), abort() or raise(), or sent itself a signal.
     // Misaligned: a load, store or atomic at an address its size does not divide (error 716 on a GPU).
-    enum class Kind { OutOfBounds, BadAddress, Trap, Arithmetic, Undefined, Deadlock, BadFree, StackOverflow, Ended, Threw, Misaligned } kind = Kind::BadAddress;
+    // SharedOverflow: a static __shared__ array's guard changed (block and where, the declaration's line, are known; the thread is not).
+    enum class Kind { OutOfBounds, BadAddress, Trap, Arithmetic, Undefined, Deadlock, BadFree, StackOverflow, Ended, Threw,
+                      Misaligned, SharedOverflow } kind = Kind::BadAddress;
     std::string message;                   // the sentence for the student, in English: render(said, "en")
     Sentence said;                         // the same, as catalogue phrases (core/phrase.hpp)
     std::uintptr_t address = 0;            // OutOfBounds/BadAddress

@@ -1,10 +1,14 @@
-// runtime/emulate/rewrite.cpp — `extern __shared__` declarations made into pointers, for the CPU emulator.
+// runtime/emulate/rewrite.cpp — `__shared__` declarations rewritten for the CPU emulator.
 //
+// `extern __shared__` declarations become pointers to the block's dynamic
+// shared memory, and static ones in a function body become guarded storage
+// that the emulator poisons per block (rewrite.hpp says the forms).
 // The scan works on a copy of the source whose comments and literals are
 // blanked (same offsets), so a declaration in a comment or a string is never
 // touched. Brace depth decides the form: a declaration inside a function body
-// becomes a const pointer, one at namespace scope (only namespace and
-// extern "C" braces open around it) an object from cuda_emu.h.
+// is rewritten in place, one at namespace scope (only namespace and
+// extern "C" braces open around it) becomes an object from cuda_emu.h
+// (extern) or is left to cuda_emu.h's `static thread_local` (static).
 #include "emulate/rewrite.hpp"
 
 #include <cctype>
@@ -151,6 +155,101 @@ bool parse_decl(const std::string& code, std::size_t from, SharedDecl* decl) {
     return !decl->type.empty();
 }
 
+bool is_alignment_word(const std::string& word) {
+    return word == "__align__" || word == "alignas" || word == "__attribute__" || word == "__builtin_align__";
+}
+
+// One declarator of a static `__shared__` declaration: `name` of type `type`
+// (the declaration's type with the declarator's `*`s and `[dims]`).
+struct StaticShared {
+    std::string type, name;
+};
+
+// Parses what follows a static `__shared__` in a function body, from `from`
+// up to the next ';': `[specifiers] T [specifiers] d1 [, d2...]` where each
+// declarator is `[*...] name [dims]...` and the specifiers are alignments
+// (__align__(n), alignas(n), __attribute__((...))), kept verbatim in
+// `*specs`. False, and nothing rewritten, for anything else: an initializer
+// (NVRTC refuses those for __shared__), a reference, a function declarator,
+// a parenthesised type (decltype) or an empty `[]`.
+bool parse_static_decl(const std::string& code, std::size_t from, std::vector<StaticShared>* out, std::string* specs,
+                       std::size_t* end) {
+    const std::size_t semi = code.find(';', from);
+    if (semi == std::string::npos) return false;
+    // The declaration without its specifiers, split at top-level commas.
+    std::vector<std::string> pieces(1);
+    int square = 0, angle = 0;
+    for (std::size_t i = from; i < semi;) {
+        const std::string word = ident_at(code, i);
+        if (is_alignment_word(word)) {
+            const std::size_t open = skip_space(code, i + word.size());
+            if (open >= semi || code[open] != '(') return false;
+            const std::size_t close = skip_parens(code, open);
+            if (close == std::string::npos || close > semi) return false;
+            *specs += code.substr(i, close - i) + " ";
+            pieces.back() += ' ';
+            i = close;
+            continue;
+        }
+        if (!word.empty()) {
+            pieces.back() += word;
+            i += word.size();
+            continue;
+        }
+        const char c = code[i];
+        if (c == '[') ++square;
+        if (c == ']') --square;
+        if (square == 0 && c == '<') ++angle;
+        if (square == 0 && c == '>') --angle;
+        if (square == 0 && (c == '(' || c == ')' || c == '{' || c == '}' || c == '=' || c == '&')) return false;
+        if (square == 0 && angle == 0 && c == ',') {
+            pieces.emplace_back();
+            ++i;
+            continue;
+        }
+        pieces.back() += c;
+        ++i;
+    }
+    if (square != 0 || angle != 0) return false;
+    std::string base;  // the declaration's type, without the first declarator's '*'s
+    for (std::size_t p = 0; p < pieces.size(); ++p) {
+        std::string piece = trim_collapse(pieces[p]);
+        // Trailing [dims] groups, innermost last.
+        std::size_t k = piece.size();
+        while (k > 0 && piece[k - 1] == ']') {
+            int depth = 0;
+            std::size_t j = k;
+            while (j > 0) {
+                --j;
+                if (piece[j] == ']') ++depth;
+                if (piece[j] == '[' && --depth == 0) break;
+            }
+            if (depth != 0 || trim_collapse(piece.substr(j + 1, k - j - 2)).empty()) return false;
+            k = j;
+            while (k > 0 && piece[k - 1] == ' ') --k;
+        }
+        std::string dims = trim_collapse(piece.substr(k));
+        for (std::size_t sp = dims.find("] ["); sp != std::string::npos; sp = dims.find("] [")) dims.erase(sp + 1, 1);
+        std::size_t name_start = 0;
+        StaticShared d;
+        d.name = ident_before(piece, k, &name_start);
+        if (d.name.empty() || std::isdigit(static_cast<unsigned char>(d.name[0])) != 0) return false;
+        std::string before = trim_collapse(piece.substr(0, name_start));  // type and/or '*'s
+        if (p == 0) {
+            const std::size_t star = before.find('*');
+            base = trim_collapse(before.substr(0, star));
+            before = star == std::string::npos ? "" : before.substr(star);
+            if (base.empty() || base == "const" || base == "volatile") return false;
+        }
+        for (char c : before)
+            if (c != '*' && c != ' ' && !is_ident_char(c)) return false;
+        d.type = base + (before.empty() ? "" : " " + before) + dims;
+        out->push_back(std::move(d));
+    }
+    *end = semi + 1;
+    return true;
+}
+
 // `#pragma unroll [n]` and NVCC's `#pragma nv_...`: GCC would warn that it
 // ignores them, on the student's line, about code that is right. The line
 // stays (empty), so the numbering does not move.
@@ -184,7 +283,52 @@ std::string replacement(const SharedDecl& d, bool namespace_scope) {
     return d.type + "* const " + d.name + " = (" + d.type + "*)wb_emu_thread()->dynamic_shared;";
 }
 
-std::string rewrite_extern_shared(const std::string& source) {
+// Whether offset i is on a preprocessor directive's line (or a line that a
+// backslash joins to one): a `__shared__` in a macro's body is left to
+// cuda_emu.h, since the rewrite's names and strings would not follow the
+// macro's parameters.
+bool in_directive(const std::string& code, std::size_t i) {
+    std::size_t start = code.rfind('\n', i == 0 ? 0 : i - 1);
+    start = start == std::string::npos ? 0 : start + 1;
+    for (;;) {
+        const std::size_t first = skip_space(code, start);
+        if (first < code.size() && code[first] == '#') return true;
+        // The line before, when it ends with a backslash, continues onto this one.
+        if (start < 2 || code[start - 2] != '\\') return false;
+        const std::size_t prev = code.rfind('\n', start - 2);
+        start = prev == std::string::npos ? 0 : prev + 1;
+    }
+}
+
+// One statement pair per declarator, all on the declaration's first line (so
+// __LINE__ is the line the student wrote `__shared__` on).
+std::string static_replacement(const std::vector<StaticShared>& decls, const std::string& specs) {
+    std::string out;
+    for (const auto& d : decls) {
+        if (!out.empty()) out += ' ';
+        const std::string slot = "wb_emu_shared_" + d.name;
+        out += specs + "static thread_local wb_emu::SharedVar<" + d.type + " > " + slot + "; auto& " + d.name + " = " +
+               slot + ".enter(\"" + d.name + "\", __FILE__, __LINE__, __alignof__(" + slot + "));";
+    }
+    return out;
+}
+
+// Where a static declaration starts: before the words that may come ahead of
+// `__shared__` (`volatile __shared__ int x;`, `static __shared__ ...`), and
+// which of them belong to the type (volatile, const); `static` and
+// `__device__` are dropped.
+std::size_t static_decl_begin(const std::string& code, std::size_t shared_at, std::string* qualifiers) {
+    std::size_t begin = shared_at;
+    for (;;) {
+        std::size_t start = 0;
+        const std::string word = ident_before(code, begin, &start);
+        if (word != "volatile" && word != "const" && word != "static" && word != "__device__") return begin;
+        if (word == "volatile" || word == "const") *qualifiers = word + " " + *qualifiers;
+        begin = start;
+    }
+}
+
+std::string rewrite_shared(const std::string& source) {
     const std::string code = blank_comments_and_strings(source);
     std::vector<bool> braces;  // per open '{': does it open a namespace (or extern "C") block?
     std::string out;
@@ -229,6 +373,28 @@ std::string rewrite_extern_shared(const std::string& source) {
             copied = decl.end;
             i = decl.end;
             continue;
+        }
+        // A static __shared__ in a function body (at namespace scope
+        // cuda_emu.h's `static thread_local` stays: not poisoned, no guards).
+        std::vector<StaticShared> statics;
+        std::string specs, qualifiers;
+        std::size_t end = 0;
+        bool in_function = false;
+        for (bool b : braces) in_function = in_function || !b;
+        if (word == "__shared__" && other != "extern" && in_function && !in_directive(code, i) &&
+            parse_static_decl(code, i + word.size(), &statics, &specs, &end)) {
+            const std::size_t begin = static_decl_begin(code, i, &qualifiers);
+            if (begin >= copied) {
+                for (auto& d : statics) d.type = qualifiers + d.type;
+                out.append(source, copied, begin - copied);
+                out += static_replacement(statics, specs);
+                for (std::size_t k = begin; k < end; ++k) {
+                    if (source[k] == '\n') out += '\n';
+                }
+                copied = end;
+                i = end;
+                continue;
+            }
         }
         i += word.size();
     }
@@ -293,7 +459,7 @@ std::string blank_comments_and_strings(const std::string& source) {
 }
 
 std::string rewrite_for_emulation(const std::string& source) {
-    return drop_device_pragmas(rewrite_extern_shared(source));
+    return drop_device_pragmas(rewrite_shared(source));
 }
 
 }  // namespace wb

@@ -32,8 +32,8 @@ TEST(EmulateChecks, ATiledMatmulWithoutItsSecondBarrierRacesOnTheNamedSharedArra
     auto r = run_cli("run lessons/06_matmul.json --step shared_memory_tiles --case ragged --backend cpu --source " +
                      std::string(WB_SOURCE_DIR) + "/tests/data/sanitizer/racy_matmul.cu");
     EXPECT_EQ(r.code, 1) << r.out;
-    EXPECT_TRUE(contains(r.out, "two threads raced on element [0] of the __shared__ array 'Bs': thread (0, 0, 0) of block "
-                                "(0, 0, 0) wrote it at racy_matmul.cu:16; thread (0, 1, 0) of block (0, 0, 0) read it at "
+    EXPECT_TRUE(contains(r.out, "two threads raced on element [0] of the __shared__ array 'As': thread (0, 0, 0) of block "
+                                "(0, 0, 0) wrote it at racy_matmul.cu:15; thread (1, 0, 0) of block (0, 0, 0) read it at "
                                 "racy_matmul.cu:18, with no __syncthreads() or __syncwarp() between the two"))
         << r.out;
 }

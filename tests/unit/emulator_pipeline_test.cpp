@@ -3,7 +3,8 @@
 // a solution passes and says its time is a CPU time, a write one past the end
 // is reported with the buffer and index, a read far past the end with the
 // buffer, index, block, thread and source line, a tiled matmul without its
-// second __syncthreads() fails as a race, inline PTX is refused before anything runs,
+// second __syncthreads() fails as a race, a reduction that adds shared slots nobody
+// wrote fails, inline PTX is refused before anything runs,
 // an endless kernel is stopped at the deadline and the next run works, and
 // the check of a lesson counts the cases it leaves out.
 #include "cli_runner.hpp"
@@ -52,6 +53,19 @@ TEST(EmulatorPipeline, ATiledMatmulWithoutItsSecondBarrierFails) {
     EXPECT_EQ(r.code, 1) << r.out;
     // The access check finds the race itself (emulate_checks_test.cpp has the whole sentence).
     EXPECT_TRUE(contains(r.out, "result  sanitizer-errors: on the CPU emulator, in kernel 'matmul_tiled', two threads raced"))
+        << r.out;
+}
+
+TEST(EmulatorPipeline, AReductionThatAddsSharedSlotsNobodyWroteFails) {
+    // Threads past the end leave their slot of a static __shared__ array
+    // unwritten. The emulator's old per-OS-thread storage held zeros there,
+    // and this passed; now every block's shared memory starts as 0xFF bytes (a NaN).
+    auto r = run_cli("run lessons/07_reduction.json --step shared_tree --case n7 --backend cpu --source " +
+                     data("emulator/unwritten_shared_slots.cu"));
+    EXPECT_EQ(r.code, 1) << r.out;
+    // The access check sees the read of a slot nobody wrote before the wrong sum is compared.
+    EXPECT_TRUE(contains(r.out, "read element [7] of the __shared__ array 'partial' at unwritten_shared_slots.cu:17, before "
+                                "any thread of the block wrote it"))
         << r.out;
 }
 

@@ -73,7 +73,9 @@
 #define __constant__ WB_EMU_EXPORT
 #define __managed__
 #define __grid_constant__
-// A block runs on one OS thread, so thread-local storage is per block.
+// A block runs on one OS thread, so thread-local storage is per block. Only
+// what the rewrite leaves (__shared__ at namespace scope) meets this macro:
+// one in a function body becomes a wb_emu::SharedVar, poisoned and guarded.
 #define __shared__ static thread_local
 #define __forceinline__ inline
 // Empty, not noinline: libstdc++ writes __attribute__((__noinline__)), which
@@ -251,6 +253,35 @@ struct DynamicShared {
     operator T*() const { return static_cast<T*>(self()->dynamic_shared); }
     template <class U>
     explicit operator U*() const { return static_cast<U*>(self()->dynamic_shared); }
+};
+
+// A static `__shared__` variable of type T in a function body, as the
+// rewrite leaves it (rewrite.hpp): a `static thread_local` slot (a block
+// runs on one OS thread) that points at the variable's storage in the
+// emulator's shared-memory region for this OS thread, between two guards.
+// enter() is what passing the declaration does: the first thread of each
+// block to pass it (the slot's serial is not the block's) asks the emulator
+// for the storage, which it fills with 0xFF bytes and records; every other
+// pass is a compare and a branch. `align` is the slot's own alignment, which
+// carries the declaration's __align__ or alignas. Nothing is constructed, as
+// on a GPU.
+template <class T>
+struct SharedVar {
+    unsigned long long serial;
+    T* at;
+
+    T& enter(const char* name, const char* file, int line, std::size_t align)
+    {
+        if (__builtin_expect(serial != t_self.block_serial, 0)) declare(name, file, line, align);
+        return *at;
+    }
+    __attribute__((noinline, cold)) void declare(const char* name, const char* file, int line, std::size_t align)
+    {
+        if (g_hooks == nullptr || g_hooks->shared_declared == nullptr) trap("no emulator to give __shared__ memory", file, line);
+        at = static_cast<T*>(g_hooks->shared_declared(sizeof(T), align > alignof(T) ? align : alignof(T),
+                                                      sizeof(typename std::remove_all_extents<T>::type), name, file, line));
+        serial = t_self.block_serial;
+    }
 };
 
 }  // namespace wb_emu

@@ -28,8 +28,11 @@ struct WbEmuThread {
     struct WbEmuDim3 threadIdx, blockIdx, blockDim, gridDim;
     unsigned int lane;        // linear thread index within the block % 32
     unsigned int warp;        // linear thread index within the block / 32
-    void* dynamic_shared;     // this block's extern __shared__ memory (16-byte aligned, zeroed per block)
+    void* dynamic_shared;     // this block's extern __shared__ memory (16-byte aligned, 0xFF bytes at each block's start)
     unsigned long long dynamic_shared_bytes;
+    // Different for every block the process runs (never 0 in one): a static
+    // __shared__ variable whose last serial differs is new to the block (wb_emu::SharedVar).
+    unsigned long long block_serial;
 };
 
 struct WbEmuHooks {
@@ -71,6 +74,16 @@ struct WbEmuHooks {
     // (emulate/access_check.hpp); a misaligned access ends the launch there,
     // as error 716 on a GPU, and does not return.
     void (*access)(const void* address, unsigned how, const void* pc);
+    // A static __shared__ variable of a function body (wb_emu::SharedVar),
+    // the first time a thread of the running block reaches its declaration:
+    // returns `bytes` at a multiple of `align` (at least 16) in this OS
+    // thread's shared-memory region, filled with the poison, between guard
+    // bytes, and records the variable for the block (shared_vars.hpp), to
+    // check its guards when the block ends. `element_bytes` is the size of one
+    // element of the innermost dimension; `name`, `file` and `line` are the
+    // declaration's. Never returns null (a region that is full ends the launch).
+    void* (*shared_declared)(uint64_t bytes, uint64_t align, uint64_t element_bytes, const char* name, const char* file,
+                             int line);
 };
 
 // WbEmuHooks::access's flags (above the size's 16 bits).
