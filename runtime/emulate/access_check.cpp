@@ -71,6 +71,7 @@ private:
 struct AccessShadow::Region {
     std::string name;
     std::size_t index = 0;  // in the shadow's buffers
+    bool input = false;     // reads unrecorded until a kernel writes it (AccessShadow::add_buffer)
     std::uintptr_t begin = 0, end = 0;
     unsigned shift = 0;  // a granule is 1 << shift bytes
     CellMap cells;
@@ -122,13 +123,24 @@ struct Core {
     std::uint64_t me = 0;     // the cell word of a plain access by the running thread
     const AccessShadow::Region* last = nullptr;  // the global region hit last
 };
-thread_local Core t_core;
+// The hot path reads a plain pointer: a thread_local of a class type would be
+// reached through a wrapper that checks its initialisation at every access.
+thread_local Core* t_core = nullptr;
+thread_local std::unique_ptr<Core> t_core_owned;  // t_core's storage, for the OS thread's life
+
+Core& core() {
+    if (!t_core) {
+        t_core_owned = std::make_unique<Core>();
+        t_core = t_core_owned.get();
+    }
+    return *t_core;
+}
 
 std::atomic<std::uint32_t> g_next_block{1};
 
 // Whether `a`, a cell's word, is an access of this launch (global) or of this
 // block (shared) that conflicts with `me`, given that one of the two writes.
-bool conflicts(const Core& c, std::uint64_t a, std::uint64_t me, bool shared) {
+[[gnu::always_inline]] inline bool conflicts(const Core& c, std::uint64_t a, std::uint64_t me, bool shared) {
     if (!(a & kValid)) return false;
     const std::uint32_t ab = block_of(a), mb = block_of(me);
     if (shared ? ab != mb : static_cast<std::uint32_t>(ab - c.base) >= c.blocks) return false;  // not this launch's
@@ -144,7 +156,7 @@ bool conflicts(const Core& c, std::uint64_t a, std::uint64_t me, bool shared) {
 // with: another block's in this launch, or another thread's of this block
 // between the same barriers. Kept over `me`'s own read, so a cell read by
 // many threads is written once, not at every read.
-bool keep_reader(const Core& c, std::uint64_t r, std::uint64_t me, bool shared) {
+[[gnu::always_inline]] inline bool keep_reader(const Core& c, std::uint64_t r, std::uint64_t me, bool shared) {
     if (!(r & kValid)) return false;
     const std::uint32_t rb = block_of(r), mb = block_of(me);
     if (shared ? rb != mb : static_cast<std::uint32_t>(rb - c.base) >= c.blocks) return false;
@@ -228,9 +240,11 @@ AccessShadow::~AccessShadow() {
     delete pin_;
 }
 
-void AccessShadow::add_buffer(const std::string& name, const std::byte* data, std::size_t bytes, std::size_t element_size) {
+void AccessShadow::add_buffer(const std::string& name, const std::byte* data, std::size_t bytes, std::size_t element_size,
+                              bool input) {
     auto* r = new Region;
     r->name = name;
+    r->input = input;
     r->index = buffers_.size();
     r->begin = reinterpret_cast<std::uintptr_t>(data);
     r->end = r->begin + bytes;
@@ -321,7 +335,7 @@ void AccessLaunch::finish() {
 
 void AccessLaunch::bind_core(const std::byte* dynamic_shared, std::size_t bytes, const std::byte* static_region,
                              std::size_t static_region_bytes, std::byte* static_block, const StaticShared* statics) {
-    Core& c = t_core;
+    Core& c = core();
     c.launch = this;
     c.shadow = shadow_;
     c.global = shadow_ && shadow_->checks_global();
@@ -358,7 +372,7 @@ void AccessLaunch::bind_core(const std::byte* dynamic_shared, std::size_t bytes,
 }
 
 void AccessLaunch::unbind_core() {
-    Core& c = t_core;
+    Core& c = core();
     c.launch = nullptr;
     c.shadow = nullptr;
     c.pin = nullptr;
@@ -369,14 +383,15 @@ void AccessLaunch::unbind_core() {
 }
 
 void AccessLaunch::enter_block(unsigned long long linear_block) {
-    Core& c = t_core;
+    Core& c = core();
     c.block = base_ + static_cast<std::uint32_t>(linear_block);
     for (auto& sh : c.shared)
         if (!sh.written_in_cells) std::copy(sh.written_at_start.begin(), sh.written_at_start.end(), sh.written.begin());
 }
 
 void AccessLaunch::enter_thread(unsigned thread, unsigned barrier_generation, unsigned warp_generation) {
-    Core& c = t_core;
+    if (!t_core) return;  // not a launch's core
+    Core& c = *t_core;
     c.me = kValid | (std::uint64_t(barrier_generation & 0x3FF) << 50) | (std::uint64_t(warp_generation & 0xFF) << 42) |
            (std::uint64_t(thread & 0x3FF) << 32) | c.block;
 }
@@ -386,7 +401,7 @@ namespace {
 // One granule's cell: the checks, then the record.
 // `written` is the granule's byte, or null where the cell says it: written
 // once a write of this block is in it (a static variable, fresh each block).
-void check_cell(Core& c, Cell& cell, std::uint8_t* written, const Where& at, std::uint64_t me, std::uintptr_t pc, bool write,
+[[gnu::always_inline]] inline void check_cell(Core& c, Cell& cell, std::uint8_t* written, const Where& at, std::uint64_t me, std::uintptr_t pc, bool write,
                 bool atomic, bool check_written) {
     const std::uint64_t w = load(cell.w);
     const std::uint64_t r = load(cell.r);
@@ -428,8 +443,9 @@ void set_misaligned_handler(void (*on_misaligned)(const void*, unsigned, const v
 void check_access(const void* address, unsigned how, const void* pc_ptr) {
     const auto a = reinterpret_cast<std::uintptr_t>(address);
     const unsigned size = how & kAccessSizeMask;
-    Core& c = t_core;
-    if (!c.launch || size == 0) return;
+    Core* cp = t_core;
+    if (!cp || !cp->launch || size == 0) return;
+    Core& c = *cp;
     if ((how & kAccessAligned) && size > 1 && (a & (size - 1)) != 0 && g_on_misaligned) g_on_misaligned(address, how, pc_ptr);
     const auto pc = reinterpret_cast<std::uintptr_t>(pc_ptr);
     const bool write = (how & kAccessWrite) != 0;
@@ -471,6 +487,10 @@ void check_access(const void* address, unsigned how, const void* pc_ptr) {
             }
         if (!r) return;
         c.last = r;
+    }
+    if (r->input && !c.shadow->check_inputs_) {
+        if (!write) return;  // an input nothing has written: its reads cannot race yet
+        c.shadow->inputs_written_.store(true, std::memory_order_relaxed);
     }
     auto* region = const_cast<AccessShadow::Region*>(r);
     const std::uintptr_t end = std::min<std::uintptr_t>(a + size, r->end);

@@ -34,6 +34,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <atomic>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -97,8 +98,15 @@ public:
     AccessShadow& operator=(const AccessShadow&) = delete;
 
     // A global buffer at `data`, `bytes` long, whose elements are
-    // `element_size` bytes; its index is the order of the calls.
-    void add_buffer(const std::string& name, const std::byte* data, std::size_t bytes, std::size_t element_size);
+    // `element_size` bytes; its index is the order of the calls. An `input`'s
+    // reads are not recorded while no kernel writes it (most read many times
+    // over, as a blur's image): a write to one sets inputs_written(), and the
+    // run is then repeated with check_inputs(true), every read recorded.
+    void add_buffer(const std::string& name, const std::byte* data, std::size_t bytes, std::size_t element_size,
+                    bool input = false);
+    bool inputs_written() const { return inputs_written_.load(std::memory_order_relaxed); }
+    void clear_inputs_written() { inputs_written_ = false; }  // at a run's start
+    void check_inputs(bool all) { check_inputs_ = all; }
     // Whether buffer `i`'s contents count as written (an input, or an output the
     // lesson fills) or not (an output the kernel must write), for the next run.
     void set_written(std::size_t i, bool written);
@@ -125,6 +133,8 @@ private:
     friend void check_access(const void*, unsigned, const void*);
     std::vector<Region*> buffers_;
     std::size_t cell_bytes_ = 0;
+    std::atomic<bool> inputs_written_{false};
+    bool check_inputs_ = false;
     std::vector<AccessFinding> findings_;
     Pin* pin_ = nullptr;  // set by pinpoint(), for one launch
     std::optional<AccessFinding> pinned_;

@@ -122,7 +122,7 @@ bool EmulateExecutor::prepare(RunResult& r) {
     }
     for (const auto& h : in_.host) {
         const std::byte* data = arena_.add(h.name, h.size_bytes(), dtype_size(h.type));
-        shadow_.add_buffer(h.name, data, h.size_bytes(), dtype_size(h.type));
+        shadow_.add_buffer(h.name, data, h.size_bytes(), dtype_size(h.type), h.role == BufferRole::Input);
     }
     return true;
 }
@@ -153,6 +153,7 @@ std::optional<std::vector<HostBuffer>> EmulateExecutor::validate(RunResult& r, u
         }
         for (std::size_t i = 0; i < host.size(); ++i) arena_.fill_guards(i, guard_pattern(guard, i));
         for (std::size_t i = 0; i < binding.size(); ++i) binding[i] = i;
+        shadow_.clear_inputs_written();
         // The device heap lasts the run, as a GPU's lasts its context: a pointer
         // one launch malloc'ed can be used and freed by the next. Each run starts
         // with it empty, and what the kernels leaked is given back when it ends.
@@ -197,6 +198,12 @@ std::optional<std::vector<HostBuffer>> EmulateExecutor::validate(RunResult& r, u
         return end;
     };
     End end = run_all(nullptr, 0);
+    if (!end.fault && !end.finding && shadow_.inputs_written()) {
+        // A kernel wrote an input, whose reads were not recorded: again, every read recorded.
+        shadow_.check_inputs(true);
+        end = run_all(nullptr, 0);
+        shadow_.check_inputs(false);
+    }
     if (end.fault) {
         report_fault(r, *end.fault);
         return std::nullopt;

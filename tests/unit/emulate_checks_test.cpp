@@ -73,6 +73,16 @@ TEST(EmulateChecks, AResultThatDependsOnTheThreadOrderDiffersBetweenTheTwoRuns) 
     EXPECT_TRUE(contains(r.out, "changed between two runs: a race is the likely cause")) << r.out;
 }
 
+TEST(EmulateChecks, AKernelThatWritesItsInputIsCheckedOnEveryReadOfIt) {
+    // Reads of an input are recorded only once a kernel is seen writing it: the run is then repeated.
+    auto r = run_cli("run lessons/01_vector_add.json --case ragged --backend cpu --source " + data("writes_its_input.cu"));
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_TRUE(contains(r.out, "two threads raced on element [1] of buffer 'a': thread (0, 0, 0) of block (0, 0, 0) wrote "
+                                "it at writes_its_input.cu:8; thread (1, 0, 0) of block (0, 0, 0) read it at "
+                                "writes_its_input.cu:7"))
+        << r.out;
+}
+
 TEST(EmulateChecks, ACaseTooLargeToShadowSaysGlobalMemoryWasNotChecked) {
     auto r = run_cli("run lessons/08_histogram.json --step 1 --case one_colour --solution --backend cpu");
     EXPECT_EQ(r.code, 0) << r.out;
