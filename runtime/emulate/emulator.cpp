@@ -748,6 +748,45 @@ int EmuModule::arity(std::size_t entry) const { return arities_.at(entry); }
 namespace {
 
 // The order a block's threads run in under `schedule` (see launch()).
+// A core's dynamic shared memory (extern __shared__): the launch's bytes
+// end where a page that cannot be touched begins, with another before them,
+// so a thread that runs past either end faults there and is named, instead
+// of writing over the worker's heap.
+class DynamicSharedMemory {
+public:
+    explicit DynamicSharedMemory(std::size_t bytes) {
+        const std::size_t page = page_size();
+        const std::size_t body = (bytes + 15) / 16 * 16;
+        const std::size_t pages = (body + page - 1) / page * page;
+        map_bytes_ = page + pages + page;
+        void* m = ::mmap(nullptr, map_bytes_, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED) throw Error(ErrorKind::Io, "cannot map the CPU emulator's dynamic shared memory");
+        map_ = static_cast<std::byte*>(m);
+        if (pages && ::mprotect(map_ + page, pages, PROT_READ | PROT_WRITE) != 0) {
+            ::munmap(map_, map_bytes_);
+            throw Error(ErrorKind::Io, "cannot map the CPU emulator's dynamic shared memory");
+        }
+        data_ = map_ + page + pages - body;  // 16-byte aligned, its end at the guard page
+        bytes_ = bytes;
+    }
+    ~DynamicSharedMemory() { ::munmap(map_, map_bytes_); }
+    DynamicSharedMemory(const DynamicSharedMemory&) = delete;
+    DynamicSharedMemory& operator=(const DynamicSharedMemory&) = delete;
+    std::byte* data() const { return data_; }
+    // Whether `address` is in this mapping but not in the launch's bytes: past the end, or before the start.
+    bool outside(std::uintptr_t address, bool* past) const {
+        const auto b = reinterpret_cast<std::uintptr_t>(map_), d = reinterpret_cast<std::uintptr_t>(data_);
+        if (address < b || address >= b + map_bytes_ || (address >= d && address < d + bytes_)) return false;
+        *past = address >= d;
+        return true;
+    }
+
+private:
+    std::byte* map_ = nullptr;
+    std::byte* data_ = nullptr;
+    std::size_t map_bytes_ = 0, bytes_ = 0;
+};
+
 std::vector<unsigned> thread_order(unsigned threads, std::uint32_t schedule) {
     std::vector<unsigned> order(threads);
     std::iota(order.begin(), order.end(), 0u);
@@ -794,7 +833,7 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
     auto worker = [&] {
         AltStack alt;
         WbEmuThread* tls = tls_of();
-        std::vector<std::byte> shared(static_cast<std::size_t>(dims.shared_bytes) + 16);
+        DynamicSharedMemory shared(static_cast<std::size_t>(dims.shared_bytes));
         std::unique_ptr<StackPool> pool;
         std::vector<Slot> slots(fibers ? per_block : 0);
         std::vector<Warp> warps(fibers ? (per_block + 31) / 32 : 0);
@@ -813,7 +852,7 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
         b.grid_dim = {unsigned(dims.grid[0]), unsigned(dims.grid[1]), unsigned(dims.grid[2])};
         tls->blockDim = b.block_dim;
         tls->gridDim = b.grid_dim;
-        auto* aligned = reinterpret_cast<std::byte*>((reinterpret_cast<std::uintptr_t>(shared.data()) + 15) & ~std::uintptr_t(15));
+        std::byte* aligned = shared.data();
         tls->dynamic_shared = aligned;
         tls->dynamic_shared_bytes = static_cast<unsigned long long>(dims.shared_bytes);
         t_block = &b;
@@ -955,6 +994,13 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
                 f.kind = EmuFault::Kind::Undefined;
                 f.where = source_line_of(t_fault.pc);
                 f.said = {{"emu.undefined", {}}, who};
+            } else if (bool past = false; shared.outside(f.address, &past)) {
+                f.kind = EmuFault::Kind::OutOfBounds;
+                f.where = source_line_of(t_fault.pc);
+                f.said = {{f.write ? (past ? "emu.dynamic_shared.wrote_past" : "emu.dynamic_shared.wrote_before")
+                                   : (past ? "emu.dynamic_shared.read_past" : "emu.dynamic_shared.read_before"),
+                           {std::to_string(dims.shared_bytes)}},
+                          who};
             } else {
                 f.where = source_line_of(t_fault.pc);
                 const auto in = arena ? arena->describe(f.address) : std::nullopt;

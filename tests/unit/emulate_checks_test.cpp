@@ -83,6 +83,18 @@ TEST(EmulateChecks, AKernelThatWritesItsInputIsCheckedOnEveryReadOfIt) {
         << r.out;
 }
 
+TEST(EmulateChecks, AWritePastTheLaunchsDynamicSharedMemoryIsNamedAndTheWorkerLives) {
+    // The step asks for no dynamic shared memory: the kernel's extern __shared__ array has 0 bytes,
+    // and a page that cannot be touched follows them (before, this wrote over the worker's heap).
+    auto r = run_cli("run lessons/01_vector_add.json --case ragged --backend cpu --source " + data("dynamic_past_end.cu"));
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_TRUE(contains(r.out, "the kernel wrote past the end of the block's dynamic shared memory (extern __shared__, 0 bytes "
+                                "in this launch)"))
+        << r.out;
+    EXPECT_TRUE(contains(r.out, "at dynamic_past_end.cu:8")) << r.out;
+    EXPECT_FALSE(contains(r.out, "crashed")) << r.out;
+}
+
 TEST(EmulateChecks, ACaseTooLargeToShadowSaysGlobalMemoryWasNotChecked) {
     auto r = run_cli("run lessons/08_histogram.json --step 1 --case one_colour --solution --backend cpu");
     EXPECT_EQ(r.code, 0) << r.out;
