@@ -436,6 +436,7 @@ void pin_log(Core& c, std::uint64_t me, std::uintptr_t pc, bool write) {
 
 namespace {
 void (*g_on_misaligned)(const void*, unsigned, const void*) = nullptr;
+const std::string kDynamicShared = "extern __shared__";  // the dynamic region's name in a finding
 }
 
 void set_misaligned_handler(void (*on_misaligned)(const void*, unsigned, const void*)) { g_on_misaligned = on_misaligned; }
@@ -451,10 +452,19 @@ void check_access(const void* address, unsigned how, const void* pc_ptr) {
     const bool write = (how & kAccessWrite) != 0;
     const bool atomic = (how & kAccessAtomic) != 0;
     const std::uint64_t me = c.me | (atomic ? kAtomic : 0);
-    static const std::string kDynamic = "extern __shared__";
     for (int k = 0; k < 3; ++k) {
         Core::Shared& sh = c.shared[k];
         if (a < sh.begin || a >= sh.end) continue;
+        if (!write && !atomic && !c.pin) {
+            // The common case, a tiled loop's reads: a granule written earlier in
+            // this block, which this read cannot conflict with, and whose reader
+            // the cell already keeps. Nothing to record.
+            const std::size_t g = a - sh.begin;
+            const Cell& cell = sh.cells.data()[g];
+            const std::uint64_t w = load(cell.w), r = load(cell.r);
+            const bool written = sh.written_in_cells ? (w & kValid) && block_of(w) == block_of(me) : sh.written[g] != 0;
+            if (written && !conflicts(c, w, me, true) && (r == me || ((r & kMany) && keep_reader(c, r, me, true)))) return;
+        }
         if (c.pin) {
             const AccessFinding& f = c.pin->finding;
             if (f.shared && f.region == std::size_t(k) && c.block - c.base == f.later.block && a - sh.begin <= c.pin->begin &&
@@ -462,7 +472,7 @@ void check_access(const void* address, unsigned how, const void* pc_ptr) {
                 pin_log(c, me, pc, write);
             return;
         }
-        const Where at{true, k, k == 2 ? c.statics : nullptr, 0, &kDynamic, sh.begin, a, size};
+        const Where at{true, k, k == 2 ? c.statics : nullptr, 0, &kDynamicShared, sh.begin, a, size};
         // A read is checked by its first byte (a struct read whole may hold
         // padding nobody wrote); a write records every byte it covers.
         const std::uintptr_t end = write ? std::min<std::uintptr_t>(a + size, sh.end) : a + 1;
