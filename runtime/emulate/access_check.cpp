@@ -122,6 +122,14 @@ struct Core {
     std::uint32_t block = 0;  // base + linear
     std::uint64_t me = 0;     // the cell word of a plain access by the running thread
     const AccessShadow::Region* last = nullptr;  // the global region hit last
+    // What this core found in the launch: the lowest of each kind, merged
+    // into the launch's when the core leaves it (no lock per finding: a racy
+    // kernel can conflict millions of times).
+    struct Found {
+        bool has = false;
+        AccessFinding finding;
+        long long count = 0;
+    } found[2];
 };
 // The hot path reads a plain pointer: a thread_local of a class type would be
 // reached through a wrapper that checks its initialisation at every access.
@@ -188,15 +196,28 @@ struct Where {
 }  // namespace
 
 // What a launch found, as the cores report it (under the launch's mutex).
+using FindingKey = std::tuple<bool, std::size_t, long long, std::uint32_t, std::uint32_t>;
+
+// The order findings are kept in: the lowest element, and in it the lowest
+// (block, thread), so what is said does not depend on which core came first.
+FindingKey key_of(const AccessFinding& f) {
+    return {!f.shared, f.region, f.byte_offset, f.later.block, f.later.thread};
+}
+
 struct AccessShadow::Launch {
     static void found(Core& c, AccessFinding::Kind kind, const Where& at, std::uint64_t earlier, bool earlier_write,
                       std::uint64_t me, std::uintptr_t pc, bool write) {
+        Core::Found& best = c.found[static_cast<std::size_t>(kind)];
+        ++best.count;
+        const auto offset = static_cast<long long>(at.address - at.begin);
+        const FindingKey key{!at.shared, at.shared ? std::size_t(at.shared_kind) : at.region, offset, block_of(me), thread_of(me)};
+        if (best.has && !(key < key_of(best.finding))) return;
         AccessFinding f;
         f.kind = kind;
         f.shared = at.shared;
         f.region = at.region;
         f.name = *at.name;
-        f.byte_offset = static_cast<long long>(at.address - at.begin);
+        f.byte_offset = offset;
         f.element_bytes = std::max(1u, at.element_bytes);
         f.element = f.byte_offset / f.element_bytes;
         if (at.shared_kind == 1) {
@@ -217,20 +238,27 @@ struct AccessShadow::Launch {
         }
         if (earlier) f.earlier = side_of(earlier, 0, earlier_write);
         f.later = side_of(me, pc, write);
-        AccessLaunch& l = *c.launch;
+        best.finding = std::move(f);
+        best.has = true;
+    }
+
+    // A core leaves the launch: its findings into the launch's.
+    static void merge(Core& c, AccessLaunch& l) {
         std::lock_guard<std::mutex> lock(l.mutex_);
-        const auto k = static_cast<std::size_t>(kind);
-        if (l.counts_.size() <= k) l.counts_.resize(k + 1, 0);
-        ++l.counts_[k];
-        for (auto& have : l.found_)
-            if (have.kind == f.kind) {
-                // The lowest element, and in it the lowest (block, thread): the same whichever core came first.
-                if (std::make_tuple(!f.shared, f.region, f.byte_offset, f.later.block, f.later.thread) <
-                    std::make_tuple(!have.shared, have.region, have.byte_offset, have.later.block, have.later.thread))
-                    have = std::move(f);
-                return;
-            }
-        l.found_.push_back(std::move(f));
+        for (std::size_t k = 0; k < 2; ++k) {
+            Core::Found& best = c.found[k];
+            if (l.counts_.size() <= k) l.counts_.resize(k + 1, 0);
+            l.counts_[k] += best.count;
+            if (!best.has) continue;
+            bool placed = false;
+            for (auto& have : l.found_)
+                if (have.kind == best.finding.kind) {
+                    if (key_of(best.finding) < key_of(have)) have = best.finding;
+                    placed = true;
+                }
+            if (!placed) l.found_.push_back(best.finding);
+            best = Core::Found{};
+        }
     }
 };
 
@@ -344,6 +372,7 @@ void AccessLaunch::bind_core(const std::byte* dynamic_shared, std::size_t bytes,
     c.blocks = blocks_;
     c.last = nullptr;
     c.statics = statics;
+    for (auto& f : c.found) f = Core::Found{};
     for (auto& sh : c.shared) sh.begin = sh.end = 0;
     if (!shadow_) return;  // nothing recorded: only misaligned accesses are caught
     Core::Shared& dyn = c.shared[0];
@@ -373,6 +402,7 @@ void AccessLaunch::bind_core(const std::byte* dynamic_shared, std::size_t bytes,
 
 void AccessLaunch::unbind_core() {
     Core& c = core();
+    if (c.launch) AccessShadow::Launch::merge(c, *c.launch);
     c.launch = nullptr;
     c.shadow = nullptr;
     c.pin = nullptr;
