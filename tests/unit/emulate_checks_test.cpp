@@ -1,9 +1,11 @@
 // tests/unit/emulate_checks_test.cpp — what the CPU emulator checks at every
 // access (emulate/access_check.hpp), as a student meets it through
 // cuda-workbook-cli run --backend cpu: a race names both threads and both
-// lines, on global and on static shared memory, on every run whatever the
-// thread order; a read of shared memory no thread wrote is initcheck's error
-// with its line; misaligned atomics and vector loads stop as error 716 does;
+// lines, on global memory and on static shared memory (a function body's, and
+// a namespace-scope one), on every run whatever the thread order, also on an
+// input a kernel writes; a read of shared memory no thread wrote is
+// initcheck's error with its line; misaligned atomics and vector loads stop
+// as error 716 does; running past the launch's dynamic shared memory is named;
 // an order-dependent result differs between the two validation runs, which
 // take their threads in different orders; and a case too large to shadow
 // says it was not checked.
@@ -35,6 +37,16 @@ TEST(EmulateChecks, ATiledMatmulWithoutItsSecondBarrierRacesOnTheNamedSharedArra
     EXPECT_TRUE(contains(r.out, "two threads raced on element [0] of the __shared__ array 'As': thread (0, 0, 0) of block "
                                 "(0, 0, 0) wrote it at racy_matmul.cu:15; thread (1, 0, 0) of block (0, 0, 0) read it at "
                                 "racy_matmul.cu:18, with no __syncthreads() or __syncwarp() between the two"))
+        << r.out;
+}
+
+TEST(EmulateChecks, ARaceOnANamespaceScopeSharedArrayIsNamedFromTheLibrarysSymbols) {
+    // Not rewritten into the emulator's region: found among the kernel library's thread-locals (static_shared.hpp).
+    auto r = run_cli("run lessons/01_vector_add.json --case ragged --backend cpu --source " + data("namespace_shared_race.cu"));
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_TRUE(contains(r.out, "two threads raced on element [0] of the __shared__ array 'staged': thread (0, 0, 0) of block "
+                                "(0, 0, 0) wrote it at namespace_shared_race.cu:8; thread (1, 0, 0) of block (0, 0, 0) read it "
+                                "at namespace_shared_race.cu:9"))
         << r.out;
 }
 
