@@ -8,6 +8,8 @@
 // [SECTION] the device heap
 #include "emulate/emulator.hpp"
 
+#include "emulate/guarded_mapping.hpp"
+
 #include "core/error.hpp"
 
 #include <algorithm>
@@ -36,18 +38,13 @@ constexpr std::size_t kGuardBytes = std::size_t(4) << 20;  // address space only
 // coalesces with its neighbours.
 struct EmuArena::Heap {
     std::mutex mutex;
-    std::byte* map = nullptr;
-    std::size_t map_bytes = 0;
-    std::byte* base = nullptr;
+    GuardedMapping memory;
+    std::byte* base = nullptr;  // memory.body(), or null for a heap of 0 bytes
     std::size_t bytes = 0;
     std::map<std::size_t, std::size_t> free_ranges;           // offset -> length
     std::unordered_map<std::size_t, std::size_t> allocated;  // offset -> length
     std::size_t in_use = 0;
     bool touched = false;  // pages may be backed: reset_heap gives them back
-
-    ~Heap() {
-        if (map) ::munmap(map, map_bytes);
-    }
 
     void clear() {
         free_ranges.clear();
@@ -129,18 +126,11 @@ EmuArena::EmuArena(std::size_t heap_bytes) : heap_(std::make_unique<Heap>()) {
     Heap& h = *heap_;
     h.bytes = round_up(heap_bytes, 16);
     if (h.bytes) {
-        const std::size_t data_pages = round_up(h.bytes, page_size());
-        h.map_bytes = kGuardBytes + data_pages + kGuardBytes;
-        void* m = ::mmap(nullptr, h.map_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (m == MAP_FAILED)
+        h.memory = GuardedMapping(h.bytes, kGuardBytes);
+        if (!h.memory.ok())
             throw Error(ErrorKind::Io, "cannot reserve the CPU emulator's device heap (" + std::to_string(h.bytes) +
                                            " bytes): " + std::strerror(errno));
-        h.map = static_cast<std::byte*>(m);
-        if (::mprotect(h.map + kGuardBytes, data_pages, PROT_READ | PROT_WRITE) != 0) {
-            ::munmap(h.map, h.map_bytes);
-            throw Error(ErrorKind::Io, std::string("cannot map the CPU emulator's device heap: ") + std::strerror(errno));
-        }
-        h.base = h.map + kGuardBytes;
+        h.base = h.memory.body();
     }
     h.clear();
 }

@@ -12,6 +12,7 @@
 #include "emulate/emulator.hpp"
 
 #include "emulate/access_check.hpp"
+#include "emulate/guarded_mapping.hpp"
 
 #include "core/error.hpp"
 #include "emulate/include/wb_emu_abi.h"
@@ -502,21 +503,7 @@ constexpr std::size_t kSharedChecked = std::size_t(1) << 20;  // the part of the
 // faults, and never on the worker's heap or another thread-local.
 class SharedRegion {
 public:
-    SharedRegion() {
-        const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-        map_bytes_ = kSharedRegionBytes + 2 * page;
-        void* m = ::mmap(nullptr, map_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (m == MAP_FAILED) return;
-        map_ = static_cast<unsigned char*>(m);
-        ::mprotect(map_, page, PROT_NONE);
-        ::mprotect(map_ + page + kSharedRegionBytes, page, PROT_NONE);
-        base_ = map_ + page;
-    }
-    ~SharedRegion() {
-        if (map_) ::munmap(map_, map_bytes_);
-    }
-    SharedRegion(const SharedRegion&) = delete;
-    SharedRegion& operator=(const SharedRegion&) = delete;
+    SharedRegion() : memory_(kSharedRegionBytes, page_size()), base_(reinterpret_cast<unsigned char*>(memory_.body())) {}
 
     void reset() { used_ = 0; }
     unsigned char* base() const { return base_; }
@@ -535,9 +522,9 @@ public:
     }
 
 private:
-    unsigned char* map_ = nullptr;
+    GuardedMapping memory_;  // null body when the system refused it: take() then says the region is full
     unsigned char* base_ = nullptr;
-    std::size_t map_bytes_ = 0, used_ = 0;
+    std::size_t used_ = 0;
 };
 
 // The static __shared__ variables the running block has reached (shared_vars.hpp), and their region.
@@ -754,37 +741,25 @@ namespace {
 // of writing over the worker's heap.
 class DynamicSharedMemory {
 public:
-    explicit DynamicSharedMemory(std::size_t bytes) {
-        const std::size_t page = page_size();
-        const std::size_t body = (bytes + 15) / 16 * 16;
-        const std::size_t pages = (body + page - 1) / page * page;
-        map_bytes_ = page + pages + page;
-        void* m = ::mmap(nullptr, map_bytes_, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (m == MAP_FAILED) throw Error(ErrorKind::Io, "cannot map the CPU emulator's dynamic shared memory");
-        map_ = static_cast<std::byte*>(m);
-        if (pages && ::mprotect(map_ + page, pages, PROT_READ | PROT_WRITE) != 0) {
-            ::munmap(map_, map_bytes_);
-            throw Error(ErrorKind::Io, "cannot map the CPU emulator's dynamic shared memory");
-        }
-        data_ = map_ + page + pages - body;  // 16-byte aligned, its end at the guard page
-        bytes_ = bytes;
+    explicit DynamicSharedMemory(std::size_t bytes)
+        : memory_(bytes, page_size()), bytes_(bytes) {
+        // 16-byte aligned, its end at the guard page. If the system refused
+        // the mapping, data() is null and the first access is a bad address.
+        if (memory_.ok()) data_ = memory_.body_end() - (bytes + 15) / 16 * 16;
     }
-    ~DynamicSharedMemory() { ::munmap(map_, map_bytes_); }
-    DynamicSharedMemory(const DynamicSharedMemory&) = delete;
-    DynamicSharedMemory& operator=(const DynamicSharedMemory&) = delete;
     std::byte* data() const { return data_; }
     // Whether `address` is in this mapping but not in the launch's bytes: past the end, or before the start.
     bool outside(std::uintptr_t address, bool* past) const {
-        const auto b = reinterpret_cast<std::uintptr_t>(map_), d = reinterpret_cast<std::uintptr_t>(data_);
-        if (address < b || address >= b + map_bytes_ || (address >= d && address < d + bytes_)) return false;
+        const auto d = reinterpret_cast<std::uintptr_t>(data_);
+        if (!memory_.contains(address) || (address >= d && address < d + bytes_)) return false;
         *past = address >= d;
         return true;
     }
 
 private:
-    std::byte* map_ = nullptr;
+    GuardedMapping memory_;
     std::byte* data_ = nullptr;
-    std::size_t map_bytes_ = 0, bytes_ = 0;
+    std::size_t bytes_ = 0;
 };
 
 std::vector<unsigned> thread_order(unsigned threads, std::uint32_t schedule) {
