@@ -7,6 +7,8 @@
 #include <cxxabi.h>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <mutex>
 
 #include <elf.h>
 
@@ -33,7 +35,9 @@ const StaticSharedVar* StaticShared::at(std::size_t offset) const {
     return nullptr;
 }
 
-StaticShared read_static_shared(const std::filesystem::path& library) {
+namespace {
+
+StaticShared read_elf(const std::filesystem::path& library) {
     StaticShared out;
     std::ifstream in(library, std::ios::binary);
     const std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -70,6 +74,19 @@ StaticShared read_static_shared(const std::filesystem::path& library) {
     }
     std::sort(out.vars.begin(), out.vars.end(), [](const auto& a, const auto& b) { return a.offset < b.offset; });
     return out;
+}
+
+}  // namespace
+
+StaticShared read_static_shared(const std::filesystem::path& library) {
+    // A kernel library's path names its content (the build cache's hash), so
+    // what one file holds is read once per process, not at every run's load.
+    static std::mutex mutex;
+    static std::map<std::string, StaticShared> read;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = read.find(library.string());
+    if (it == read.end()) it = read.emplace(library.string(), read_elf(library)).first;
+    return it->second;
 }
 
 }  // namespace wb

@@ -31,8 +31,8 @@ struct StaticShared {
     const StaticSharedVar* at(std::size_t offset) const;
 };
 
-// Read from `library`'s ELF symbol table (its STT_TLS symbols). Empty when
-// the file cannot be read as one.
+// Read from `library`'s ELF symbol table (its STT_TLS symbols), once per
+// library path in a process. Empty when the file cannot be read as one.
 StaticShared read_static_shared(const std::filesystem::path& library);
 
 }  // namespace wb
