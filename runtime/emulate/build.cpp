@@ -18,6 +18,7 @@
 #include "compile/host_library.hpp"
 
 #include <algorithm>
+#include <future>
 
 namespace fs = std::filesystem;
 
@@ -96,18 +97,21 @@ constexpr int arity(void (*)(P...)) { return int(sizeof...(P)); }
 // guard page below it (a stack overflow, named as such) instead of writing
 // over the next fiber's stack. The --wrap options send the C library's ways
 // to end the process (exit, abort, raise...) to cuda_emu.h's __wrap_ functions.
-// -fsanitize=thread puts a call to cuda_emu.h's __tsan_ functions before every
-// access (emulate/access_check.hpp); -nodefaultlibs, with the default libraries
-// named again, keeps GCC from linking ThreadSanitizer's own runtime in.
-std::vector<std::string> emulator_flags() {
+// `checked`: -fsanitize=thread puts a call to cuda_emu.h's __tsan_ functions
+// before every access (emulate/access_check.hpp); -nodefaultlibs, with the
+// default libraries named again, keeps GCC from linking ThreadSanitizer's own
+// runtime in. The plain build, for the second validation run, has neither.
+std::vector<std::string> emulator_flags(bool checked) {
     const fs::path include = emulator_include_dir();
-    return {"-std=c++17", "-O2", "-march=native", "-ffp-contract=off", "-fno-strict-aliasing", "-g1",
+    std::vector<std::string> flags{"-std=c++17", "-O2", "-march=native", "-ffp-contract=off", "-fno-strict-aliasing", "-g1",
             "-fstack-clash-protection", "-fPIC", "-shared", "-fdiagnostics-color=never", "-Wno-unused-result",
             "-fcheck-new", "-fno-optimize-sibling-calls", "-I" + include.string(),
             "-Wl,--version-script=" + (include / "wb_emu_heap.map").string(), "-pthread",
             "-Wl,--wrap=exit,--wrap=quick_exit,--wrap=_exit,--wrap=_Exit,--wrap=abort,--wrap=raise",
             "-fsanitize=thread", "--param=tsan-instrument-func-entry-exit=0", "-nodefaultlibs", "-lstdc++", "-lm", "-lc",
             "-lgcc_s", "-lgcc"};
+    if (!checked) flags.erase(std::find(flags.begin(), flags.end(), "-fsanitize=thread"), flags.end());
+    return flags;
 }
 
 }  // namespace
@@ -131,7 +135,24 @@ EmuBuild build_emulated(const SourceText& source, const std::vector<std::string>
     if (!tu.empty() && tu.back() != '\n') tu += '\n';
     tu += "#line 1 \"" + std::string(kEntriesFile) + "\"\n" + generated_entries(entries);
 
-    HostLibrary lib = build_host_library(tu, emulator_flags(), CacheKind::Emulated, "wb-emulated-3");
+    // The kernels without the access check, for the second validation run
+    // (EmuBuild::plain_library), built beside the checked ones on another core.
+    auto plain = std::async(std::launch::async, [&tu] {
+        return build_host_library(tu, emulator_flags(false), CacheKind::Emulated, "wb-emulated-plain-1");
+    });
+    HostLibrary lib;
+    try {
+        lib = build_host_library(tu, emulator_flags(true), CacheKind::Emulated, "wb-emulated-3");
+    } catch (...) {
+        plain.wait();
+        throw;
+    }
+    try {
+        const HostLibrary p = plain.get();
+        if (p.ok) b.plain_library = p.library;
+    } catch (const std::exception&) {
+        // Without it the second run uses the checked kernels, as the first does.
+    }
     b.from_cache = lib.from_cache;
     b.seconds = lib.seconds;
     b.log = lib.log;

@@ -705,15 +705,16 @@ const SharedVar* block_shared_var_at(std::uintptr_t address) {
 
 // [SECTION] launch
 
-EmuModule::EmuModule(const EmuBuild& build) : fibers_(build.fibers), library_(build.library) {
-    handle_ = ::dlopen(build.library.c_str(), RTLD_NOW | RTLD_LOCAL);
+EmuModule::EmuModule(const EmuBuild& build, bool plain)
+    : fibers_(build.fibers), library_(plain ? build.plain_library : build.library) {
+    handle_ = ::dlopen(library_.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle_)
         throw Error(ErrorKind::Internal, std::string("cannot load the emulated kernels: ") + ::dlerror(),
-                    Location{build.library.string(), "", 0, 0});
+                    Location{library_.string(), "", 0, 0});
     auto bind = reinterpret_cast<void (*)(const WbEmuHooks*)>(::dlsym(handle_, "wb_emu_bind"));
     if (!bind) throw Error(ErrorKind::Internal, "the emulated kernel library has no wb_emu_bind");
     bind(&kHooks);
-    statics_ = read_static_shared(build.library);
+    statics_ = read_static_shared(library_);
     for (std::size_t i = 0; i < build.entries.size(); ++i) {
         const std::string n = std::to_string(i);
         auto e = reinterpret_cast<void (*)(void**)>(::dlsym(handle_, ("wb_emu_entry_" + n).c_str()));

@@ -55,7 +55,12 @@ struct EmuBuild {
     std::optional<Diagnostic> refusal;     // a construct the emulator cannot run: the step needs a GPU
     std::vector<Diagnostic> diagnostics;   // the host compiler's, on the student's lines
     std::string log;
-    std::filesystem::path library;
+    std::filesystem::path library;         // every access checked (emulate/access_check.hpp)
+    // The same kernels without the access check (empty if that build failed).
+    // The check finds what it finds whatever order the threads run in, so the
+    // second validation run, whose only question is whether another order
+    // changes the result, runs these, at the speed of unchecked code.
+    std::filesystem::path plain_library;
     std::vector<std::string> entries;      // kernel names, in the order of the launches' entries
     bool fibers = false;                   // the source has barriers or warp operations
     double seconds = 0;
@@ -152,7 +157,8 @@ private:
 // __device__ globals start from their initial values as on a freshly loaded module.
 class EmuModule {
 public:
-    explicit EmuModule(const EmuBuild& build);  // throws wb::Error
+    // The build's checked library, or with `plain` its plain_library. Throws wb::Error.
+    explicit EmuModule(const EmuBuild& build, bool plain = false);
     ~EmuModule();
     EmuModule(const EmuModule&) = delete;
     EmuModule& operator=(const EmuModule&) = delete;

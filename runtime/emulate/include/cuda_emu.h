@@ -134,7 +134,7 @@ extern "C" WB_EMU_EXPORT void wb_emu_bind(const WbEmuHooks* hooks)
 // which records it for the race and initcheck checks and stops a misaligned
 // one (emulate/access_check.hpp). They are not instrumented themselves, and
 // hidden, so a call is a direct call. The atomics do what GCC replaced.
-#define WB_EMU_TSAN extern "C" __attribute__((no_sanitize_thread, visibility("hidden")))
+#define WB_EMU_TSAN extern "C" __attribute__((no_sanitize_thread, visibility("hidden"), optimize("optimize-sibling-calls")))
 namespace wb_emu {
 __attribute__((no_sanitize_thread, always_inline)) inline void access(const volatile void* p, unsigned how, const void* pc)
 {
