@@ -5,8 +5,9 @@
 // buffer, index, block, thread and source line, a tiled matmul without its
 // second __syncthreads() fails as a race, a reduction that adds shared slots nobody
 // wrote fails, inline PTX is refused before anything runs,
-// an endless kernel is stopped at the deadline and the next run works, and
-// the check of a lesson counts the cases it leaves out.
+// an endless kernel is stopped at the deadline and the next run works,
+// the check of a lesson counts the cases it leaves out, and a step's
+// limits.malloc_heap_bytes sizes the device heap its kernels' malloc takes from.
 #include "cli_runner.hpp"
 
 #include <gtest/gtest.h>
@@ -67,6 +68,24 @@ TEST(EmulatorPipeline, AReductionThatAddsSharedSlotsNobodyWroteFails) {
     EXPECT_TRUE(contains(r.out, "read element [7] of the __shared__ array 'partial' at unwritten_shared_slots.cu:17, before "
                                 "any thread of the block wrote it"))
         << r.out;
+}
+
+// tests/data/lessons_good/malloc_heap.json: eight threads each keep 3 MiB
+// until all have asked (24 MiB in all), and thread 0 prints how many got it.
+TEST(EmulatorPipeline, AStepsLargerHeapLetsItsKernelsMallocPastEightMiBAndWithoutOneMallocReturnsNull) {
+    auto larger = run_cli("run --trust tests/data/lessons_good/malloc_heap.json --step larger_heap --solution --backend cpu --no-timing");
+    EXPECT_EQ(larger.code, 0) << larger.out;
+    EXPECT_TRUE(contains(larger.out, "threads that got 3 MiB: 8 of 8")) << larger.out;
+    EXPECT_TRUE(contains(larger.out, "result  passed")) << larger.out;
+    // CUDA's default 8 MiB: two chunks fit, and the other six threads get NULL.
+    auto plain = run_cli("run --trust tests/data/lessons_good/malloc_heap.json --step default_heap --solution --backend cpu --no-timing");
+    EXPECT_EQ(plain.code, 0) << plain.out;
+    EXPECT_TRUE(contains(plain.out, "threads that got 3 MiB: 2 of 8")) << plain.out;
+    EXPECT_TRUE(contains(plain.out, "result  passed")) << plain.out;
+    // The size follows the case's params: a 48 MiB heap holds the 24 MiB too, and 16 MiB holds five chunks.
+    auto sized = run_cli("run --trust tests/data/lessons_good/malloc_heap.json --step larger_heap --case heap_48 --param HEAP_MIB=16 "
+                         "--solution --backend cpu --no-timing");
+    EXPECT_TRUE(contains(sized.out, "threads that got 3 MiB: 5 of 8")) << sized.out;
 }
 
 TEST(EmulatorPipeline, InlinePtxIsRefusedBeforeAnythingRuns) {
