@@ -70,22 +70,22 @@ TEST(EmulatorPipeline, AReductionThatAddsSharedSlotsNobodyWroteFails) {
         << r.out;
 }
 
-// tests/data/lessons_good/malloc_heap.json: eight threads each keep 3 MiB
-// until all have asked (24 MiB in all), and thread 0 prints how many got it.
+// tests/data/lessons_good/malloc_heap.json: eight threads each keep 2 MiB
+// until all have asked (16 MiB in all), and thread 0 prints how many got it.
 TEST(EmulatorPipeline, AStepsLargerHeapLetsItsKernelsMallocPastEightMiBAndWithoutOneMallocReturnsNull) {
     auto larger = run_cli("run --trust tests/data/lessons_good/malloc_heap.json --step larger_heap --solution --backend cpu --no-timing");
     EXPECT_EQ(larger.code, 0) << larger.out;
-    EXPECT_TRUE(contains(larger.out, "threads that got 3 MiB: 8 of 8")) << larger.out;
+    EXPECT_TRUE(contains(larger.out, "threads that got 2 MiB: 8 of 8")) << larger.out;
     EXPECT_TRUE(contains(larger.out, "result  passed")) << larger.out;
-    // CUDA's default 8 MiB: two chunks fit, and the other six threads get NULL.
+    // CUDA's default 8 MiB: four chunks fit, and the other four threads get NULL.
     auto plain = run_cli("run --trust tests/data/lessons_good/malloc_heap.json --step default_heap --solution --backend cpu --no-timing");
     EXPECT_EQ(plain.code, 0) << plain.out;
-    EXPECT_TRUE(contains(plain.out, "threads that got 3 MiB: 2 of 8")) << plain.out;
+    EXPECT_TRUE(contains(plain.out, "threads that got 2 MiB: 4 of 8")) << plain.out;
     EXPECT_TRUE(contains(plain.out, "result  passed")) << plain.out;
-    // The size follows the case's params: a 48 MiB heap holds the 24 MiB too, and 16 MiB holds five chunks.
-    auto sized = run_cli("run --trust tests/data/lessons_good/malloc_heap.json --step larger_heap --case heap_48 --param HEAP_MIB=16 "
+    // The size follows the case's params (the request's too): 12 MiB holds six chunks.
+    auto sized = run_cli("run --trust tests/data/lessons_good/malloc_heap.json --step larger_heap --case heap_48 --param HEAP_MIB=12 "
                          "--solution --backend cpu --no-timing");
-    EXPECT_TRUE(contains(sized.out, "threads that got 3 MiB: 5 of 8")) << sized.out;
+    EXPECT_TRUE(contains(sized.out, "threads that got 2 MiB: 6 of 8")) << sized.out;
 }
 
 TEST(EmulatorPipeline, InlinePtxIsRefusedBeforeAnythingRuns) {
