@@ -9,37 +9,62 @@
 #include "gpu_test_support.hpp"
 
 #include "pipeline/run.hpp"
+#include "pipeline/worker.hpp"
 
 #include <cstdio>
+#include <memory>
 
 namespace {
 
 std::string heap_lesson() { return source_dir() + "/tests/data/lessons_good/malloc_heap.json"; }
 
-// How many threads got their chunk, from the line the kernel printed; -1 when none.
-int threads_that_got(const std::string& out) {
-    const std::string tag = "threads that got 2 MiB: ";
-    const auto at = out.find(tag);
-    return at == std::string::npos ? -1 : std::atoi(out.c_str() + at + tag.size());
+// The solution of `step` through `backend` (the GPU, or the emulator with
+// Executor::Cpu), as a result whose outputs came back.
+wb::RunResult run_step(wb::RunBackend& backend, const std::string& step, wb::Executor where = wb::Executor::Auto) {
+    auto loaded = wb::load_lesson(heap_lesson());
+    EXPECT_TRUE(loaded.ok());
+    wb::RunRequest req;
+    req.trusted = true;
+    req.lesson = std::make_shared<const wb::Lesson>(std::move(*loaded.lesson));
+    req.step = step;
+    req.source = wb::SourceChoice::Solution;
+    req.executor = where;
+    req.timing = false;
+    req.keep_buffers = true;
+    return backend.run(req);
+}
+
+// How many threads got their chunk (the output `count`); -1 when it is not there.
+int threads_that_got(const wb::RunResult& r) {
+    for (const auto& b : r.gpu_outputs)
+        if (b.name == "count") return int(b.get(0));
+    return -1;
 }
 
 }  // namespace
 
+// Through one worker, as the GUI runs them: the 8 MiB step after the 64 MiB
+// one is a change the driver may refuse in that context (the worker is then
+// replaced and the step runs again), and both answer as on the emulator.
 TEST(MallocHeapGpu, ALargerHeapHoldsEveryChunkAndTheDefaultRefusesSomeAsOnTheEmulator) {
     WB_REQUIRE_GPU();
-    const auto [larger_rc, larger] = run_cli("run --trust '" + heap_lesson() + "' --step larger_heap --solution --no-timing");
-    EXPECT_EQ(larger_rc, 0) << larger;
-    EXPECT_NE(larger.find("threads that got 2 MiB: 8 of 8"), std::string::npos) << larger;
-    const auto [plain_rc, plain] = run_cli("run --trust '" + heap_lesson() + "' --step default_heap --solution --no-timing");
-    EXPECT_EQ(plain_rc, 0) << plain;
+    wb::WorkerBackend worker;
+    const wb::RunResult larger = run_step(worker, "larger_heap");
+    ASSERT_EQ(larger.status, wb::RunStatus::Passed) << larger.message;
+    ASSERT_FALSE(larger.emulated);
+    EXPECT_EQ(threads_that_got(larger), 8);
+    const wb::RunResult plain = run_step(worker, "default_heap");
+    ASSERT_EQ(plain.status, wb::RunStatus::Passed) << plain.message;
+    ASSERT_FALSE(plain.emulated);
     const int got = threads_that_got(plain);
-    EXPECT_GE(got, 1) << plain;
-    EXPECT_LT(got, 8) << plain;
-    std::printf("[ figures  ] device heap: 8 threads x 2 MiB, %d of 8 got theirs in CUDA's default 8 MiB (the emulator: 4)\n", got);
-    // The same lesson on the CPU emulator, in the same way.
-    const auto [cpu_rc, cpu] = run_cli("run --trust '" + heap_lesson() + "' --step larger_heap --solution --no-timing --backend cpu");
-    EXPECT_EQ(cpu_rc, 0) << cpu;
-    EXPECT_NE(cpu.find("threads that got 2 MiB: 8 of 8"), std::string::npos) << cpu;
+    EXPECT_GE(got, 1);
+    EXPECT_LT(got, 8);
+    const wb::RunResult emulated = run_step(worker, "default_heap", wb::Executor::Cpu);
+    ASSERT_EQ(emulated.status, wb::RunStatus::Passed) << emulated.message;
+    ASSERT_TRUE(emulated.emulated);
+    EXPECT_EQ(threads_that_got(emulated), 4);
+    std::printf("[ figures  ] device heap: 8 threads x 2 MiB, %d of 8 got theirs in CUDA's default 8 MiB on the GPU, %d on the "
+                "emulator\n", got, threads_that_got(emulated));
 }
 
 // One worker runs the 64 MiB step, its 48 MiB case and then the 8 MiB step:
@@ -60,20 +85,10 @@ TEST(MallocHeapGpu, CheckPassesEveryStepAndCaseInOneWorker) {
 // usable for the size it has.
 TEST(MallocHeapGpu, InProcessAHeapTheContextCannotTakeIsSaidAndTheContextStaysUsable) {
     WB_REQUIRE_GPU();
-    auto lesson = wb::load_lesson(heap_lesson());
-    ASSERT_TRUE(lesson.ok());
-    auto shared = std::make_shared<const wb::Lesson>(std::move(*lesson.lesson));
     auto backend = wb::make_local_backend();
-    wb::RunRequest req;
-    req.trusted = true;
-    req.lesson = shared;
-    req.source = wb::SourceChoice::Solution;
-    req.timing = false;
-    req.step = "larger_heap";
-    const wb::RunResult first = backend->run(req);
+    const wb::RunResult first = run_step(*backend, "larger_heap");
     ASSERT_EQ(first.status, wb::RunStatus::Passed) << first.message;
-    req.step = "default_heap";
-    const wb::RunResult smaller = backend->run(req);
+    const wb::RunResult smaller = run_step(*backend, "default_heap");
     if (smaller.status == wb::RunStatus::Passed) {
         std::printf("[ figures  ] device heap: this driver changed the heap's size after a malloc kernel had run\n");
     } else {
@@ -87,8 +102,7 @@ TEST(MallocHeapGpu, InProcessAHeapTheContextCannotTakeIsSaidAndTheContextStaysUs
     }
     // Back to 64 MiB: the size the context kept, so it runs; after a driver
     // that did change it, a refusal of the same kind is as right.
-    req.step = "larger_heap";
-    const wb::RunResult again = backend->run(req);
+    const wb::RunResult again = run_step(*backend, "larger_heap");
     if (smaller.status == wb::RunStatus::Passed && again.status != wb::RunStatus::Passed)
         EXPECT_TRUE(wb::wants_fresh_context(again)) << again.message;
     else

@@ -10,7 +10,13 @@
 // limits.malloc_heap_bytes sizes the device heap its kernels' malloc takes from.
 #include "cli_runner.hpp"
 
+#include "lesson/loader.hpp"
+#include "pipeline/run.hpp"
+
 #include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
 
 namespace {
 
@@ -71,21 +77,41 @@ TEST(EmulatorPipeline, AReductionThatAddsSharedSlotsNobodyWroteFails) {
 }
 
 // tests/data/lessons_good/malloc_heap.json: eight threads each keep 2 MiB
-// until all have asked (16 MiB in all), and thread 0 prints how many got it.
+// until all have asked (16 MiB in all), and thread 0 writes how many got it
+// into `count`, which the run hands back (in this process, so the buffer is
+// read, not a line the kernel printed).
+int threads_that_got(const std::string& step, std::map<std::string, double> params = {}) {
+    auto loaded = wb::load_lesson(data("lessons_good/malloc_heap.json"));
+    EXPECT_TRUE(loaded.ok());
+    if (!loaded.ok()) return -1;
+    wb::RunRequest req;
+    req.trusted = true;
+    req.lesson = std::make_shared<const wb::Lesson>(std::move(*loaded.lesson));
+    req.step = step;
+    req.params = std::move(params);
+    req.source = wb::SourceChoice::Solution;
+    req.executor = wb::Executor::Cpu;
+    req.timing = false;
+    req.keep_buffers = true;
+    const wb::RunResult r = wb::make_local_backend()->run(req);
+    EXPECT_EQ(r.status, wb::RunStatus::Passed) << r.message;
+    EXPECT_TRUE(r.emulated);
+    for (const auto& b : r.gpu_outputs)
+        if (b.name == "count") return int(b.get(0));
+    ADD_FAILURE() << "no output 'count'";
+    return -1;
+}
+
 TEST(EmulatorPipeline, AStepsLargerHeapLetsItsKernelsMallocPastEightMiBAndWithoutOneMallocReturnsNull) {
-    auto larger = run_cli("run --trust tests/data/lessons_good/malloc_heap.json --step larger_heap --solution --backend cpu --no-timing");
-    EXPECT_EQ(larger.code, 0) << larger.out;
-    EXPECT_TRUE(contains(larger.out, "threads that got 2 MiB: 8 of 8")) << larger.out;
-    EXPECT_TRUE(contains(larger.out, "result  passed")) << larger.out;
+    EXPECT_EQ(threads_that_got("larger_heap"), 8);  // 64 MiB holds all 16 MiB
     // CUDA's default 8 MiB: four chunks fit, and the other four threads get NULL.
-    auto plain = run_cli("run --trust tests/data/lessons_good/malloc_heap.json --step default_heap --solution --backend cpu --no-timing");
-    EXPECT_EQ(plain.code, 0) << plain.out;
-    EXPECT_TRUE(contains(plain.out, "threads that got 2 MiB: 4 of 8")) << plain.out;
-    EXPECT_TRUE(contains(plain.out, "result  passed")) << plain.out;
-    // The size follows the case's params (the request's too): 12 MiB holds six chunks.
-    auto sized = run_cli("run --trust tests/data/lessons_good/malloc_heap.json --step larger_heap --case heap_48 --param HEAP_MIB=12 "
-                         "--solution --backend cpu --no-timing");
-    EXPECT_TRUE(contains(sized.out, "threads that got 2 MiB: 6 of 8")) << sized.out;
+    EXPECT_EQ(threads_that_got("default_heap"), 4);
+    // The size follows the params (a case's, or the request's): 12 MiB holds six chunks.
+    EXPECT_EQ(threads_that_got("larger_heap", {{"HEAP_MIB", 12}}), 6);
+    // As a student runs it.
+    auto cli = run_cli("run --trust tests/data/lessons_good/malloc_heap.json --step larger_heap --solution --backend cpu --no-timing");
+    EXPECT_EQ(cli.code, 0) << cli.out;
+    EXPECT_TRUE(contains(cli.out, "result  passed")) << cli.out;
 }
 
 TEST(EmulatorPipeline, InlinePtxIsRefusedBeforeAnythingRuns) {
