@@ -172,6 +172,8 @@ constexpr Entry kCatalogue[] = {
      "the kernel did not finish: look for a loop whose condition never becomes false, or a __syncthreads() that "
      "not every thread reaches",
      "核函数没有结束：找一找条件永远不会变为假的循环，或者不是所有线程都能到达的 __syncthreads()"},
+    {"hint.heap_fixed", "CUDA keeps a context's device heap size once a kernel that calls malloc or new has run in it: the worker process is replaced and runs the step again in a fresh context; in-process (--in-process), restart the program instead",
+     "一旦有调用 malloc 或 new 的核函数在某个上下文中运行过，CUDA 就固定了这个上下文的设备堆大小；工作进程会被替换，并在新的上下文中重新运行这一步；在本进程内运行（--in-process）时，请改为重启程序"},
     {"hint.host_crashed", "run() crashed the worker: often a device pointer read or written on the host (it holds a GPU address), or a host buffer indexed past its end; the next run starts a fresh worker",
      "run() 让工作进程崩溃了：常见原因是在主机上读写设备指针（它存的是 GPU 地址），或者主机缓冲区的下标越界；下一次运行会换一个新的工作进程"},
     {"hint.host_endless", "run() did not return: a kernel that never ends, or a wait (cudaStreamSynchronize, cudaEventSynchronize) on work that never finishes",
@@ -358,6 +360,8 @@ constexpr Entry kCatalogue[] = {
     {"run.emulator_compile_error", "the host compiler could not build the kernel for the CPU emulator: {0}",
      "主机编译器无法为 CPU 模拟器构建这个核函数：{0}"},
     {"run.emulator_refused", "the CPU emulator cannot run this step: {0}", "CPU 模拟器无法运行这一步：{0}"},
+    {"run.heap_fixed", "the device heap cannot be made {0} bytes for this step: a kernel that called malloc or new has already run in this GPU context with a heap of {1} bytes, and the driver refused the change (CUDA_ERROR_INVALID_VALUE)",
+     "无法为这一步把设备堆设为 {0} 字节：这个 GPU 上下文中已经运行过调用 malloc 或 new 的核函数，当时的堆是 {1} 字节，驱动拒绝了这次修改（CUDA_ERROR_INVALID_VALUE）"},
     {"run.mismatch", "output '{0}': {1} of {2} elements differ from the CPU reference",
      "输出 '{0}'：{2} 个元素中有 {1} 个和 CPU 参考实现的结果不同"},
     {"run.mismatch.must_be_same",

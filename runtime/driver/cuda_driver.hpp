@@ -28,7 +28,7 @@ namespace wb {
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) \
     X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuGraphInstantiate) X(cuGraphLaunch) X(cuGraphExecDestroy)  \
     X(cuGraphDestroy) X(cuDeviceGetPCIBusId) X(cuMemcpyDtoDAsync) X(cuMemsetD8Async) X(cuMemHostRegister)      \
-    X(cuMemHostUnregister) X(cuDevicePrimaryCtxGetState)
+    X(cuMemHostUnregister) X(cuDevicePrimaryCtxGetState) X(cuCtxGetLimit) X(cuCtxSetLimit)
 
 struct DriverApi {
 #define WB_DECLARE_FN(name) decltype(&::name) name = nullptr;

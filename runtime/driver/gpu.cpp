@@ -38,6 +38,24 @@ GpuContext::~GpuContext() {
 
 void GpuContext::make_current() const { driver_->check(driver_->api().cuCtxSetCurrent(ctx_), "cuCtxSetCurrent"); }
 
+std::size_t GpuContext::malloc_heap() const {
+    std::size_t now = 0;
+    driver_->check(driver_->api().cuCtxGetLimit(&now, CU_LIMIT_MALLOC_HEAP_SIZE), "reading the device heap's size (cuCtxGetLimit)");
+    return now;
+}
+
+bool GpuContext::set_malloc_heap(std::size_t bytes) {
+    // Read every time: a host step's run() may have set it with cudaDeviceSetLimit.
+    const std::size_t now = malloc_heap();
+    if (now == bytes || (bytes == heap_asked_ && now == heap_granted_)) return true;
+    const CUresult r = driver_->api().cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE, bytes);
+    if (r == CUDA_ERROR_INVALID_VALUE) return false;
+    driver_->check(r, "setting the device heap's size (cuCtxSetLimit)");
+    heap_asked_ = bytes;
+    heap_granted_ = malloc_heap();
+    return true;
+}
+
 DeviceBuffer::DeviceBuffer(const Driver& d, std::size_t bytes, std::size_t guard) : d_(&d), bytes_(bytes), guard_(guard) {
     CUdeviceptr base = 0;
     CUresult r = d.api().cuMemAlloc(&base, (bytes ? bytes : 1) + 2 * guard);

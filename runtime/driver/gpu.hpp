@@ -29,11 +29,21 @@ public:
     const DeviceInfo& info() const { return info_; }
     CUdevice device() const { return device_; }
 
+    // The device heap a kernel's malloc and new take from
+    // (CU_LIMIT_MALLOC_HEAP_SIZE, cudaLimitMallocHeapSize), made `bytes`
+    // unless it is already (or the driver rounded our last request for
+    // `bytes` to what it holds now). False when the driver refuses with
+    // CUDA_ERROR_INVALID_VALUE: a kernel that calls malloc or free has run in
+    // this context, and from then on its heap's size is fixed. Other errors throw.
+    bool set_malloc_heap(std::size_t bytes);
+    std::size_t malloc_heap() const;  // the size now (cuCtxGetLimit)
+
 private:
     const Driver* driver_ = nullptr;
     CUdevice device_ = 0;
     CUcontext ctx_ = nullptr;
     DeviceInfo info_;
+    std::size_t heap_asked_ = 0, heap_granted_ = 0;  // our last successful request, and what the driver made of it
 };
 
 // Device memory. With `guard` > 0 the allocation has that many bytes before

@@ -25,7 +25,7 @@ constexpr std::uint32_t kSecondSchedule = 0x5EED;
 
 class EmulateExecutor final : public StepExecutor {
 public:
-    explicit EmulateExecutor(const StepInputs& in) : in_(in) {}
+    explicit EmulateExecutor(const StepInputs& in) : in_(in), arena_(static_cast<std::size_t>(in.malloc_heap_bytes)) {}
 
     bool prepare(RunResult& r) override;
     std::optional<std::vector<HostBuffer>> validate(RunResult& r, unsigned char poison, unsigned char guard,

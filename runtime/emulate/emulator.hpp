@@ -87,10 +87,11 @@ struct EmuFault {
     std::string where;                     // "kernel.cu:12" when the library's line table gives it
 };
 
-// The device heap a kernel's malloc and new take from: CUDA's default
-// cudaLimitMallocHeapSize (8 MiB). The one place it is set for the emulator;
-// lessons have no setting for it, and on a GPU the driver's default holds.
-constexpr std::size_t kDeviceMallocHeapBytes = std::size_t(8) << 20;
+// The device heap a kernel's malloc and new take from when the step gives no
+// size: CUDA's default cudaLimitMallocHeapSize (8 MiB, kDefaultMallocHeapBytes
+// in lesson/lesson.hpp). A step's "limits.malloc_heap_bytes" gives the run's
+// arena another (emulate_executor.cpp).
+constexpr std::size_t kDeviceMallocHeapBytes = static_cast<std::size_t>(kDefaultMallocHeapBytes);
 
 // Host memory for the emulated kernels' buffers: each one ends at a page that
 // cannot be touched, and the bytes around it hold a pattern, so a thread that

@@ -223,6 +223,23 @@ struct View {
     std::string json_path;
 };
 
+// The device heap a kernel's malloc and new take from (cudaLimitMallocHeapSize):
+// CUDA's default, and the sizes a step's "limits.malloc_heap_bytes" may give.
+// The most is kept at 1 GiB: on the CPU emulator the heap is reserved address
+// space that counts against the worker's memory cap (sandbox/sandbox.hpp).
+constexpr long long kDefaultMallocHeapBytes = 8ll << 20;
+constexpr long long kMinMallocHeapBytes = 1ll << 20;
+constexpr long long kMaxMallocHeapBytes = 1ll << 30;
+
+// Per-context limits a step's launches run under, as cudaDeviceSetLimit sets
+// them. Empty: CUDA's default. On a GPU the run sets the limit before the
+// step's first launch (and puts the default back for a step that gives
+// none); on the CPU emulator the run's device heap has that size.
+struct LimitsSpec {
+    std::string malloc_heap_bytes;  // expression over params; "" = kDefaultMallocHeapBytes
+    std::string json_path;          // "steps[1].limits" or "limits"
+};
+
 struct CompileSpec {
     std::string std = "c++17";
     std::vector<std::string> options;  // extra NVRTC options, e.g. "--use_fast_math"
@@ -276,6 +293,7 @@ struct Step {
     std::optional<BaselineSpec> baseline;
     std::vector<View> views;
     CompileSpec compile;
+    LimitsSpec limits;
     std::string json_path;  // "steps[1]"
 
     const Param* find_param(const std::string& name) const;

@@ -1,10 +1,15 @@
 // runtime/lesson/load_launches.cpp — the Loader's checks of how a step runs:
 // a host step's libraries, the kernel launches (sizes as expressions, args
 // that name buffers and params, passes and the buffers swapped between them),
-// the CPU reference and its args, and the compile options (see loader_impl.hpp).
+// the CPU reference and its args, the compile options, and the limits its
+// launches run under (see loader_impl.hpp).
 #include "lesson/loader_impl.hpp"
 
+#include "core/error.hpp"
+#include "lesson/expr.hpp"
+
 #include <algorithm>
+#include <cmath>
 
 namespace wb::lesson_load {
 
@@ -215,6 +220,47 @@ void Loader::parse_compile(const Section& s, Step& step) {
             }
         }
     }
+}
+
+// "limits": {"malloc_heap_bytes": ...}, cudaLimitMallocHeapSize for the
+// step's launches. An expression over params, so a case's params size it;
+// each case's value (the defaults' when there are no cases) is checked here,
+// so a heap of 0 bytes or of 16 GiB is the lesson's error before anything runs.
+void Loader::parse_limits(const Section& s, Step& step) {
+    step.limits.json_path = s.path;
+    if (!s.value) return;
+    if (step.host) {
+        issue(s.path, "a host step sets its own limits in run(), with cudaDeviceSetLimit; remove 'limits'");
+        return;
+    }
+    if (!want_object(*s.value, s.path, "a limits object ({\"malloc_heap_bytes\": 67108864})")) return;
+    check_keys(*s.value, s.path, {"malloc_heap_bytes"});
+    const Json* h = field(*s.value, "malloc_heap_bytes");
+    if (!h) return;
+    const std::string path = s.path + ".malloc_heap_bytes";
+    const std::size_t before = issues_.size();
+    const std::string e = expr(*h, path, Scope::Params);
+    if (issues_.size() != before) return;
+    step.limits.malloc_heap_bytes = e;
+    const std::string range = "the device heap takes " + std::to_string(kMinMallocHeapBytes) + " (1 MiB) to " +
+                              std::to_string(kMaxMallocHeapBytes) + " (1 GiB) bytes";
+    auto check = [&](const std::map<std::string, double>& over, const std::string& where) {
+        ExprVars vars;
+        for (const auto& p : step.params) vars[p.name] = p.default_value;
+        for (const auto& [k, v] : over) vars[k] = v;
+        double v = 0;
+        try {
+            v = eval_expr(e, vars);
+        } catch (const Error& err) {
+            issue(path, err.message() + where);
+            return;
+        }
+        if (v != std::floor(v)) issue(path, "gives " + fmt_num(v) + " bytes" + where + ", not a whole number; " + range);
+        else if (v < double(kMinMallocHeapBytes) || v > double(kMaxMallocHeapBytes))
+            issue(path, "gives " + fmt_num(v) + " bytes" + where + "; " + range);
+    };
+    if (step.checks.cases.empty()) check({}, "");
+    for (const auto& c : step.checks.cases) check(c.params, " in case '" + c.name + "'");
 }
 
 }  // namespace wb::lesson_load

@@ -11,7 +11,7 @@
 // entry points, the lesson's top level and a step's merge of the lesson-level
 // defaults; load_values.cpp the generic value checks; load_data.cpp params,
 // buffers, constants and views; load_launches.cpp host, launches, the
-// reference and compile; load_checks.cpp checks, metrics and the baseline.
+// reference, compile and limits; load_checks.cpp checks, metrics and the baseline.
 //
 // Why a class full of small parse functions instead of nlohmann's from_json:
 // from_json stops at the first exception, and an instructor should see every
@@ -54,7 +54,7 @@ namespace {
 
 // The keys a step may take over from the lesson level.
 const std::vector<std::string> kDefaultKeys = {"params",  "buffers",  "launches", "constants", "reference", "checks",
-                                               "metrics", "baseline", "views",    "compile",   "host"};
+                                               "metrics", "baseline", "views",    "compile",   "host",  "limits"};
 
 }  // namespace
 
@@ -229,6 +229,7 @@ void Loader::parse_step(const Json& root, const Json& sj, std::size_t index, Ste
     parse_baseline(section("baseline"), step);
     parse_views(section("views"), step);
     parse_compile(section("compile"), step);
+    parse_limits(section("limits"), step);
 }
 
 }  // namespace lesson_load

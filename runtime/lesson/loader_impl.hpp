@@ -7,7 +7,7 @@
 //   load_values.cpp    the small helpers and the generic value checks (keys, strings, numbers, text,
 //                      source, expressions, types)
 //   load_data.cpp      params, buffers and their inits (images included), constants, views
-//   load_launches.cpp  host, launches (args, swap), the reference, compile
+//   load_launches.cpp  host, launches (args, swap), the reference, compile, limits
 //   load_checks.cpp    checks (compare, cases, target), metrics, the baseline
 #pragma once
 
@@ -116,6 +116,7 @@ private:
     void parse_baseline(const Section& s, Step& step);
     void parse_views(const Section& s, Step& step);
     void parse_compile(const Section& s, Step& step);
+    void parse_limits(const Section& s, Step& step);
     std::optional<double> param_value(const Param& p, const Json& j, const std::string& path, const char* what);
     bool value_fits_type(const Param& p, double v, const std::string& path, const char* what);
     struct ImageFolder {

@@ -81,6 +81,19 @@ LaunchDims resolve_launch(const LaunchSpec& spec, const std::map<std::string, do
     return d;
 }
 
+long long resolve_malloc_heap(const Step& step, const std::map<std::string, double>& params) {
+    const std::string& e = step.limits.malloc_heap_bytes;
+    if (e.empty()) return kDefaultMallocHeapBytes;
+    const ExprVars vars(params.begin(), params.end());
+    try {
+        return eval_int_expr(e, vars, kMinMallocHeapBytes, kMaxMallocHeapBytes);
+    } catch (const Error& err) {
+        throw Error(ErrorKind::Expression, err.message() + " (the device heap takes " + std::to_string(kMinMallocHeapBytes) +
+                                               " (1 MiB) to " + std::to_string(kMaxMallocHeapBytes) + " (1 GiB) bytes)",
+                    {"", step.limits.json_path + ".malloc_heap_bytes"});
+    }
+}
+
 std::vector<CompareSpec> resolve_compare(const Step& step, const std::map<std::string, double>& params) {
     std::vector<CompareSpec> out = step.checks.compare;
     const ExprVars vars(params.begin(), params.end());

@@ -45,6 +45,12 @@ LaunchDims resolve_launch(const LaunchSpec& spec, const std::map<std::string, do
 // expression, which must give a whole number from 0 to kMaxPasses.
 long long resolve_passes(const LaunchSpec& spec, const std::map<std::string, double>& params);
 
+// The device heap's size in bytes for these params: the step's
+// limits.malloc_heap_bytes, else CUDA's default. Throws wb::Error
+// (Expression) with the JSON path when it is not a whole number from
+// kMinMallocHeapBytes to kMaxMallocHeapBytes.
+long long resolve_malloc_heap(const Step& step, const std::map<std::string, double>& params);
+
 // The compare list with each tolerance expression evaluated for these params.
 // Throws wb::Error (Expression) for one that does not give a finite number >= 0.
 std::vector<CompareSpec> resolve_compare(const Step& step, const std::map<std::string, double>& params);

@@ -30,6 +30,10 @@ struct StepInputs {
     const std::vector<std::vector<unsigned char>>& constants;  // the bytes of step.constants[i]
     const std::vector<HostBuffer>& host;
     const std::vector<HostBuffer>& reference_out;
+    // The device heap's size for this run's launches (resolve_malloc_heap):
+    // the emulator's heap has it; on a GPU the run has set the context's
+    // limit to it before the executor loads anything.
+    long long malloc_heap_bytes = kDefaultMallocHeapBytes;
 };
 
 class StepExecutor {

@@ -10,7 +10,9 @@
 //      match; reference_run.hpp keeps them for the next runs)
 //   4. size every launch and check it against the device's limits (or the
 //      target arch's); without a GPU, stop here (compile-only) unless the
-//      kernels go to the CPU emulator
+//      kernels go to the CPU emulator. Before the reference, on a GPU, the
+//      context's device heap is set to the step's size (limits), before
+//      anything of the step is loaded or launched
 //   5. an executor (executor.hpp) prepares: the GPU (driver/gpu_executor), a
 //      host step's run() (host/host_executor), or the CPU emulator
 //      (emulate/emulate_executor)
@@ -86,8 +88,9 @@ public:
             r.message = std::string("internal error: ") + e.what();
         }
         // A sticky fault, or memory a host step leaked: this process's CUDA
-        // context is no use from now on, and the worker is replaced.
-        if (r.context_lost) context_lost_ = true;
+        // context is no use from now on, and the worker is replaced. A heap
+        // size the context cannot take leaves it usable for the steps that fit it.
+        if (r.context_lost && !wants_fresh_context(r)) context_lost_ = true;
         if (req.sample_over > 0)
             for (auto* list : {&r.inputs, &r.gpu_outputs, &r.cpu_outputs})
                 for (HostBuffer& b : *list) b = sample_buffer(b, req.sample_over);
@@ -269,6 +272,23 @@ void LocalBackend::run_impl(const RunRequest& asked, RunResult& r) {
         return;
     }
 
+    // The device heap of the step's launches (limits.malloc_heap_bytes, else
+    // CUDA's default; a bad size fails here on every backend). On a GPU the
+    // context takes it now, before the step loads or launches anything; a
+    // step without one, a host step included, gets the default back, as in a
+    // fresh process. The driver refuses a change once a kernel that calls
+    // malloc has run in the context: then the worker is replaced and runs
+    // this request again (WorkerBackend, wants_fresh_context).
+    const long long heap = resolve_malloc_heap(*step, r.params);
+    if (ctx && !on_cpu && !ctx->set_malloc_heap(static_cast<std::size_t>(heap))) {
+        r.status = RunStatus::CudaError;
+        r.error_code = "CUDA_ERROR_INVALID_VALUE";
+        r.context_lost = true;
+        r.say({{"run.heap_fixed", {std::to_string(heap), std::to_string(ctx->malloc_heap())}}});
+        r.say_hint({{"hint.heap_fixed", {}}});
+        return;
+    }
+
     // 3. the CPU reference, on inputs made once for these params
     std::string inputs_key;
     const std::vector<HostBuffer> host = references_.inputs(req, *step, tc, r, inputs_key);
@@ -325,7 +345,7 @@ void LocalBackend::run_impl(const RunRequest& asked, RunResult& r) {
     }
 
     // 5 to 8, on the executor for where the code runs
-    const StepInputs in{req, *step, source, compare, constants, host, *reference_out};
+    const StepInputs in{req, *step, source, compare, constants, host, *reference_out, heap};
     std::unique_ptr<StepExecutor> ex;
     if (on_cpu) {
         phase("emulate");

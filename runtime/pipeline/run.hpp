@@ -295,6 +295,13 @@ public:
 // use the worker backend (worker.hpp); this one is what the worker runs.
 std::unique_ptr<RunBackend> make_local_backend(int ordinal = 0);
 
+// True when the run stopped before anything of it ran because this
+// process's GPU context cannot take the step's device heap size (a kernel
+// that called malloc had fixed it: the result says run.heap_fixed). The
+// worker backend replaces the worker and runs such a request again, once, in
+// the fresh context.
+bool wants_fresh_context(const RunResult& r);
+
 // The step and the case a request names ("" = the first of each); null when
 // there is no lesson, or it has no such step or case.
 const Step* request_step(const RunRequest& request);

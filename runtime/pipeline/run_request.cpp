@@ -75,6 +75,10 @@ std::vector<LaunchReport> check_step_launches(const Step& step, const std::map<s
     return reports;
 }
 
+bool wants_fresh_context(const RunResult& r) {
+    return r.context_lost && !r.message_said.empty() && r.message_said.front().key == "run.heap_fixed";
+}
+
 const Step* request_step(const RunRequest& req) {
     return req.lesson ? req.lesson->find_step(req.step.empty() ? "1" : req.step) : nullptr;
 }

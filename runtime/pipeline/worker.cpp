@@ -409,6 +409,12 @@ RunResult WorkerBackend::run_locked(const RunRequest& req) {
                 stop_worker();
                 std::string ignored;
                 ensure_worker(ignored);
+                // The step's device heap size did not fit the old context, and
+                // nothing of the run ran: the fresh worker runs it, once.
+                if (attempt == 0 && wants_fresh_context(r) && !cancelled()) {
+                    r = initial_result(req);
+                    continue;
+                }
                 r.hint += r.hint.empty() ? "" : "; ";
                 r.hint += "the GPU process was replaced, so the next run starts clean";
             }

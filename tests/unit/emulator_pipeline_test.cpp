@@ -5,11 +5,18 @@
 // buffer, index, block, thread and source line, a tiled matmul without its
 // second __syncthreads() fails as a race, a reduction that adds shared slots nobody
 // wrote fails, inline PTX is refused before anything runs,
-// an endless kernel is stopped at the deadline and the next run works, and
-// the check of a lesson counts the cases it leaves out.
+// an endless kernel is stopped at the deadline and the next run works,
+// the check of a lesson counts the cases it leaves out, and a step's
+// limits.malloc_heap_bytes sizes the device heap its kernels' malloc takes from.
 #include "cli_runner.hpp"
 
+#include "lesson/loader.hpp"
+#include "pipeline/run.hpp"
+
 #include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
 
 namespace {
 
@@ -67,6 +74,44 @@ TEST(EmulatorPipeline, AReductionThatAddsSharedSlotsNobodyWroteFails) {
     EXPECT_TRUE(contains(r.out, "read element [7] of the __shared__ array 'partial' at unwritten_shared_slots.cu:17, before "
                                 "any thread of the block wrote it"))
         << r.out;
+}
+
+// tests/data/lessons_good/malloc_heap.json: eight threads each keep 2 MiB
+// until all have asked (16 MiB in all), and thread 0 writes how many got it
+// into `count`, which the run hands back (in this process, so the buffer is
+// read, not a line the kernel printed).
+int threads_that_got(const std::string& step, std::map<std::string, double> params = {}) {
+    auto loaded = wb::load_lesson(data("lessons_good/malloc_heap.json"));
+    EXPECT_TRUE(loaded.ok());
+    if (!loaded.ok()) return -1;
+    wb::RunRequest req;
+    req.trusted = true;
+    req.lesson = std::make_shared<const wb::Lesson>(std::move(*loaded.lesson));
+    req.step = step;
+    req.params = std::move(params);
+    req.source = wb::SourceChoice::Solution;
+    req.executor = wb::Executor::Cpu;
+    req.timing = false;
+    req.keep_buffers = true;
+    const wb::RunResult r = wb::make_local_backend()->run(req);
+    EXPECT_EQ(r.status, wb::RunStatus::Passed) << r.message;
+    EXPECT_TRUE(r.emulated);
+    for (const auto& b : r.gpu_outputs)
+        if (b.name == "count") return int(b.get(0));
+    ADD_FAILURE() << "no output 'count'";
+    return -1;
+}
+
+TEST(EmulatorPipeline, AStepsLargerHeapLetsItsKernelsMallocPastEightMiBAndWithoutOneMallocReturnsNull) {
+    EXPECT_EQ(threads_that_got("larger_heap"), 8);  // 64 MiB holds all 16 MiB
+    // CUDA's default 8 MiB: four chunks fit, and the other four threads get NULL.
+    EXPECT_EQ(threads_that_got("default_heap"), 4);
+    // The size follows the params (a case's, or the request's): 12 MiB holds six chunks.
+    EXPECT_EQ(threads_that_got("larger_heap", {{"HEAP_MIB", 12}}), 6);
+    // As a student runs it.
+    auto cli = run_cli("run --trust tests/data/lessons_good/malloc_heap.json --step larger_heap --solution --backend cpu --no-timing");
+    EXPECT_EQ(cli.code, 0) << cli.out;
+    EXPECT_TRUE(contains(cli.out, "result  passed")) << cli.out;
 }
 
 TEST(EmulatorPipeline, InlinePtxIsRefusedBeforeAnythingRuns) {

@@ -6,8 +6,10 @@
 // it in lessons_bad/expected.json; the cases that need the file system
 // (symlinks, huge files, bad bytes) are made at run time in a temporary folder.
 // Throughout, the loader must never throw, whatever the input.
+#include "core/error.hpp"
 #include "core/fs.hpp"
 #include "lesson/loader.hpp"
+#include "lesson/resolve.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -284,13 +286,14 @@ TEST(LessonLoader, GoodLessonsAreListedSortedWithoutTheSchema) {
     EXPECT_TRUE(list_lessons(dir.path() / "missing").empty());
 
     auto good = list_lessons(kGood);
-    ASSERT_EQ(good.size(), 6u);
+    ASSERT_EQ(good.size(), 7u);
     EXPECT_EQ(good[0].filename(), "constant_mask.json");
     EXPECT_EQ(good[1].filename(), "format2.json");
     EXPECT_EQ(good[2].filename(), "full.json");
     EXPECT_EQ(good[3].filename(), "half_scale.json");
-    EXPECT_EQ(good[4].filename(), "minimal.json");
-    EXPECT_EQ(good[5].filename(), "multipass_scan.json");
+    EXPECT_EQ(good[4].filename(), "malloc_heap.json");
+    EXPECT_EQ(good[5].filename(), "minimal.json");
+    EXPECT_EQ(good[6].filename(), "multipass_scan.json");
 }
 
 // ---------------------------------------------------------------------------
@@ -792,4 +795,56 @@ TEST(LessonLoaderFormat2, ConstantsAreFilledFromInputBuffers) {
     EXPECT_EQ(step.constants[0].name, "c_mask");
     EXPECT_EQ(step.constants[0].buffer, "mask");
     EXPECT_EQ(step.constants[0].json_path, "constants[0]");
+}
+
+// ---- limits: the device heap ------------------------------------------------------
+
+TEST(LessonLoaderLimits, AStepsDeviceHeapIsAnExpressionOverParamsSizedPerCase) {
+    LoadResult r = load_lesson(kGood / "malloc_heap.json");
+    ASSERT_TRUE(r.ok()) << all_issues(r);
+    const Step& larger = r.lesson->steps[0];
+    EXPECT_EQ(larger.limits.malloc_heap_bytes, "HEAP_MIB * 1048576");
+    EXPECT_EQ(larger.limits.json_path, "steps[0].limits");
+    EXPECT_EQ(resolve_malloc_heap(larger, resolve_params(larger, larger.find_case("default"), {})), 64ll << 20);
+    EXPECT_EQ(resolve_malloc_heap(larger, resolve_params(larger, larger.find_case("heap_48"), {})), 48ll << 20);
+    // A step that gives none runs with CUDA's default.
+    const Step& plain = r.lesson->steps[1];
+    EXPECT_TRUE(plain.limits.malloc_heap_bytes.empty());
+    EXPECT_EQ(resolve_malloc_heap(plain, resolve_params(plain, nullptr, {})), kDefaultMallocHeapBytes);
+    EXPECT_EQ(kDefaultMallocHeapBytes, 8ll << 20);
+}
+
+TEST(LessonLoaderLimits, AHeapSizeARequestsParamsPushOutOfRangeFailsTheRunAtItsJsonPath) {
+    LoadResult r = load_lesson(kGood / "malloc_heap.json");
+    ASSERT_TRUE(r.ok()) << all_issues(r);
+    const Step& larger = r.lesson->steps[0];
+    auto params = resolve_params(larger, nullptr, {});
+    params["HEAP_MIB"] = 2048;  // past 1 GiB (the param's own bounds allow 1024)
+    try {
+        resolve_malloc_heap(larger, params);
+        FAIL() << "a 2 GiB heap was accepted";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::Expression);
+        EXPECT_EQ(e.where().json_path, "steps[0].limits.malloc_heap_bytes");
+        EXPECT_NE(e.message().find("above the maximum 1073741824"), std::string::npos) << e.message();
+        EXPECT_NE(e.message().find("the device heap takes 1048576 (1 MiB) to 1073741824 (1 GiB) bytes"), std::string::npos)
+            << e.message();
+    }
+}
+
+TEST(LessonLoaderLimits, AHostStepIsRefusedLimitsItsRunSetsItself) {
+    auto j = nlohmann::json::parse(read_file(kData / "host" / "host_add.json"));
+    j["steps"][0]["limits"] = {{"malloc_heap_bytes", 67108864}};
+    LoadResult r = load_lesson_text(j.dump(), kData / "host" / "host_add_limits.json");
+    EXPECT_FALSE(r.ok());
+    EXPECT_TRUE(has_issue(r, "steps[0].limits", "a host step sets its own limits in run(), with cudaDeviceSetLimit"))
+        << all_issues(r);
+}
+
+TEST(LessonLoaderLimits, ALessonLevelLimitEveryStepReplacesIsNeverUsed) {
+    auto j = nlohmann::json::parse(read_file(kGood / "minimal.json"));
+    j["limits"] = {{"malloc_heap_bytes", 16777216}};
+    j["steps"][0]["limits"] = {{"malloc_heap_bytes", 33554432}};
+    LoadResult r = load_lesson_text(j.dump(), kGood / "minimal_limits.json");
+    EXPECT_TRUE(has_issue(r, "limits", "never used")) << all_issues(r);
 }
