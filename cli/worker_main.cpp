@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
         else if (std::strcmp(argv[i], "--cgroup-fd") == 0 && i + 1 < argc) {
             // The process cap (sandbox/sandbox.hpp): joined before anything else runs.
             const int fd = std::atoi(argv[++i]);
-            if (fcntl(fd, F_GETFD) >= 0 && !wb::join_worker_cgroup(fd))
+            if (fcntl(fd, F_GETFD) >= 0 && !wb::join_worker_cgroup(fd) && errno != EBADF)
                 std::fprintf(stderr, "cuda-workbook-worker: could not join its process-capping cgroup: %s\n",
                              std::strerror(errno));
         }

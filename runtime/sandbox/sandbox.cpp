@@ -555,12 +555,18 @@ int g_pids_events = -1;  // the worker's cgroup's pids.events
 }  // namespace
 
 bool join_worker_cgroup(int fd) {
-    const bool ok = ::write(fd, "0", 1) == 1;
-    const int saved = errno;
     // Its folder, as this mount namespace names it (bwrap shows / as it is).
+    // A wrapper between the supervisor and the worker (compute-sanitizer) may
+    // have put a file of its own on that number: then nothing is written.
     std::error_code ec;
     const fs::path procs = fs::read_symlink("/proc/self/fd/" + std::to_string(fd), ec);
-    if (ok && !ec) g_pids_events = ::open((procs.parent_path() / "pids.events").c_str(), O_RDONLY | O_CLOEXEC);
+    if (ec || procs.filename() != "cgroup.procs") {
+        errno = EBADF;
+        return false;
+    }
+    const bool ok = ::write(fd, "0", 1) == 1;
+    const int saved = errno;
+    if (ok) g_pids_events = ::open((procs.parent_path() / "pids.events").c_str(), O_RDONLY | O_CLOEXEC);
     ::close(fd);
     errno = saved;
     return ok;

@@ -146,7 +146,9 @@ private:
 
 // In a worker, first of all: moves this process into the cgroup whose
 // cgroup.procs is open on `fd`, and closes `fd`; keeps the cgroup's
-// pids.events open to read. False (and errno) when the kernel refused.
+// pids.events open to read. False (and errno) when the kernel refused; false
+// with EBADF, leaving `fd` alone, when `fd` is no cgroup.procs (a wrapper
+// such as compute-sanitizer put a file of its own on that number).
 bool join_worker_cgroup(int fd);
 
 // In a worker that joined its cgroup: how many forks and new threads its
