@@ -4,7 +4,9 @@
 // and results on fd 4; stdout and stderr (device printf, assert messages) go
 // to the supervisor too. Not meant to be run by hand.
 #include "pipeline/worker.hpp"
+#include "sandbox/sandbox.hpp"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -14,6 +16,13 @@ int main(int argc, char** argv) {
     int ordinal = 0;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--ordinal") == 0 && i + 1 < argc) ordinal = std::atoi(argv[++i]);
+        else if (std::strcmp(argv[i], "--cgroup-fd") == 0 && i + 1 < argc) {
+            // The process cap (sandbox/sandbox.hpp): joined before anything else runs.
+            const int fd = std::atoi(argv[++i]);
+            if (fcntl(fd, F_GETFD) >= 0 && !wb::join_worker_cgroup(fd) && errno != EBADF)
+                std::fprintf(stderr, "cuda-workbook-worker: could not join its process-capping cgroup: %s\n",
+                             std::strerror(errno));
+        }
         else if (std::strcmp(argv[i], "--help") == 0) {
             std::puts("cuda-workbook-worker: started by cuda-workbook and cuda-workbook-cli to run kernels in a\n"
                       "process of their own. Requests arrive on fd 3, results leave on fd 4.");

@@ -65,7 +65,7 @@ std::vector<std::string> child_environment(const fs::path& tmpdir) {
 }
 
 // Runs argv[0] (an absolute path) with captured output, with TMPDIR=`tmpdir`
-// when given. Throws wb::Error (Reference) when the process cannot be started.
+// and in that folder when given. Throws wb::Error (Reference) when the process cannot be started.
 ProcessResult run_process(const std::vector<std::string>& args, const fs::path& tmpdir = {}) {
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0)
@@ -76,6 +76,9 @@ ProcessResult run_process(const std::vector<std::string>& args, const fs::path& 
     posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
     posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    // It works in its scratch folder: a worker's own working folder is removed
+    // (sandbox/sandbox.hpp), and nvcc's shell would say so in the log.
+    if (!tmpdir.empty()) posix_spawn_file_actions_addchdir_np(&actions, tmpdir.c_str());
 
     std::vector<char*> argv;
     for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));

@@ -99,6 +99,15 @@ bool host_call_failed(const HostCall& c, RunResult& r,
         r.say_hint({{"hint.host_sticky", {}}});
         return true;
     }
+    if (c.threads_left > 0) {
+        // They cannot be stopped safely: the worker leaves after this result
+        // (context_lost), and its supervisor starts a fresh one.
+        r.status = RunStatus::HostError;
+        r.context_lost = true;
+        r.say({{"host.threads_left", {std::to_string(c.threads_left)}}});
+        r.say_hint({{"hint.host_threads_left", {}}});
+        return true;
+    }
     if (c.threw) {
         r.status = RunStatus::HostError;
         r.say({thrown_phrase(*c.threw)});

@@ -4,6 +4,7 @@
 #include "core/error.hpp"
 #include "driver/cuda_driver.hpp"
 #include "host/include/wb_host.h"
+#include "sandbox/threads.hpp"
 
 #include <cxxabi.h>
 #include <dlfcn.h>
@@ -183,12 +184,14 @@ HostCall LoadedHostStep::call(std::vector<HostBuffer>& buffers, const std::map<s
     // An exception out of run() is the student's error, said with its type
     // and what(), not the workbook's (it would otherwise reach the worker's
     // own handler as an "internal error").
+    const ThreadCensus threads_before = take_thread_census();
     try {
         out.code = run_(&ctx);
     } catch (...) {
         out.threw = describe_current_exception();
     }
     const auto t1 = std::chrono::steady_clock::now();
+    out.threads_left = threads_started_since(threads_before);
     const std::uint64_t returned_ns = tracer ? tracer->now_ns() : 0;
     out.wall_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
     ctx.error[sizeof ctx.error - 1] = 0;

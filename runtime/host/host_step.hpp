@@ -43,6 +43,7 @@ struct HostCall {
     // check, a kernel that faulted), as "cudaErrorIllegalAddress: an illegal memory access was encountered".
     std::string cuda_error;
     bool sticky = false;          // that error ruined the CUDA context (the worker must be replaced)
+    int threads_left = 0;         // threads run() started that still ran when it returned (sandbox/threads.hpp)
     std::optional<Trace> trace;   // with a tracer
 };
 

@@ -156,7 +156,7 @@ struct RunResult {
     std::string hint;        // what to do about it, when there is something
     std::string error_code;  // e.g. CUDA_ERROR_ILLEGAL_ADDRESS
     std::string output;      // what the kernel printed (device printf, assert messages) and other stdout/stderr
-    bool context_lost = false;  // a sticky fault: the process's CUDA context is unusable from now on
+    bool context_lost = false;  // the process is not fit for more runs: a sticky fault ruined its CUDA context, or run() left threads running
     int fault_line = 0;         // the student's source line where a kernel faulted, when known (the CPU emulator's); 0: not known
 
     std::string lesson_id, step_id, case_name;

@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "lesson/lesson_files.hpp"
+#include "sandbox/sandbox.hpp"
 #include "lesson/loader.hpp"
 
 #include <array>
@@ -306,7 +307,8 @@ RunRequest decode_request(const Frame& f) {
     } catch (const nlohmann::json::exception& e) {
         throw Error(ErrorKind::Internal, std::string("malformed request to the worker: ") + e.what());
     }
-    r.lesson = parsed_lesson(file, text);
+    // A worker works in an empty folder (sandbox/sandbox.hpp); a relative lesson path is the front end's.
+    r.lesson = parsed_lesson(from_start_folder(file).string(), text);
     return r;
 }
 

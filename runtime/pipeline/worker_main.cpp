@@ -13,6 +13,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <system_error>
 
 namespace wb {
 
@@ -35,6 +36,7 @@ void on_exit_during_request(int status, void*) {
 
 int worker_main(int in_fd, int out_fd, int ordinal) {
     std::signal(SIGPIPE, SIG_IGN);
+    leave_working_folder();  // NVRTC finds no "..." include in the front end's folder (sandbox/sandbox.hpp)
     become_subreaper();
     ::on_exit(on_exit_during_request, nullptr);
     auto backend = make_local_backend(ordinal);
@@ -62,6 +64,8 @@ int worker_main(int in_fd, int out_fd, int ordinal) {
             continue;
         }
         RunResult r;
+        const long cap_refusals = task_cap_refusals();
+        bool cap_reached = false;
         try {
             RunRequest req = decode_request(q);
             // Trust is checked here too, where the lesson's C++ would run: a
@@ -91,9 +95,22 @@ int worker_main(int in_fd, int out_fd, int ordinal) {
         } catch (const Error& e) {
             r.status = RunStatus::InputError;
             r.message = e.what();
+        } catch (const std::system_error& e) {
+            // A thread or process the worker needed was refused (RLIMIT_NPROC, or the cgroup's pids.max).
+            cap_reached = e.code() == std::errc::resource_unavailable_try_again;
+            r.status = RunStatus::InputError;
+            r.message = std::string("internal error: ") + e.what();
         } catch (const std::exception& e) {
             r.status = RunStatus::InputError;
             r.message = std::string("internal error: ") + e.what();
+        }
+        // The process cap refused a fork or a thread during a run that failed:
+        // what the student's code started (and left running) is the cause.
+        if (r.status != RunStatus::Passed && r.status != RunStatus::CompileOnly && (cap_reached || task_cap_refusals() > cap_refusals)) {
+            r.status = RunStatus::CudaError;
+            r.say({{"sandbox.task_cap_reached", {std::to_string(worker_task_cap())}}});
+            r.hint.clear();
+            r.hint_said.clear();
         }
         end_leftover_children();  // the run is over: what it started and left running goes with it
         clear_run_scratch();      // and what it wrote in its scratch folder
@@ -101,7 +118,7 @@ int worker_main(int in_fd, int out_fd, int ordinal) {
         std::fflush(stdout);
         std::fflush(stderr);
         if (!write_frame(out_fd, encode_result(r))) return 0;
-        if (r.context_lost) return 0;  // this process's CUDA context is ruined; the supervisor starts another
+        if (r.context_lost) return 0;  // its CUDA context is ruined, or run()'s threads still run; the supervisor starts another
     }
 }
 

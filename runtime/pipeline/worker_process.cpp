@@ -78,11 +78,21 @@ std::unique_ptr<WorkerBackend::Process> WorkerBackend::spawn(const std::vector<s
     // Contained when the sandbox can be had (sandbox/sandbox.hpp), around the wrapper too.
     const SandboxChoice sandbox = worker_sandbox(view_);
     if (!sandbox.contained() && not_contained_.empty()) not_contained_ = sandbox.not_contained;
+    // The process cap that holds for root too: a pids cgroup the worker joins first thing.
+    std::string no_cgroup;
+    std::unique_ptr<WorkerCgroup> cgroup = WorkerCgroup::make(worker_task_cap(), no_cgroup);
+    if (!cgroup && sandbox.contained() && ::geteuid() == 0 && not_contained_.empty())
+        not_contained_ = {{"sandbox.no_process_cap", {no_cgroup}}};
+    if (cgroup) posix_spawn_file_actions_adddup2(&fa, cgroup->join_fd(), kWorkerCgroupFd);
     std::vector<std::string> args = sandbox.wrapper;
     args.insert(args.end(), wrapper.begin(), wrapper.end());
     args.push_back(options_.executable.string());
     args.push_back("--ordinal");
     args.push_back(std::to_string(options_.ordinal));
+    if (cgroup) {
+        args.push_back("--cgroup-fd");
+        args.push_back(std::to_string(kWorkerCgroupFd));
+    }
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -101,6 +111,7 @@ std::unique_ptr<WorkerBackend::Process> WorkerBackend::spawn(const std::vector<s
     ::close(req[0]);
     ::close(resp[1]);
     ::close(out[1]);
+    if (cgroup) cgroup->close_join_fd();  // the worker's copy is the only one
     if (rc != 0) {
         why = "could not start " + std::string(argv[0]) + ": " + std::strerror(rc);
         for (int fd : {req[1], resp[0], out[0], stop[0], stop[1]}) ::close(fd);
@@ -109,6 +120,7 @@ std::unique_ptr<WorkerBackend::Process> WorkerBackend::spawn(const std::vector<s
     auto p = std::make_unique<Process>();
     p->pid = pid;
     p->contained = sandbox.contained();
+    p->cgroup = std::move(cgroup);
     p->to_worker = req[1];
     p->from_worker = resp[0];
     p->output_fd = out[0];

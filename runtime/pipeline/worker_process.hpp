@@ -30,6 +30,9 @@ constexpr std::size_t kMaxOutput = 256 * 1024;  // what a worker printed that a 
 struct WorkerBackend::Process {
     pid_t pid = -1;           // bwrap's, for a contained worker: the worker dies with it
     bool contained = false;   // started inside the sandbox (sandbox/sandbox.hpp)
+    // The pids cgroup the worker joins (sandbox/sandbox.hpp); what is left in
+    // it is killed, and it is removed, when this Process ends.
+    std::unique_ptr<WorkerCgroup> cgroup;
     int to_worker = -1;
     int from_worker = -1;
     int output_fd = -1;
@@ -50,6 +53,7 @@ struct WorkerBackend::Process {
             remove_compiler_scratch(pid);
         }
         kill_leftovers(-1);
+        cgroup.reset();
         finish_output();
         if (output_fd >= 0) ::close(output_fd);
         if (stop_reader >= 0) ::close(stop_reader);

@@ -8,12 +8,15 @@
 #include "emulate/emulator.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
+#include <sstream>
 #include <mutex>
 #include <optional>
 #include <poll.h>
@@ -301,12 +304,14 @@ WorkerLimits worker_limits() {
     WorkerLimits l;
     const std::uint64_t mib = env_number("WB_WORKER_MEMORY_MB");
     l.memory_bytes = mib ? mib << 20 : std::max<std::uint64_t>(std::uint64_t(2) << 30, physical_memory() / 2);
-    if (running_contained()) {
-        const long procs = long(env_number("WB_WORKER_PROCESSES"));
-        const long cores = long(std::max(1u, std::thread::hardware_concurrency()));
-        l.processes = procs ? procs : std::max(256L, 64 + 4 * cores);
-    }
+    if (running_contained()) l.processes = worker_task_cap();
     return l;
+}
+
+long worker_task_cap() {
+    const long procs = long(env_number("WB_WORKER_PROCESSES"));
+    const long cores = long(std::max(1u, std::thread::hardware_concurrency()));
+    return procs ? procs : std::max(256L, 64 + 4 * cores);
 }
 
 void apply_worker_limits(const WorkerLimits& limits) {
@@ -357,6 +362,253 @@ void clear_run_scratch() {
     std::vector<fs::path> inside;
     for (const auto& e : fs::directory_iterator("/tmp", ec)) inside.push_back(e.path());
     for (const auto& p : inside) remove_on_device(p, tmp.st_dev);
+}
+
+// ---- a pids cgroup per worker ------------------------------------------------
+
+namespace {
+
+std::vector<std::string> split(const std::string& s, char sep) {
+    std::vector<std::string> out;
+    std::string part;
+    std::istringstream in(s);
+    while (std::getline(in, part, sep)) out.push_back(part);
+    return out;
+}
+
+std::string first_line(const fs::path& p) {
+    std::ifstream in(p);
+    std::string line;
+    std::getline(in, line);
+    return line;
+}
+
+bool write_small_file(const fs::path& p, const std::string& text) {
+    const int fd = ::open(p.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    const bool ok = ::write(fd, text.data(), text.size()) == ssize_t(text.size());
+    ::close(fd);
+    return ok;
+}
+
+bool has_word(const std::string& list, const std::string& word, char sep) {
+    for (const auto& w : split(list, sep))
+        if (w == word) return true;
+    return false;
+}
+
+// `cgroup` (this process's, as /proc/self/cgroup names it) inside a mount of
+// its hierarchy whose root is `root`: the folder under `mount_point`.
+std::optional<fs::path> under_mount(const std::string& cgroup, const std::string& root, const std::string& mount_point) {
+    if (root == "/") return fs::path(mount_point) / fs::path(cgroup).relative_path();
+    if (cgroup == root) return fs::path(mount_point);
+    if (cgroup.rfind(root + "/", 0) != 0) return std::nullopt;  // outside what this mount shows
+    return fs::path(mount_point) / cgroup.substr(root.size() + 1);
+}
+
+// The folder whose children get a pids.max: this process's own cgroup in the
+// v1 pids hierarchy, else its cgroup v2 with pids enabled for children.
+std::optional<fs::path> pids_parent(std::string& why) {
+    std::string v1_cgroup, v2_cgroup;
+    bool v1 = false, v2 = false;
+    {
+        std::ifstream in("/proc/self/cgroup");
+        std::string line;
+        while (std::getline(in, line)) {
+            const auto a = line.find(':'), b = a == std::string::npos ? a : line.find(':', a + 1);
+            if (b == std::string::npos) continue;
+            const std::string id = line.substr(0, a), controllers = line.substr(a + 1, b - a - 1), path = line.substr(b + 1);
+            if (has_word(controllers, "pids", ',')) v1 = true, v1_cgroup = path;
+            else if (id == "0" && controllers.empty()) v2 = true, v2_cgroup = path;
+        }
+    }
+    std::optional<fs::path> v1_dir, v2_dir;
+    {
+        std::ifstream in("/proc/self/mountinfo");
+        std::string line;
+        while (std::getline(in, line)) {
+            // id parent major:minor root mount-point options [optional...] - type source super-options
+            const auto f = split(line, ' ');
+            const auto dash = std::find(f.begin(), f.end(), "-");
+            if (f.size() < 5 || std::distance(dash, f.end()) < 4) continue;
+            const std::string& type = *(dash + 1);
+            const std::string& super = *(dash + 3);
+            if (type == "cgroup" && v1 && !v1_dir && has_word(super, "pids", ','))
+                v1_dir = under_mount(v1_cgroup, f[3], f[4]);
+            else if (type == "cgroup2" && v2 && !v2_dir)
+                v2_dir = under_mount(v2_cgroup, f[3], f[4]);
+        }
+    }
+    if (v1_dir) return v1_dir;
+    if (v2_dir) {
+        if (!has_word(first_line(*v2_dir / "cgroup.controllers"), "pids", ' ')) {
+            why = "the pids controller is not available to " + v2_dir->string();
+            return std::nullopt;
+        }
+        if (!has_word(first_line(*v2_dir / "cgroup.subtree_control"), "pids", ' ') &&
+            !write_small_file(*v2_dir / "cgroup.subtree_control", "+pids")) {
+            why = "cannot enable the pids controller in " + v2_dir->string() + ": " + std::strerror(errno);
+            return std::nullopt;
+        }
+        return v2_dir;
+    }
+    why = "no cgroup hierarchy with the pids controller is mounted";
+    return std::nullopt;
+}
+
+// Whether this process can make worker cgroups, found out once.
+struct CgroupPlace {
+    std::optional<fs::path> parent;
+    std::string why;
+};
+
+const CgroupPlace& cgroup_place() {
+    static const CgroupPlace place = [] {
+        CgroupPlace p;
+        auto parent = pids_parent(p.why);
+        if (!parent) return p;
+        // Folders of supervisors that are gone (it crashed): removed when empty.
+        std::error_code ec;
+        for (const auto& e : fs::directory_iterator(*parent, ec)) {
+            const std::string name = e.path().filename().string();
+            if (name.rfind("cuda-workbook-", 0) != 0) continue;
+            const long pid = std::atol(name.c_str() + 14);
+            if (pid > 0 && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH) ::rmdir(e.path().c_str());
+        }
+        const fs::path probe = *parent / ("cuda-workbook-" + std::to_string(::getpid()) + "-probe");
+        if (::mkdir(probe.c_str(), 0755) != 0 && errno != EEXIST) {
+            p.why = "cannot make a cgroup in " + parent->string() + ": " + std::strerror(errno);
+            return p;
+        }
+        const bool has_max = ::access((probe / "pids.max").c_str(), W_OK) == 0;
+        ::rmdir(probe.c_str());
+        if (!has_max) {
+            p.why = "a cgroup made in " + parent->string() + " has no writable pids.max";
+            return p;
+        }
+        p.parent = parent;
+        return p;
+    }();
+    return place;
+}
+
+}  // namespace
+
+std::unique_ptr<WorkerCgroup> WorkerCgroup::make(long max_tasks, std::string& why) {
+    if (const char* off = std::getenv("WB_SANDBOX"); off && std::string(off) == "off") {
+        why = "WB_SANDBOX=off switched it off";
+        return nullptr;
+    }
+    const CgroupPlace& place = cgroup_place();
+    if (!place.parent) {
+        why = place.why;
+        return nullptr;
+    }
+    static std::atomic<long> made{0};
+    std::unique_ptr<WorkerCgroup> g(new WorkerCgroup);
+    g->path_ = *place.parent / ("cuda-workbook-" + std::to_string(::getpid()) + "-" + std::to_string(++made));
+    if (::mkdir(g->path_.c_str(), 0755) != 0) {
+        why = "cannot make " + g->path_.string() + ": " + std::strerror(errno);
+        return nullptr;
+    }
+    if (!write_small_file(g->path_ / "pids.max", std::to_string(max_tasks))) {
+        why = "cannot write " + (g->path_ / "pids.max").string() + ": " + std::strerror(errno);
+        return nullptr;  // the destructor removes the folder
+    }
+    g->join_fd_ = ::open((g->path_ / "cgroup.procs").c_str(), O_WRONLY | O_CLOEXEC);
+    if (g->join_fd_ < 0) {
+        why = "cannot open " + (g->path_ / "cgroup.procs").string() + ": " + std::strerror(errno);
+        return nullptr;
+    }
+    return g;
+}
+
+void WorkerCgroup::close_join_fd() {
+    if (join_fd_ >= 0) ::close(join_fd_);
+    join_fd_ = -1;
+}
+
+std::vector<long> WorkerCgroup::processes() const {
+    std::vector<long> out;
+    std::ifstream in(path_ / "cgroup.procs");
+    long pid = 0;
+    while (in >> pid) out.push_back(pid);
+    return out;
+}
+
+WorkerCgroup::~WorkerCgroup() {
+    close_join_fd();
+    if (path_.empty()) return;
+    // Everything in it is the worker's own tree: what a fork made keeps
+    // forking until it is killed, and pids.max bounds how many there are.
+    const bool has_kill = ::access((path_ / "cgroup.kill").c_str(), W_OK) == 0;  // cgroup v2, Linux 5.14
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    while (::rmdir(path_.c_str()) != 0 && errno == EBUSY && std::chrono::steady_clock::now() < until) {
+        if (!has_kill || !write_small_file(path_ / "cgroup.kill", "1"))
+            for (long pid : processes()) ::kill(pid_t(pid), SIGKILL);
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+}
+
+namespace {
+int g_pids_events = -1;  // the worker's cgroup's pids.events
+}  // namespace
+
+bool join_worker_cgroup(int fd) {
+    // Its folder, as this mount namespace names it (bwrap shows / as it is).
+    // A wrapper between the supervisor and the worker (compute-sanitizer) may
+    // have put a file of its own on that number: then nothing is written.
+    std::error_code ec;
+    const fs::path procs = fs::read_symlink("/proc/self/fd/" + std::to_string(fd), ec);
+    if (ec || procs.filename() != "cgroup.procs") {
+        errno = EBADF;
+        return false;
+    }
+    const bool ok = ::write(fd, "0", 1) == 1;
+    const int saved = errno;
+    if (ok) g_pids_events = ::open((procs.parent_path() / "pids.events").c_str(), O_RDONLY | O_CLOEXEC);
+    ::close(fd);
+    errno = saved;
+    return ok;
+}
+
+long task_cap_refusals() {
+    if (g_pids_events < 0) return 0;
+    char buf[256];
+    const ssize_t n = ::pread(g_pids_events, buf, sizeof buf - 1, 0);
+    if (n <= 0) return 0;
+    buf[n] = 0;
+    const char* max = std::strstr(buf, "max ");
+    return max ? std::atol(max + 4) : 0;
+}
+
+// ---- the worker's working folder ------------------------------------------------
+
+namespace {
+fs::path g_start_folder;  // set once, before the worker reads its first request
+}  // namespace
+
+void leave_working_folder() {
+    std::error_code ec;
+    const fs::path start = fs::current_path(ec);
+    if (ec) return;
+    for (const char* var : {"CUDA_HOME", "CUDA_PATH", "WB_CUDA_DRIVER_DIR"})
+        if (const char* v = std::getenv(var); v && *v && !fs::path(v).is_absolute())
+            ::setenv(var, (start / v).lexically_normal().c_str(), 1);
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp && *tmp && fs::path(tmp).is_absolute() ? tmp : "/tmp") + "/wb-worker-XXXXXX";
+    if (!::mkdtemp(pattern.data())) return;
+    if (::chdir(pattern.c_str()) != 0) {
+        ::rmdir(pattern.c_str());
+        return;
+    }
+    ::rmdir(pattern.c_str());
+    g_start_folder = start;
+}
+
+fs::path from_start_folder(const fs::path& p) {
+    if (p.empty() || p.is_absolute() || g_start_folder.empty()) return p;
+    return (g_start_folder / p).lexically_normal();
 }
 
 }  // namespace wb

@@ -24,16 +24,36 @@
 // stacks, and a budget), and, inside bwrap's user namespace, where the count
 // is the namespace's own, a process cap (RLIMIT_NPROC; it counts threads;
 // Linux exempts root's processes from it, in every namespace).
+// The process cap that holds for root too is a pids cgroup of the worker's
+// own (WorkerCgroup), with or without bwrap, wherever this process may make
+// one: a child of its own cgroup in cgroup v1's pids hierarchy, or in cgroup
+// v2 where the pids controller can be enabled for its children (root, or a
+// delegated subtree). The supervisor makes it with pids.max set and passes
+// its cgroup.procs, open for writing, to the worker as fd kWorkerCgroupFd;
+// the worker's first act is to write 0 there (join_worker_cgroup), so it and
+// everything it starts are counted. When the worker is gone, the supervisor
+// kills, by pid, whatever is still in the cgroup and removes it.
 // A host step's run() is under the same caps, since it runs in the worker.
 // Where bwrap is missing or cannot make namespaces (an unprivileged
 // container), runs are not contained and work as before; WorkerBackend says
-// so once, with the sandbox.not_contained sentence.
+// so once, with the sandbox.not_contained sentence. Where bwrap works but
+// root runs it and no pids cgroup can be made, it says so once with
+// sandbox.no_process_cap.
+//
+// The worker works in an empty folder that no longer exists
+// (leave_working_folder): NVRTC looks for a "..." include in the folder of
+// the file that includes it, which for a source named without a folder is
+// the working folder, so a file there named like a toolkit header would be
+// read instead; no file can be found in, or created in, a removed folder.
+// The folder the worker started in, the front end's, is kept to resolve the
+// relative lesson paths its requests name (from_start_folder).
 #pragma once
 
 #include "core/phrase.hpp"
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -80,8 +100,8 @@ struct WorkerLimits {
 };
 
 // For this machine: memory of half the RAM, at least 2 GiB
-// (WB_WORKER_MEMORY_MB replaces it); in a contained worker, 64 tasks plus 4
-// per core, at least 256 (WB_WORKER_PROCESSES replaces it).
+// (WB_WORKER_MEMORY_MB replaces it); in a contained worker, worker_task_cap()
+// tasks.
 WorkerLimits worker_limits();
 
 // Applies `limits` to this process (and so to all it starts). Call after the
@@ -90,6 +110,60 @@ void apply_worker_limits(const WorkerLimits& limits);
 
 // True in a worker that bwrap started (it sets WB_CONTAINED).
 bool running_contained();
+
+// The tasks (processes and threads) a worker and all it starts may have:
+// WB_WORKER_PROCESSES, else 64 plus 4 per core, at least 256.
+long worker_task_cap();
+
+// Where the supervisor passes a worker its cgroup's cgroup.procs.
+constexpr int kWorkerCgroupFd = 5;
+
+// A pids cgroup for one worker (see the top of this file).
+class WorkerCgroup {
+public:
+    // A new cgroup with pids.max = `max_tasks`; nullptr where none can be made
+    // here, and `why` says why. Whether this process can make them is found
+    // out once (a probe cgroup, made and removed) and kept.
+    static std::unique_ptr<WorkerCgroup> make(long max_tasks, std::string& why);
+    // Kills, by pid, what is still in the cgroup, and removes it.
+    ~WorkerCgroup();
+    WorkerCgroup(const WorkerCgroup&) = delete;
+    WorkerCgroup& operator=(const WorkerCgroup&) = delete;
+
+    // Its cgroup.procs, open for writing (close-on-exec): a process that
+    // writes "0" to it moves itself, and so all it starts later, in.
+    int join_fd() const { return join_fd_; }
+    void close_join_fd();
+    const std::filesystem::path& path() const { return path_; }
+    // The pids of the processes in it now.
+    std::vector<long> processes() const;
+
+private:
+    WorkerCgroup() = default;
+    std::filesystem::path path_;
+    int join_fd_ = -1;
+};
+
+// In a worker, first of all: moves this process into the cgroup whose
+// cgroup.procs is open on `fd`, and closes `fd`; keeps the cgroup's
+// pids.events open to read. False (and errno) when the kernel refused; false
+// with EBADF, leaving `fd` alone, when `fd` is no cgroup.procs (a wrapper
+// such as compute-sanitizer put a file of its own on that number).
+bool join_worker_cgroup(int fd);
+
+// In a worker that joined its cgroup: how many forks and new threads its
+// pids.max has refused so far (pids.events' "max"); 0 without one.
+long task_cap_refusals();
+
+// In a worker, before it runs anything: remembers the working folder it was
+// started in, and works from then on in an empty folder that is removed
+// (made under $TMPDIR or /tmp, then deleted; left as it is when that fails).
+// Relative CUDA_HOME, CUDA_PATH and WB_CUDA_DRIVER_DIR are made absolute first.
+void leave_working_folder();
+
+// `p` resolved against the folder the worker started in (leave_working_folder),
+// or `p` itself when it is absolute or the worker never left its folder.
+std::filesystem::path from_start_folder(const std::filesystem::path& p);
 
 // In a contained worker: removes everything under /tmp, the run's scratch
 // folder, once the run is over, but never what is bound into it (a cache or

@@ -208,6 +208,22 @@ TEST(HostSteps, AnExceptionOutOfRunIsTheStudentsErrorAndTheNextRunWorks) {
     expect_next_run_passes(w);
 }
 
+// A thread run() started and left running cannot be stopped safely: the run
+// is the student's error, naming how many, and the worker that still runs it
+// is replaced (the next run is a fresh worker's, and passes).
+TEST(HostSteps, AThreadLeftRunningByRunIsTheStudentsErrorAndTheWorkerIsReplaced) {
+    WB_REQUIRE_GPU();
+    wb::WorkerBackend w;
+    const wb::RunResult r = w.run(fault("thread_left.cu"));
+    ASSERT_EQ(r.status, wb::RunStatus::HostError) << r.message;
+    EXPECT_EQ(r.message, "run() returned while 1 threads it started were still running: join them "
+                         "(std::thread::join) before run() returns");
+    EXPECT_EQ(r.message_in("zh"), "run() 返回时，它启动的 1 个线程仍在运行：在 run() 返回之前等待它们结束（std::thread::join）");
+    EXPECT_TRUE(r.context_lost);
+    expect_next_run_passes(w);
+    EXPECT_EQ(w.workers_started(), 2);
+}
+
 // exit() in run() ends the worker: the supervisor says exit() was called, with its status and the phase.
 TEST(HostSteps, ExitInRunIsNamedWithItsStatusAndTheNextRunWorks) {
     WB_REQUIRE_GPU();

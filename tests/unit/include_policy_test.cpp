@@ -18,6 +18,7 @@
 #include "pipeline/run.hpp"
 #include "reference/reference.hpp"
 
+#include "cli_runner.hpp"
 #include "scoped_cache_dir.hpp"
 
 #include <gtest/gtest.h>
@@ -154,6 +155,45 @@ TEST_F(IncludePolicy, NvrtcReadsNoHeaderFromTheWorkingFolder) {
         expect_refusal(bare.diagnostics, "kernel.cu", 1, refused("\"helper.h\"", kNotFound));
         expect_no_marker(bare.log, bare.diagnostics);
     });
+}
+
+// Through the CLI, run from a folder that holds a file named like a toolkit
+// header and one that is no header of anyone's: the worker works in an empty
+// folder (sandbox/sandbox.hpp), so NVRTC, which looks for "..." first in the
+// folder of the file that includes it (the working folder, for a source named
+// without one), reads neither. The toolkit's header is used, and the other
+// name is refused at its line. The folder is a copy of lesson 01, run by its
+// relative path, so that a contained worker sees it (a lesson's folder is
+// bound into the sandbox); and again uncontained.
+TEST_F(IncludePolicy, AKernelRunFromAFolderWithHeadersInItReadsNone) {
+    const fs::path work = dir_ / "work";
+    fs::create_directories(work);
+    fs::copy(fs::path(WB_SOURCE_DIR) / "lessons" / "01_vector_add", work / "01_vector_add", fs::copy_options::recursive);
+    fs::copy_file(fs::path(WB_SOURCE_DIR) / "lessons" / "01_vector_add.json", work / "01_vector_add.json");
+    std::ofstream(work / "cuda_fp16.h") << "#error " << marker_ << "\n";
+    std::ofstream(work / "helper.h") << "#error " << marker_ << "\n";
+    for (const char* sandbox : {"", "WB_SANDBOX=off"}) {
+        SCOPED_TRACE(sandbox);
+        const std::string body =
+            "extern \"C\" __global__ void vector_add(const float* a, const float* b, float* c, int n)\n"
+            "{\n"
+            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "    if (i < n) c[i] = __half2float(__float2half(0.0f)) + a[i] + b[i];\n"
+            "}\n// " + marker_ + sandbox + "\n";  // a source no cache has seen
+        std::ofstream(work / "toolkit_name.cu") << "#include \"cuda_fp16.h\"\n" << body;
+        std::ofstream(work / "bare_name.cu") << "#include \"helper.h\"\n" << body;
+        const std::string from_work = "cd '" + work.string() + "' && " + sandbox;
+        const std::string run = "run 01_vector_add.json --trust --case ragged --backend cpu --no-timing --source ";
+        const CliResult toolkit = run_cli(run + "toolkit_name.cu", from_work);
+        EXPECT_EQ(toolkit.code, 0) << toolkit.out;
+        EXPECT_FALSE(contains(toolkit.out, "#error")) << toolkit.out;
+        const CliResult bare = run_cli(run + "bare_name.cu", from_work);
+        EXPECT_EQ(bare.code, 1) << bare.out;
+        EXPECT_TRUE(contains(bare.out, "bare_name.cu:1:1: error: #include \"helper.h\" is refused: it is not a header "
+                                       "of the CUDA Toolkit, of CUDA Workbook or of the system"))
+            << bare.out;
+        EXPECT_FALSE(contains(bare.out, "#error")) << bare.out;
+    }
 }
 
 TEST_F(IncludePolicy, AnAbsoluteFileNeverReachesTheLogOfNvrtcTheHostStepOrTheReference) {
