@@ -112,17 +112,7 @@ struct Core {
     // indices there is never a finding).
     struct Shared {
         std::uintptr_t begin = 0, end = 0;
-        // A byte's cell, with the cells of the bytes at offsets 0, 1, 2 and 3
-        // mod 4 each kept together: a tiled loop reads 4- and 8-byte elements
-        // by their first byte, so its cells lie side by side, four to a cache
-        // line, and not one to a line.
         CellMap cells;
-        std::size_t quarter = 0;
-        void make_cells(std::size_t bytes) {
-            cells.resize((bytes + 3) & ~std::size_t(3));
-            quarter = cells.size() / 4;
-        }
-        Cell& cell(std::size_t g) const { return cells.data()[(g & 3) * quarter + (g >> 2)]; }
         bool written_in_cells = false;               // [1]
         std::vector<std::uint8_t> written;           // [0], [2]
         std::vector<std::uint8_t> written_at_start;  // [2]: 0 in an array, 1 elsewhere
@@ -215,7 +205,6 @@ FindingKey key_of(const AccessFinding& f) {
 }
 
 struct AccessShadow::Launch {
-    static void check_fully(Core& c, const void* address, unsigned how, const void* pc);
     static void found(Core& c, AccessFinding::Kind kind, const Where& at, std::uint64_t earlier, bool earlier_write,
                       std::uint64_t me, std::uintptr_t pc, bool write) {
         Core::Found& best = c.found[static_cast<std::size_t>(kind)];
@@ -389,21 +378,21 @@ void AccessLaunch::bind_core(const std::byte* dynamic_shared, std::size_t bytes,
     Core::Shared& dyn = c.shared[0];
     dyn.begin = reinterpret_cast<std::uintptr_t>(dynamic_shared);
     dyn.end = dyn.begin + bytes;
-    dyn.make_cells(bytes);
+    dyn.cells.resize(bytes);
     dyn.written.assign(bytes, 0);
     dyn.written_at_start.assign(bytes, 0);
     if (static_region) {
         Core::Shared& region = c.shared[1];
         region.begin = reinterpret_cast<std::uintptr_t>(static_region);
         region.end = region.begin + static_region_bytes;
-        region.make_cells(static_region_bytes);
+        region.cells.resize(static_region_bytes);
         region.written_in_cells = true;
     }
     if (static_block && statics && !statics->vars.empty()) {
         Core::Shared& st = c.shared[2];
         st.begin = reinterpret_cast<std::uintptr_t>(static_block);
         st.end = st.begin + statics->tls_bytes;
-        st.make_cells(statics->tls_bytes);
+        st.cells.resize(statics->tls_bytes);
         st.written_at_start.assign(statics->tls_bytes, 1);
         for (const auto& v : statics->vars)
             std::fill_n(st.written_at_start.begin() + static_cast<std::ptrdiff_t>(v.offset), v.bytes, 0);
@@ -482,12 +471,12 @@ const std::string kDynamicShared = "extern __shared__";  // the dynamic region's
 
 void set_misaligned_handler(void (*on_misaligned)(const void*, unsigned, const void*)) { g_on_misaligned = on_misaligned; }
 
-// Everything but the fast returns of check_access: out of line, so that the
-// common access, a read that needs no record, pays for no more than it uses.
-[[gnu::noinline]] void AccessShadow::Launch::check_fully(Core& c, const void* address, unsigned how, const void* pc_ptr) {
+void check_access(const void* address, unsigned how, const void* pc_ptr) {
     const auto a = reinterpret_cast<std::uintptr_t>(address);
     const unsigned size = how & kAccessSizeMask;
-    if (size == 0) return;
+    Core* cp = t_core;
+    if (!cp || !cp->launch || size == 0) return;
+    Core& c = *cp;
     if ((how & kAccessAligned) && size > 1 && (a & (size - 1)) != 0 && g_on_misaligned) g_on_misaligned(address, how, pc_ptr);
     const auto pc = reinterpret_cast<std::uintptr_t>(pc_ptr);
     const bool write = (how & kAccessWrite) != 0;
@@ -496,6 +485,16 @@ void set_misaligned_handler(void (*on_misaligned)(const void*, unsigned, const v
     for (int k = 0; k < 3; ++k) {
         Core::Shared& sh = c.shared[k];
         if (a < sh.begin || a >= sh.end) continue;
+        if (!write && !atomic && !c.pin) {
+            // The common case, a tiled loop's reads: a granule written earlier in
+            // this block, which this read cannot conflict with, and whose reader
+            // the cell already keeps. Nothing to record.
+            const std::size_t g = a - sh.begin;
+            const Cell& cell = sh.cells.data()[g];
+            const std::uint64_t w = load(cell.w), r = load(cell.r);
+            const bool written = sh.written_in_cells ? (w & kValid) && block_of(w) == block_of(me) : sh.written[g] != 0;
+            if (written && !conflicts(c, w, me, true) && (r == me || ((r & kMany) && keep_reader(c, r, me, true)))) return;
+        }
         if (c.pin) {
             const AccessFinding& f = c.pin->finding;
             if (f.shared && f.region == std::size_t(k) && c.block - c.base == f.later.block && a - sh.begin <= c.pin->begin &&
@@ -509,7 +508,7 @@ void set_misaligned_handler(void (*on_misaligned)(const void*, unsigned, const v
         const std::uintptr_t end = write ? std::min<std::uintptr_t>(a + size, sh.end) : a + 1;
         for (std::uintptr_t p = a; p < end; ++p) {
             const std::size_t g = p - sh.begin;
-            check_cell(c, sh.cell(g), sh.written_in_cells ? nullptr : &sh.written[g], at, me, pc, write, atomic, p == a);
+            check_cell(c, sh.cells.data()[g], sh.written_in_cells ? nullptr : &sh.written[g], at, me, pc, write, atomic, p == a);
         }
         return;
     }
@@ -539,45 +538,7 @@ void set_misaligned_handler(void (*on_misaligned)(const void*, unsigned, const v
         const Where at{false, 0, nullptr, r->index, &r->name, r->begin, r->begin + (g << r->shift), 1u << r->shift};
         check_cell(c, region->cells.data()[g], &region->written[g], at, me, pc, write, atomic, true);
     }
-}
-
-void check_access(const void* address, unsigned how, const void* pc) {
-    Core* cp = t_core;
-    if (!cp || !cp->launch) return;
-    const Core& c = *cp;
-    const auto a = reinterpret_cast<std::uintptr_t>(address);
-    // The fast returns, for a read that needs no record (aligned, or not
-    // assumed aligned; nothing pinpointed).
-    if (!(how & (kAccessWrite | kAccessAtomic)) && !c.pin &&
-        (!(how & kAccessAligned) || (a & ((how & kAccessSizeMask) - 1)) == 0)) {
-        for (const Core::Shared& sh : c.shared) {
-            if (a < sh.begin || a >= sh.end) continue;
-            // A tiled loop's reads: a granule written earlier in this block,
-            // which this read cannot conflict with: at most the reader to keep.
-            const std::size_t g = a - sh.begin;
-            const Cell& cell = sh.cell(g);
-            const std::uint64_t w = load(cell.w), r = load(cell.r);
-            const std::uint64_t me = c.me;
-            const bool written = sh.written_in_cells ? (w & kValid) && block_of(w) == block_of(me) : sh.written[g] != 0;
-            if (!written || conflicts(c, w, me, true)) return AccessShadow::Launch::check_fully(*cp, address, how, pc);
-            // No finding: only the reader to keep, as check_cell keeps it.
-            if (r == me) return;
-            if (keep_reader(c, r, me, true)) {
-                if (!(r & kMany)) store(const_cast<Cell&>(cell).r, r | kMany);
-            } else {
-                store(const_cast<Cell&>(cell).r, me);
-            }
-            return;
-        }
-        // An input's reads, while no kernel has written it: nothing to record.
-        if (c.global && !c.shadow->check_inputs_)
-            for (const AccessShadow::Region* q : c.shadow->buffers_)
-                if (a >= q->begin && a < q->end) {
-                    if (q->input) return;
-                    break;
-                }
-    }
-    AccessShadow::Launch::check_fully(*cp, address, how, pc);
+    return;
 }
 
 }  // namespace wb
