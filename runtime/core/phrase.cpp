@@ -246,6 +246,7 @@ constexpr Entry kCatalogue[] = {
     {"hint.stack_overflow",
      "keep large arrays in global or shared memory, and turn deep recursion into a loop; on a GPU a thread's stack is 1 KiB by default (cudaLimitStackSize)",
      "把大数组放到全局内存或共享内存中，把很深的递归改成循环；在 GPU 上每个线程的栈默认只有 1 KiB（cudaLimitStackSize）"},
+    {"hint.then", "; ", "；"},
     {"hint.trap", "a thread called __trap() or failed an assert(): the condition it checked did not hold; the line is marked in the editor",
      "有线程调用了 __trap() 或者 assert() 失败了：它检查的条件不成立；编辑器里标出了那一行"},
     {"hint.undefined",
@@ -258,6 +259,7 @@ constexpr Entry kCatalogue[] = {
      "something outside CUDA Workbook ended it, often the out-of-memory killer when memory runs short; the worker "
      "was replaced, so run again",
      "是 CUDA Workbook 之外的东西结束了它，常见的是内存不足时系统的 OOM killer；工作进程已被替换，请再运行一次"},
+    {"hint.worker_replaced", "the GPU process was replaced, so the next run starts clean", "GPU 进程已经换成新的，下一次运行会从干净的状态开始"},
     {"host.failed", "run() returned {0}: {1}",
      "run() 返回了 {0}：{1}"},
     {"host.failed_silently", "run() returned {0} without saying why",

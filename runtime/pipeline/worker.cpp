@@ -400,6 +400,7 @@ RunResult WorkerBackend::run_locked(const RunRequest& req) {
             }
         }
         if (st == ReadStatus::Ok && decode_error.empty()) {
+            proc_->sync_output();
             r.output = proc_->take_output() + r.output;
             if (r.context_lost) {
                 // The worker exits after a sticky fault; start the next one now,
@@ -415,8 +416,11 @@ RunResult WorkerBackend::run_locked(const RunRequest& req) {
                     r = initial_result(req);
                     continue;
                 }
-                r.hint += r.hint.empty() ? "" : "; ";
-                r.hint += "the GPU process was replaced, so the next run starts clean";
+                Sentence hint = r.hint_said;
+                if (hint.empty() && !r.hint.empty()) hint.push_back(verbatim(r.hint));
+                if (!hint.empty()) hint.push_back({"hint.then", {}});
+                hint.push_back({"hint.worker_replaced", {}});
+                r.say_hint(std::move(hint));
             }
             return r;
         }

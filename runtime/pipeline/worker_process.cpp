@@ -128,8 +128,9 @@ std::unique_ptr<WorkerBackend::Process> WorkerBackend::spawn(const std::vector<s
     p->stop_reader_read = stop[0];  // closed with the Process, after the reader is joined
     Process* raw = p.get();
     const int stop_fd = stop[0];
-    // Reads until every writer is gone (EOF) or it is told to stop; told, it
-    // takes what is already in the pipe without waiting for more.
+    // Reads until every writer is gone (EOF) or it is told to stop; told to
+    // stop or to sync, it takes what is already in the pipe without waiting
+    // for more, and on a sync goes on.
     p->reader = std::thread([raw, stop_fd] {
         char buf[4096];
         auto take = [&](int timeout_ms) {
@@ -154,10 +155,21 @@ std::unique_ptr<WorkerBackend::Process> WorkerBackend::spawn(const std::vector<s
                 continue;
             }
             if (fds[1].revents) {
+                char told = Process::kStopReader;
+                if (::read(stop_fd, &told, 1) < 0 && errno == EINTR) continue;
                 while (take(0)) {}
+                if (told == Process::kSyncReader) {
+                    std::lock_guard<std::mutex> lock(raw->output_mutex);
+                    ++raw->syncs_done;
+                    raw->output_synced.notify_all();
+                    continue;
+                }
                 break;
             }
         }
+        std::lock_guard<std::mutex> lock(raw->output_mutex);
+        raw->reader_done = true;
+        raw->output_synced.notify_all();
     });
     return p;
 }

@@ -11,6 +11,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
 #include <csignal>
 #include <cstddef>
 #include <mutex>
@@ -36,12 +37,18 @@ struct WorkerBackend::Process {
     int to_worker = -1;
     int from_worker = -1;
     int output_fd = -1;
-    int stop_reader = -1;  // written to make the reader drain what is there and stop
+    // Written to the reader: kStopReader makes it drain what is there and
+    // stop, kSyncReader drain what is there and go on (sync_output).
+    int stop_reader = -1;
     int stop_reader_read = -1;
+    static constexpr char kStopReader = 1, kSyncReader = 2;
     std::thread reader;
     std::mutex output_mutex;
     std::string output;
     bool output_truncated = false;
+    std::condition_variable output_synced;
+    unsigned long long syncs_done = 0;  // drains the reader finished for sync_output
+    bool reader_done = false;           // the reader has returned
 
     ~Process() {
         if (to_worker >= 0) ::close(to_worker);
@@ -71,10 +78,24 @@ struct WorkerBackend::Process {
     // escaped the worker's group could keep open for as long as it runs.
     void finish_output() {
         if (reader.joinable()) {
-            const char stop = 1;
-            while (::write(stop_reader, &stop, 1) < 0 && errno == EINTR) {}
+            while (::write(stop_reader, &kStopReader, 1) < 0 && errno == EINTR) {}
             reader.join();
         }
+    }
+
+    // Waits until the reader has taken everything that is in the pipe now.
+    // The worker flushes what it printed before it sends a result, so after
+    // the result, this is all of the run's output; without the wait the
+    // reader could still be behind, and what it read later was thrown away
+    // as printed between runs.
+    void sync_output() {
+        std::unique_lock<std::mutex> lock(output_mutex);
+        if (!reader.joinable() || reader_done) return;
+        const unsigned long long target = syncs_done + 1;
+        lock.unlock();
+        while (::write(stop_reader, &kSyncReader, 1) < 0 && errno == EINTR) {}
+        lock.lock();
+        output_synced.wait_for(lock, std::chrono::seconds(2), [&] { return syncs_done >= target || reader_done; });
     }
 
     std::string take_output() {

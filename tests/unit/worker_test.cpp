@@ -2,6 +2,7 @@
 // and a CPU reference that crashes or hangs is reported and changes nothing else.
 // (Kernel faults need a GPU: tests/gpu/fault_gpu_test.cpp.)
 #include "core/error.hpp"
+#include "core/fs.hpp"
 #include "lesson/loader.hpp"
 #include "pipeline/wire.hpp"
 #include "pipeline/worker.hpp"
@@ -13,6 +14,7 @@
 #include <cmath>
 #include <csignal>
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -542,4 +544,94 @@ TEST_F(Worker, WhatARunLeavesRunningIsGoneWhenTheRunEnds) {
     ::unsetenv("WB_SANDBOX");
     if (alive(escaped)) ::kill(escaped, SIGKILL);  // only the process this test's run started
     std::remove(file.c_str());
+}
+
+// What a kernel prints comes back with its run, every time: the worker
+// flushes it before it answers, and the supervisor waits until its reader
+// has taken what is in the pipe before it reads the output (once, 1 in 4
+// runs came back without it, and the late bytes were thrown away as printed
+// between runs).
+TEST_F(Worker, EveryRunsPrintedOutputComesBackWithIt) {
+    auto lesson = load("lessons/01_vector_add.json");
+    ASSERT_TRUE(lesson);
+    WorkerBackend worker;
+    RunRequest q = request(lesson);
+    q.test_case = "ragged";
+    q.executor = Executor::Cpu;
+    q.source = SourceChoice::Custom;
+    q.keep_buffers = false;
+    q.timing = false;
+    q.custom_origin = "printing.cu";
+    q.custom_source =
+        "extern \"C\" __global__ void vector_add(const float* a, const float* b, float* c, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < n) { c[i] = a[i] + b[i]; printf(\"line %03d of the kernel's output\\n\", i); }\n"
+        "}\n";
+    for (int run = 0; run < 20; ++run) {
+        const RunResult r = worker.run(q);
+        ASSERT_EQ(r.status, RunStatus::Passed) << r.message;
+        for (int i = 0; i < int(r.params.at("N")); ++i) {
+            char line[64];
+            std::snprintf(line, sizeof line, "line %03d of the kernel's output\n", i);
+            ASSERT_NE(r.output.find(line), std::string::npos) << "run " << run << " lost: " << line << "output:\n" << r.output;
+        }
+    }
+    EXPECT_EQ(worker.workers_started(), 1);
+}
+
+// A result that lost the GPU context says the worker was replaced, in the
+// student's language too: the supervisor adds it as a catalogue phrase, so
+// the Chinese hint stays Chinese (it used to append English words, which made
+// the whole hint English in every language).
+TEST_F(Worker, TheHintAfterALostContextIsSaidInTheStudentsLanguage) {
+    auto good = load("tests/data/lessons_good/minimal.json");
+    ASSERT_TRUE(good);
+    RunResult canned;
+    canned.status = RunStatus::CudaError;
+    canned.context_lost = true;
+    canned.say({{"emu.trap", {}}});
+    canned.say_hint({{"hint.trap", {}}});
+    // In the cache folder, which a contained worker sees (its /tmp is its own).
+    const std::string path = (cache_dir() / "canned.frame").string();
+    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ASSERT_GE(fd, 0);
+    ASSERT_TRUE(write_frame(fd, encode_result(canned)));
+    close(fd);
+    setenv("WB_CANNED_FRAME", path.c_str(), 1);
+    RunResult r;
+    {
+        WorkerBackend worker(fake_worker("canned_result.py"));
+        r = worker.run(request(good));
+    }
+    unsetenv("WB_CANNED_FRAME");
+    EXPECT_EQ(r.status, RunStatus::CudaError) << r.message;
+    EXPECT_EQ(r.hint_in("en"), render({{"hint.trap", {}}}, "en") + "; the GPU process was replaced, so the next run starts clean");
+    const std::string zh = r.hint_in("zh");
+    EXPECT_EQ(zh, render({{"hint.trap", {}}}, "zh") + "；GPU 进程已经换成新的，下一次运行会从干净的状态开始");
+}
+
+// The same through a worker that prints 60 000 bytes and answers at once:
+// the reader is then many reads behind when the answer arrives, and before
+// the supervisor waited for it, the output came back short.
+TEST_F(Worker, OutputPrintedJustBeforeTheAnswerIsAllThere) {
+    auto good = load("tests/data/lessons_good/minimal.json");
+    ASSERT_TRUE(good);
+    RunResult canned;
+    canned.status = RunStatus::Passed;
+    const std::string path = (cache_dir() / "canned.frame").string();
+    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ASSERT_GE(fd, 0);
+    ASSERT_TRUE(write_frame(fd, encode_result(canned)));
+    close(fd);
+    setenv("WB_CANNED_FRAME", path.c_str(), 1);
+    setenv("WB_CANNED_OUTPUT", "60000", 1);
+    for (int run = 0; run < 10; ++run) {
+        WorkerBackend worker(fake_worker("canned_result.py"));
+        const RunResult r = worker.run(request(good));
+        EXPECT_EQ(r.status, RunStatus::Passed) << r.message;
+        EXPECT_EQ(r.output.size(), 60000u) << "run " << run;
+    }
+    unsetenv("WB_CANNED_OUTPUT");
+    unsetenv("WB_CANNED_FRAME");
 }
