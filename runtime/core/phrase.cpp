@@ -274,6 +274,8 @@ constexpr Entry kCatalogue[] = {
      "run() 启动的核函数或拷贝出错：{0}。GPU 上下文已失效；下一次运行会换一个新的工作进程"},
     {"host.threads_left", "run() returned while {0} threads it started were still running: join them (std::thread::join) before run() returns",
      "run() 返回时，它启动的 {0} 个线程仍在运行：在 run() 返回之前等待它们结束（std::thread::join）"},
+    {"host.threads_left_one", "run() returned while a thread it started was still running: join it (std::thread::join) before run() returns",
+     "run() 返回时，它启动的一个线程仍在运行：在 run() 返回之前等待它结束（std::thread::join）"},
     {"host.threw", "run() threw {0}: {1}", "run() 抛出了 {0}：{1}"},
     {"host.threw_bare", "run() threw {0}", "run() 抛出了 {0}"},
     {"host.timed", "; run() takes {0} ms",

@@ -104,7 +104,10 @@ bool host_call_failed(const HostCall& c, RunResult& r,
         // (context_lost), and its supervisor starts a fresh one.
         r.status = RunStatus::HostError;
         r.context_lost = true;
-        r.say({{"host.threads_left", {std::to_string(c.threads_left)}}});
+        if (c.threads_left == 1)
+            r.say({{"host.threads_left_one", {}}});
+        else
+            r.say({{"host.threads_left", {std::to_string(c.threads_left)}}});
         r.say_hint({{"hint.host_threads_left", {}}});
         return true;
     }

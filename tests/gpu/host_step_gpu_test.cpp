@@ -216,9 +216,9 @@ TEST(HostSteps, AThreadLeftRunningByRunIsTheStudentsErrorAndTheWorkerIsReplaced)
     wb::WorkerBackend w;
     const wb::RunResult r = w.run(fault("thread_left.cu"));
     ASSERT_EQ(r.status, wb::RunStatus::HostError) << r.message;
-    EXPECT_EQ(r.message, "run() returned while 1 threads it started were still running: join them "
+    EXPECT_EQ(r.message, "run() returned while a thread it started was still running: join it "
                          "(std::thread::join) before run() returns");
-    EXPECT_EQ(r.message_in("zh"), "run() 返回时，它启动的 1 个线程仍在运行：在 run() 返回之前等待它们结束（std::thread::join）");
+    EXPECT_EQ(r.message_in("zh"), "run() 返回时，它启动的一个线程仍在运行：在 run() 返回之前等待它结束（std::thread::join）");
     EXPECT_TRUE(r.context_lost);
     expect_next_run_passes(w);
     EXPECT_EQ(w.workers_started(), 2);
