@@ -1,7 +1,7 @@
 // runtime/sandbox/sandbox.hpp — containment: the one place that decides what
-// the worker, and so everything it runs for a step (NVRTC in its own process,
-// the host compiler and nvcc as its children, an emulated kernel, the CPU
-// reference, a host step's run()), may reach.
+// the worker, and so everything it runs for a step (an emulated kernel, the
+// CPU reference, a host step's run()), and its builder (NVRTC, the host
+// compiler and nvcc, pipeline/builder.hpp) may reach.
 //
 // The supervisor starts the worker inside bubblewrap (`bwrap`, Debian's
 // bubblewrap package) when bwrap is there and can make namespaces:
