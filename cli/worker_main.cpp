@@ -2,7 +2,10 @@
 //
 // Started by WorkerBackend (runtime/pipeline/worker.hpp) with requests on fd 3
 // and results on fd 4; stdout and stderr (device printf, assert messages) go
-// to the supervisor too. Not meant to be run by hand.
+// to the supervisor too. A contained worker's builds go to its builder, the
+// same program with --builder (runtime/pipeline/builder.hpp), on fds 6 and 7.
+// Not meant to be run by hand.
+#include "pipeline/builder.hpp"
 #include "pipeline/worker.hpp"
 #include "sandbox/sandbox.hpp"
 
@@ -14,7 +17,11 @@
 
 int main(int argc, char** argv) {
     int ordinal = 0;
+    bool builder = false, builder_fds = false;
     for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--builder") == 0) builder = true;
+        else if (std::strcmp(argv[i], "--builder-fds") == 0) builder_fds = true;
+        else
         if (std::strcmp(argv[i], "--ordinal") == 0 && i + 1 < argc) ordinal = std::atoi(argv[++i]);
         else if (std::strcmp(argv[i], "--cgroup-fd") == 0 && i + 1 < argc) {
             // The process cap (sandbox/sandbox.hpp): joined before anything else runs.
@@ -32,6 +39,18 @@ int main(int argc, char** argv) {
     if (fcntl(3, F_GETFD) < 0 || fcntl(4, F_GETFD) < 0) {
         std::fputs("cuda-workbook-worker: no request pipes (fd 3 and 4); it is started by cuda-workbook\n", stderr);
         return 2;
+    }
+    // The builder beside a contained worker (runtime/pipeline/builder.hpp): it only compiles.
+    if (builder) return wb::builder_main(3, 4);
+    // A contained worker's builds go to its builder, on fds 6 and 7.
+    if (builder_fds) {
+        if (fcntl(wb::kBuilderRequestFd, F_GETFD) < 0 || fcntl(wb::kBuilderAnswerFd, F_GETFD) < 0) {
+            std::fputs("cuda-workbook-worker: --builder-fds without the builder's pipes (fd 6 and 7)\n", stderr);
+            return 2;
+        }
+        ::fcntl(wb::kBuilderRequestFd, F_SETFD, FD_CLOEXEC);  // nothing the worker starts may talk to it
+        ::fcntl(wb::kBuilderAnswerFd, F_SETFD, FD_CLOEXEC);
+        wb::set_remote_builder(wb::make_pipe_builder(wb::kBuilderRequestFd, wb::kBuilderAnswerFd));
     }
     // Line-buffer stdout so device printf output reaches the supervisor promptly.
     std::setvbuf(stdout, nullptr, _IOLBF, 0);

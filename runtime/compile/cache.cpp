@@ -140,6 +140,16 @@ void CompileCache::store(const std::string& key, const CompileResult& result) {
     trim_cache(cache_folder(CacheKind::Nvrtc, directory()), key);
 }
 
+void CompileCache::remember_only(const std::string& key, const CompileResult& result) {
+    if (!result.ok) return;
+    CompileResult clean = result;
+    clean.from_cache = false;
+    clean.cache_source.clear();
+    clean.cache_key = key;
+    std::lock_guard lock(mutex_);
+    remember(key, clean);
+}
+
 void CompileCache::clear_memory() {
     std::lock_guard lock(mutex_);
     memory_.clear();
@@ -160,14 +170,31 @@ void CompileCache::remember(const std::string& key, const CompileResult& result)
     }
 }
 
+json compile_result_meta(const CompileResult& r) {
+    return {{"arch", r.arch},
+            {"is_cubin", r.is_cubin},
+            {"log", r.log},
+            {"diagnostics", diagnostics_to_json(r.diagnostics)},
+            {"omitted", {r.diagnostics_omitted, r.omitted_errors, r.omitted_warnings}},
+            {"lowered_names", r.lowered_names},
+            {"options", r.options}};
+}
+
+void compile_result_from_meta(const json& meta, CompileResult& r) {
+    r.arch = meta.at("arch").get<std::string>();
+    r.is_cubin = meta.at("is_cubin").get<bool>();
+    r.log = meta.at("log").get<std::string>();
+    r.diagnostics = diagnostics_from_json(meta.at("diagnostics"));
+    const json& omitted = meta.at("omitted");
+    r.diagnostics_omitted = omitted.at(0).get<std::size_t>();
+    r.omitted_errors = omitted.at(1).get<int>();
+    r.omitted_warnings = omitted.at(2).get<int>();
+    r.lowered_names = meta.at("lowered_names").get<std::map<std::string, std::string>>();
+    r.options = meta.at("options").get<std::vector<std::string>>();
+}
+
 void CompileCache::write_disk(const std::string& key, const CompileResult& r) const {
-    json meta = {{"arch", r.arch},
-                 {"is_cubin", r.is_cubin},
-                 {"log", r.log},
-                 {"diagnostics", diagnostics_to_json(r.diagnostics)},
-                 {"omitted", {r.diagnostics_omitted, r.omitted_errors, r.omitted_warnings}},
-                 {"lowered_names", r.lowered_names},
-                 {"options", r.options}};
+    json meta = compile_result_meta(r);
     // Logs may hold any bytes; replace invalid UTF-8 rather than fail the dump.
     std::string meta_text = meta.dump(-1, ' ', false, json::error_handler_t::replace);
     std::string payload = meta_text + r.image;
@@ -208,16 +235,7 @@ std::optional<CompileResult> CompileCache::read_disk(const std::string& key) con
         json meta = json::parse(payload.substr(0, meta_bytes));
         CompileResult r;
         r.ok = true;
-        r.arch = meta.at("arch").get<std::string>();
-        r.is_cubin = meta.at("is_cubin").get<bool>();
-        r.log = meta.at("log").get<std::string>();
-        r.diagnostics = diagnostics_from_json(meta.at("diagnostics"));
-        const json& omitted = meta.at("omitted");
-        r.diagnostics_omitted = omitted.at(0).get<std::size_t>();
-        r.omitted_errors = omitted.at(1).get<int>();
-        r.omitted_warnings = omitted.at(2).get<int>();
-        r.lowered_names = meta.at("lowered_names").get<std::map<std::string, std::string>>();
-        r.options = meta.at("options").get<std::vector<std::string>>();
+        compile_result_from_meta(meta, r);
         r.image = std::string(payload.substr(meta_bytes));
         r.cache_key = key;
         return r;

@@ -21,6 +21,8 @@
 
 #include "compile/nvrtc.hpp"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <cstddef>
 #include <filesystem>
 #include <list>
@@ -59,6 +61,10 @@ public:
     // are swallowed (a read-only cache folder must not fail a compile).
     void store(const std::string& key, const CompileResult& result);
 
+    // Keeps `result` (a successful compile that another process stored on
+    // disk: a contained worker's builder) in memory only.
+    void remember_only(const std::string& key, const CompileResult& result);
+
     void clear_memory();
     std::filesystem::path directory() const;
     std::filesystem::path entry_path(const std::string& key) const;
@@ -74,6 +80,12 @@ private:
     std::list<std::string> lru_;  // most recent first
     std::map<std::string, std::pair<CompileResult, std::list<std::string>::iterator>> memory_;
 };
+
+// A compile result's metadata (everything but the image), as a cache entry
+// and the builder's answer carry it; from_meta throws nlohmann's exceptions
+// on a malformed one.
+nlohmann::json compile_result_meta(const CompileResult& result);
+void compile_result_from_meta(const nlohmann::json& meta, CompileResult& result);
 
 // compile_cuda with an explicit cache (tests, or a tool with its own folder).
 CompileResult compile_cuda(const SourceText& source, const CompileOptions& options, CompileCache& cache);

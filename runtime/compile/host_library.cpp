@@ -9,9 +9,11 @@
 // scratch folder of its own as its TMPDIR (ScratchFolder), so nothing it
 // writes there outlives it. The cache folder is capped
 // (core/disk_cache.hpp): a hit touches its library, and a new one evicts the
-// least recently used.
+// least recently used. In a contained worker a miss is built by its builder
+// process (remote_build.hpp), which alone writes the cache.
 #include "compile/host_library.hpp"
 
+#include "compile/remote_build.hpp"
 #include "sandbox/sandbox.hpp"
 
 #include "core/error.hpp"
@@ -302,6 +304,16 @@ HostLibrary build_host_library(const std::string& tu, const std::vector<std::str
         lib.library = library;
         lib.from_cache = true;
         return lib;
+    }
+    // A contained worker may not write the cache: its builder builds it (remote_build.hpp).
+    if (RemoteBuilder* builder = remote_builder()) {
+        LibraryRequest request{tu, flags, kind, cache_tag, other != nullptr};
+        HostLibrary built = builder->build_library(request);
+        if (built.ok && built.library != library)
+            throw Error(ErrorKind::Io, "the builder built " + built.library.string() + " where " + library.string() +
+                                           " was asked for",
+                        file_location(library), "the builder and the worker disagree on the compiler: restart the workbook");
+        return built;
     }
 
     fs::create_directories(dir, ec);

@@ -15,6 +15,7 @@
 #include "core/sha256.hpp"
 
 #include "compile/cache.hpp"
+#include "compile/remote_build.hpp"
 #include "compile/include_policy.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
@@ -419,6 +420,22 @@ int CompileResult::warning_count() const {
                                                              [](const Diagnostic& d) { return d.severity == Severity::Warning; }));
 }
 
+bool nvrtc_option_writes_files(const std::string& option) {
+    const std::size_t start = option.find_first_not_of('-');
+    if (start == std::string::npos) return false;
+    const std::string name = option.substr(start, option.find('=') == std::string::npos ? std::string::npos
+                                                                                         : option.find('=') - start);
+    for (const char* w : {"time", "fdevice-time-trace", "pch", "create-pch", "use-pch", "pch-dir", "Xnvvm"})
+        if (name == w) return true;
+    // ptxas's options: only its report of registers and memory (-v).
+    if (name == "Xptxas" || name == "ptxas-options") {
+        const std::size_t eq = option.find('=');
+        const std::string value = eq == std::string::npos ? "" : option.substr(eq + 1);
+        return value != "-v" && value != "--verbose";
+    }
+    return false;
+}
+
 CompileResult compile_cuda(const SourceText& source, const CompileOptions& options, CompileCache& cache) {
     auto arch = parse_arch(options.arch);
     if (!arch) {
@@ -434,6 +451,19 @@ CompileResult compile_cuda(const SourceText& source, const CompileOptions& optio
                     {}, "pick one of the listed sm_XX (cubin) or compute_XX (PTX) targets");
     }
 
+    // The language standard and the options NVRTC would write a file for
+    // (a timing table, a precompiled header, ptxas's or NVVM's own options):
+    // a lesson may not set them, and a contained worker's builder, which
+    // runs this with the cache writable, must never be asked to.
+    static const char* const kStds[] = {"c++03", "c++11", "c++14", "c++17", "c++20"};
+    if (std::find(std::begin(kStds), std::end(kStds), options.std) == std::end(kStds))
+        throw Error(ErrorKind::Usage, "'" + options.std + "' is not a language standard the workbook compiles with", {},
+                    "use c++11, c++14, c++17 or c++20");
+    for (const auto& e : options.extra)
+        if (nvrtc_option_writes_files(e))
+            throw Error(ErrorKind::Usage, "the NVRTC option '" + e + "' writes files, which a lesson may not ask for", {},
+                        "remove it from the step's compile options");
+
     // An include from outside the toolkit and the workbook's headers: refused, and NVRTC never reads it.
     if (std::vector<IncludeRefusal> refused = refused_includes(source.text, source.origin.empty() ? "<inline>" : source.origin);
         !refused.empty()) {
@@ -448,6 +478,11 @@ CompileResult compile_cuda(const SourceText& source, const CompileOptions& optio
         return result;
     }
 
+    // A contained worker may not write the cache (remote_build.hpp): on a
+    // miss, its builder compiles the whole source, variants and all, and
+    // stores what passes; its answer is kept in this process's memory too.
+    RemoteBuilder* builder = options.use_cache ? remote_builder() : nullptr;
+    bool answered_by_builder = false;
     auto compile = [&](std::vector<std::string> opts) {
         std::string key = compile_cache_key(source, options.arch, opts, options.entries);
         if (options.use_cache) {
@@ -455,6 +490,13 @@ CompileResult compile_cuda(const SourceText& source, const CompileOptions& optio
                 hit->image_bytes = hit->image.size();
                 return *hit;
             }
+        }
+        if (builder) {
+            answered_by_builder = true;
+            CompileResult built = builder->compile(source, options);
+            if (built.ok && !built.cache_key.empty()) cache.remember_only(built.cache_key, built);
+            built.image_bytes = built.image.size();
+            return built;
         }
         CompileResult result = run_nvrtc(source, options, std::move(opts), *arch);
         result.cache_key = key;
@@ -466,7 +508,7 @@ CompileResult compile_cuda(const SourceText& source, const CompileOptions& optio
     // The fast <cmath> first; libcu++'s where the source may need it (see libcuxx_cmath_may_help).
     auto compile_with_cmath = [&](std::vector<std::string> opts) {
         CompileResult result = compile(opts);
-        if (result.ok || !libcuxx_cmath_may_help(result, source)) return result;
+        if (result.ok || answered_by_builder || !libcuxx_cmath_may_help(result, source)) return result;
         opts.push_back(kCmathFromLibcuxx);
         return compile(std::move(opts));
     };
@@ -476,7 +518,7 @@ CompileResult compile_cuda(const SourceText& source, const CompileOptions& optio
         std::vector<std::string> small = opts;
         small.push_back("-minimal");
         CompileResult result = compile_with_cmath(std::move(small));
-        if (result.ok || !minimal_was_the_cause(result, source)) return result;
+        if (result.ok || answered_by_builder || !minimal_was_the_cause(result, source)) return result;
     }
     return compile_with_cmath(std::move(opts));
 }
@@ -556,6 +598,8 @@ fs::path headers_on_disk(const std::vector<NvrtcHeader>& headers, const std::str
     static std::mutex m;
     std::lock_guard<std::mutex> lock(m);
     const fs::path d = cache_dir() / folder / nvrtc_headers_digest(headers).substr(0, 16);
+    // A contained worker reads the cache only: its builder writes them, when it checks the flags that name them.
+    if (remote_builder()) return d;
     std::error_code ec;
     fs::create_directories(d, ec);
     for (const auto& h : headers) {

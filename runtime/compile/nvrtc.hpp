@@ -80,6 +80,12 @@ struct CompileResult {
 // that result stands.
 CompileResult compile_cuda(const SourceText& source, const CompileOptions& options);
 
+// True for an NVRTC option that makes it write a file (-time, the
+// precompiled-header options, ptxas's or NVVM's options other than -v):
+// compile_cuda refuses them (wb::Error, Usage), as it refuses a language
+// standard it does not know.
+bool nvrtc_option_writes_files(const std::string& option);
+
 // The options a step's kernels are compiled with for `arch`: the step's
 // language standard and extra options, and each launch's entry once.
 CompileOptions step_compile_options(const Step& step, const std::string& arch);

@@ -88,6 +88,8 @@ constexpr int arity(void (*)(P...)) { return int(sizeof...(P)); }
     return s;
 }
 
+}  // namespace
+
 // -fcheck-new and the version script: a kernel's malloc and new are the
 // device heap's (cuda_emu.h), and new yields null when it has no room. No
 // sibling calls, so a free() at a kernel's end still returns to the kernel
@@ -101,7 +103,7 @@ constexpr int arity(void (*)(P...)) { return int(sizeof...(P)); }
 // before every access (emulate/access_check.hpp); -nodefaultlibs, with the
 // default libraries named again, keeps GCC from linking ThreadSanitizer's own
 // runtime in. The plain build, for the second validation run, has neither.
-std::vector<std::string> emulator_flags(bool checked) {
+std::vector<std::string> emulator_library_flags(bool checked) {
     const fs::path include = emulator_include_dir();
     std::vector<std::string> flags{"-std=c++17", "-O2", "-march=native", "-ffp-contract=off", "-fno-strict-aliasing", "-g1",
             "-fstack-clash-protection", "-fPIC", "-shared", "-fdiagnostics-color=never", "-Wno-unused-result",
@@ -113,8 +115,6 @@ std::vector<std::string> emulator_flags(bool checked) {
     if (!checked) flags.erase(std::find(flags.begin(), flags.end(), "-fsanitize=thread"), flags.end());
     return flags;
 }
-
-}  // namespace
 
 EmuBuild build_emulated(const SourceText& source, const std::vector<std::string>& entries) {
     const std::string origin = source.origin.empty() ? "<inline>" : source.origin;
@@ -138,11 +138,11 @@ EmuBuild build_emulated(const SourceText& source, const std::vector<std::string>
     // The kernels without the access check, for the second validation run
     // (EmuBuild::plain_library), built beside the checked ones on another core.
     auto plain = std::async(std::launch::async, [&tu] {
-        return build_host_library(tu, emulator_flags(false), CacheKind::Emulated, "wb-emulated-plain-1");
+        return build_host_library(tu, emulator_library_flags(false), CacheKind::Emulated, "wb-emulated-plain-1");
     });
     HostLibrary lib;
     try {
-        lib = build_host_library(tu, emulator_flags(true), CacheKind::Emulated, "wb-emulated-3");
+        lib = build_host_library(tu, emulator_library_flags(true), CacheKind::Emulated, "wb-emulated-3");
     } catch (...) {
         plain.wait();
         throw;

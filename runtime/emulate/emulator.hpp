@@ -71,6 +71,10 @@ struct EmuBuild {
 // wb::Error only when no host compiler can be started.
 EmuBuild build_emulated(const SourceText& source, const std::vector<std::string>& entries);
 
+// The host compiler's flags for a step's kernel library: `checked` with the
+// access check's instrumentation (the first validation run), else plain.
+std::vector<std::string> emulator_library_flags(bool checked);
+
 // Why a launch stopped before its end.
 struct EmuFault {
     // Ended: the kernel called exit(), abort() or raise(), or sent itself a signal.

@@ -126,17 +126,7 @@ std::optional<HostStepBuild> build_split(const SourceText& source, const HostSpe
         build.seconds += kernels.seconds;
         build.command = kernels.options;
     }
-    const fs::path lib_dir = cuda_home() / "lib64";
-    std::vector<std::string> flags = {"-shared", "-fPIC", "-O2", "-std=c++17", "-I" + (cuda_home() / "include").string(),
-                                      "-I" + host_include_dir().string(), "-Wl,--no-undefined", "-L" + lib_dir.string(),
-                                      "-Wl,-rpath," + lib_dir.string()};
-    // The libraries come before the source on the command line
-    // (build_host_library), so they are kept even where the linker drops a
-    // library that nothing before it needs (Ubuntu's default --as-needed).
-    flags.push_back("-Wl,--push-state,--no-as-needed");
-    for (const auto& l : host.libraries) flags.push_back("-l" + l);
-    flags.push_back("-lcudart");
-    flags.push_back("-Wl,--pop-state");
+    const std::vector<std::string> flags = host_split_flags(host.libraries);
     const std::string tu = "#include \"wb_host.h\"\n" + host_split_prelude(split.kernels.size()) + "#line 1 \"" +
                            origin + "\"\n" + split.host + (split.host.empty() || split.host.back() != '\n' ? "\n" : "");
     HostLibrary lib;
@@ -176,6 +166,42 @@ std::optional<HostStepBuild> build_split(const SourceText& source, const HostSpe
 
 }  // namespace
 
+std::vector<std::string> host_split_flags(const std::vector<std::string>& libraries) {
+    const fs::path lib_dir = cuda_home() / "lib64";
+    std::vector<std::string> flags = {"-shared", "-fPIC", "-O2", "-std=c++17", "-I" + (cuda_home() / "include").string(),
+                                      "-I" + host_include_dir().string(), "-Wl,--no-undefined", "-L" + lib_dir.string(),
+                                      "-Wl,-rpath," + lib_dir.string()};
+    // The libraries come before the source on the command line
+    // (build_host_library), so they are kept even where the linker drops a
+    // library that nothing before it needs (Ubuntu's default --as-needed).
+    flags.push_back("-Wl,--push-state,--no-as-needed");
+    for (const auto& l : libraries) flags.push_back("-l" + l);
+    flags.push_back("-lcudart");
+    flags.push_back("-Wl,--pop-state");
+    return flags;
+}
+
+LibraryCompiler nvcc_library_compiler() {
+    const fs::path nvcc = find_nvcc();
+    LibraryCompiler compiler;
+    compiler.command = {nvcc.string()};
+    const auto version = tool_version(compiler.command);
+    if (!version) throw Error(ErrorKind::Compile, nvcc.string() + " --version failed: nvcc does not run", {},
+                              "check the CUDA Toolkit's installation");
+    compiler.version = *version + nvrtc_headers_digest(host_step_headers());
+    compiler.source_suffix = ".cu";
+    return compiler;
+}
+
+std::vector<std::string> nvcc_flags(const std::string& arch, const std::vector<std::string>& libraries) {
+    const fs::path lib_dir = find_nvcc().parent_path().parent_path() / "lib64";
+    std::vector<std::string> flags = {"-shared", "-Xcompiler", "-fPIC", "-lineinfo", "-O2", "-std=c++17",
+                                      "-arch=" + arch, "-cudart", "shared", "-Xlinker", "--no-undefined",
+                                      "-Xlinker", "-rpath," + lib_dir.string(), "-I" + host_include_dir().string()};
+    for (const auto& l : libraries) flags.push_back("-l" + l);
+    return flags;
+}
+
 HostStepBuild build_host_step(const SourceText& source, const HostSpec& host, const std::string& arch) {
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
@@ -203,20 +229,8 @@ HostStepBuild build_host_step(const SourceText& source, const HostSpec& host, co
         return *failed;
     }
 
-    const fs::path nvcc = find_nvcc();
-    LibraryCompiler compiler;
-    compiler.command = {nvcc.string()};
-    const auto version = tool_version(compiler.command);
-    if (!version) throw Error(ErrorKind::Compile, nvcc.string() + " --version failed: nvcc does not run", {},
-                              "check the CUDA Toolkit's installation");
-    compiler.version = *version + nvrtc_headers_digest(host_step_headers());
-    compiler.source_suffix = ".cu";
-
-    const fs::path lib_dir = nvcc.parent_path().parent_path() / "lib64";
-    std::vector<std::string> flags = {"-shared", "-Xcompiler", "-fPIC", "-lineinfo", "-O2", "-std=c++17",
-                                      "-arch=" + arch, "-cudart", "shared", "-Xlinker", "--no-undefined",
-                                      "-Xlinker", "-rpath," + lib_dir.string(), "-I" + host_include_dir().string()};
-    for (const auto& l : host.libraries) flags.push_back("-l" + l);
+    const LibraryCompiler compiler = nvcc_library_compiler();
+    const std::vector<std::string> flags = nvcc_flags(arch, host.libraries);
 
     // wb_host.h first; then the student's file, on its own name and lines.
     std::string tu = "#include \"wb_host.h\"\n#line 1 \"" + origin + "\"\n" + source.text;

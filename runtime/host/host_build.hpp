@@ -14,6 +14,7 @@
 #pragma once
 
 #include "compile/diagnostics.hpp"
+#include "compile/host_library.hpp"
 #include "compile/nvrtc.hpp"
 #include "lesson/lesson.hpp"
 
@@ -49,6 +50,15 @@ const std::vector<NvrtcHeader>& host_step_headers();
 // The toolkit's nvcc: <cuda_home()>/bin/nvcc, then PATH. Throws wb::Error
 // (Compile) with a hint when there is none.
 std::filesystem::path find_nvcc();
+
+// The flags of a host step's two builds, for `libraries` (HostSpec's): the
+// host compiler's for the split build's host part, and nvcc's for the whole
+// file; and nvcc as build_host_library's compiler (its version and the
+// host-step headers' digest in the key). The builder checks a request's
+// flags against these (pipeline/builder.hpp).
+std::vector<std::string> host_split_flags(const std::vector<std::string>& libraries);
+std::vector<std::string> nvcc_flags(const std::string& arch, const std::vector<std::string>& libraries);
+LibraryCompiler nvcc_library_compiler();
 
 // Builds (or finds in the cache) `source` for `arch` with the step's
 // libraries: split where it can be (the kernels by NVRTC, the host code by the

@@ -231,8 +231,9 @@ Ceilings ceilings_for(GpuContext& ctx) {
     Ceilings c = measure_ceilings(ctx);
     try {
         save_cached_ceilings(c, ctx.info());
-    } catch (const Error&) {
-        // Not cached: measured again next time, which costs a second, nothing more.
+    } catch (const std::exception&) {
+        // Not cached (a contained worker reads the cache only): measured again
+        // next time, which costs a second, nothing more.
     }
     return c;
 }

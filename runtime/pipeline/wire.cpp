@@ -167,7 +167,7 @@ ReadStatus read_frame(int fd, Frame& out, std::chrono::steady_clock::time_point 
     std::memcpy(&kind, header + 4, 4);
     std::memcpy(&jl, header + 8, 8);
     std::memcpy(&bl, header + 16, 8);
-    if (kind < 1 || kind > 4 || jl > limits.max_json || bl > limits.max_blob) return ReadStatus::Corrupt;
+    if (kind < 1 || kind > 6 || jl > limits.max_json || bl > limits.max_blob) return ReadStatus::Corrupt;
     std::string text(jl, '\0');
     if ((st = read_all(fd, text.data(), jl, deadline)) != ReadStatus::Ok) return st;
     out.blob.assign(bl, '\0');
@@ -376,6 +376,168 @@ RunResult decode_result(const Frame& frame) {
         }
     }
     return r;
+}
+
+// ---- a worker and its builder ------------------------------------------------
+
+namespace {
+
+constexpr std::pair<CacheKind, const char*> kCacheKinds[] = {
+    {CacheKind::Nvrtc, "nvrtc"}, {CacheKind::Reference, "reference"}, {CacheKind::Emulated, "emulated"},
+    {CacheKind::HostStep, "host_step"}};
+
+[[noreturn]] void malformed(const std::string& what) {
+    throw Error(ErrorKind::Internal, "a malformed build frame: " + what);
+}
+
+const json& member(const json& j, const char* name, json::value_t type) {
+    if (!j.is_object()) malformed("not an object");
+    const auto it = j.find(name);
+    if (it == j.end()) malformed(std::string("no '") + name + "'");
+    const bool ok = type == json::value_t::number_unsigned ? it->is_number_unsigned()
+                    : type == json::value_t::number_integer ? it->is_number_integer()
+                    : type == json::value_t::number_float   ? it->is_number()
+                                                            : it->type() == type;
+    if (!ok) malformed(std::string("'") + name + "' has the wrong type");
+    return *it;
+}
+
+std::string string_of(const json& j, const char* name) { return member(j, name, json::value_t::string).get<std::string>(); }
+bool bool_of(const json& j, const char* name) { return member(j, name, json::value_t::boolean).get<bool>(); }
+
+std::vector<std::string> strings_of(const json& j, const char* name) {
+    std::vector<std::string> out;
+    for (const auto& e : member(j, name, json::value_t::array)) {
+        if (!e.is_string()) malformed(std::string("'") + name + "' holds a non-string");
+        out.push_back(e.get<std::string>());
+    }
+    return out;
+}
+
+}  // namespace
+
+Frame encode_build_request(const BuildRequest& r) {
+    Frame f;
+    f.kind = FrameKind::BuildRequest;
+    if (!r.nvrtc) {
+        const char* kind = "";
+        for (const auto& [k, name] : kCacheKinds)
+            if (k == r.library.kind) kind = name;
+        f.json = {{"id", r.id},        {"op", "library"},          {"kind", kind},
+                  {"tag", r.library.cache_tag}, {"flags", r.library.flags}, {"nvcc", r.library.nvcc}};
+        f.blob = r.library.tu;
+        return f;
+    }
+    f.json = {{"id", r.id},
+              {"op", "nvrtc"},
+              {"origin", r.source.origin},
+              {"json_path", r.source.json_path},
+              {"arch", r.options.arch},
+              {"std", r.options.std},
+              {"line_info", r.options.line_info},
+              {"extra", r.options.extra},
+              {"entries", r.options.entries},
+              {"minimal", r.options.minimal}};
+    f.blob = r.source.text;
+    return f;
+}
+
+BuildRequest decode_build_request(const Frame& f) {
+    if (f.kind != FrameKind::BuildRequest) malformed("not a build request");
+    BuildRequest r;
+    r.id = member(f.json, "id", json::value_t::number_unsigned).get<std::uint64_t>();
+    const std::string op = string_of(f.json, "op");
+    if (op == "library") {
+        const std::string kind = string_of(f.json, "kind");
+        bool known = false;
+        for (const auto& [k, name] : kCacheKinds)
+            if (kind == name && k != CacheKind::Nvrtc) r.library.kind = k, known = true;
+        if (!known) malformed("no library cache named '" + kind + "'");
+        r.library.cache_tag = string_of(f.json, "tag");
+        r.library.flags = strings_of(f.json, "flags");
+        r.library.nvcc = bool_of(f.json, "nvcc");
+        r.library.tu = frame_blob(f);
+        return r;
+    }
+    if (op != "nvrtc") malformed("no operation named '" + op + "'");
+    r.nvrtc = true;
+    r.source.origin = string_of(f.json, "origin");
+    r.source.json_path = string_of(f.json, "json_path");
+    r.source.text = frame_blob(f);
+    r.options.arch = string_of(f.json, "arch");
+    r.options.std = string_of(f.json, "std");
+    r.options.line_info = bool_of(f.json, "line_info");
+    r.options.extra = strings_of(f.json, "extra");
+    r.options.entries = strings_of(f.json, "entries");
+    r.options.minimal = bool_of(f.json, "minimal");
+    r.options.use_cache = true;  // the builder's purpose: what passes is stored
+    return r;
+}
+
+Frame encode_build_answer(const BuildAnswer& a) {
+    Frame f;
+    f.kind = FrameKind::BuildAnswer;
+    f.json = {{"id", a.id}};
+    if (a.failed) {
+        f.json["error"] = {{"kind", int(a.error_kind)}, {"message", a.error_message}, {"hint", a.error_hint}};
+        return f;
+    }
+    if (!a.nvrtc) {
+        const HostLibrary& l = a.library;
+        f.json.update({{"ok", l.ok},         {"log", l.log},         {"library", l.library.string()},
+                       {"command", l.command}, {"exit_code", l.exit_code}, {"seconds", l.seconds},
+                       {"from_cache", l.from_cache}});
+        return f;
+    }
+    const CompileResult& c = a.compiled;
+    f.json.update({{"ok", c.ok},           {"meta", compile_result_meta(c)}, {"key", c.cache_key},
+                   {"seconds", c.seconds}, {"from_cache", c.from_cache},     {"cache_source", c.cache_source}});
+    f.blob = c.image;
+    return f;
+}
+
+BuildAnswer decode_build_answer(const Frame& f) {
+    if (f.kind != FrameKind::BuildAnswer) malformed("not a build answer");
+    BuildAnswer a;
+    a.id = member(f.json, "id", json::value_t::number_unsigned).get<std::uint64_t>();
+    if (f.json.contains("error")) {
+        const json& e = member(f.json, "error", json::value_t::object);
+        const int kind = member(e, "kind", json::value_t::number_integer).get<int>();
+        if (kind < int(ErrorKind::Io) || kind > int(ErrorKind::Internal)) malformed("an error kind out of range");
+        a.failed = true;
+        a.error_kind = ErrorKind(kind);
+        a.error_message = string_of(e, "message");
+        a.error_hint = string_of(e, "hint");
+        return a;
+    }
+    const double seconds = member(f.json, "seconds", json::value_t::number_float).get<double>();
+    if (!(seconds >= 0) || seconds > 1e6) malformed("'seconds' out of range");
+    if (f.json.contains("meta")) {
+        a.nvrtc = true;
+        CompileResult& c = a.compiled;
+        c.ok = bool_of(f.json, "ok");
+        try {
+            compile_result_from_meta(member(f.json, "meta", json::value_t::object), c);
+        } catch (const json::exception& e) {
+            malformed(std::string("its compile result: ") + e.what());
+        }
+        c.cache_key = string_of(f.json, "key");
+        c.seconds = seconds;
+        c.from_cache = bool_of(f.json, "from_cache");
+        c.cache_source = string_of(f.json, "cache_source");
+        c.image = frame_blob(f);
+        c.image_bytes = c.image.size();
+        return a;
+    }
+    HostLibrary& l = a.library;
+    l.ok = bool_of(f.json, "ok");
+    l.log = string_of(f.json, "log");
+    l.library = string_of(f.json, "library");
+    l.command = strings_of(f.json, "command");
+    l.exit_code = member(f.json, "exit_code", json::value_t::number_integer).get<int>();
+    l.seconds = seconds;
+    l.from_cache = bool_of(f.json, "from_cache");
+    return a;
 }
 
 }  // namespace wb

@@ -9,6 +9,9 @@
 // from the result's buffers.
 #pragma once
 
+#include "compile/cache.hpp"
+#include "compile/remote_build.hpp"
+#include "core/error.hpp"
 #include "pipeline/run.hpp"
 
 #include <chrono>
@@ -22,7 +25,9 @@
 
 namespace wb {
 
-enum class FrameKind : uint32_t { Request = 1, Result = 2, Progress = 3, Quit = 4 };
+// BuildRequest and BuildAnswer pass between a contained worker and its
+// builder (pipeline/builder.hpp), on pipes of their own.
+enum class FrameKind : uint32_t { Request = 1, Result = 2, Progress = 3, Quit = 4, BuildRequest = 5, BuildAnswer = 6 };
 
 struct Frame {
     FrameKind kind = FrameKind::Request;
@@ -69,5 +74,39 @@ Sentence decode_sentence(const nlohmann::json& object, const char* member);
 // Throws wb::Error (Internal) when malformed: not a result's form (see
 // result_from_json), no status, or a buffer whose bytes are not in the blob.
 RunResult decode_result(const Frame& frame);
+
+// ---- a worker and its builder (pipeline/builder.hpp) ----
+// A request: {"id", "op": "library", "kind", "tag", "flags", "nvcc"} with the
+// translation unit as the blob, or {"id", "op": "nvrtc", "origin",
+// "json_path", "arch", "std", "line_info", "extra", "entries", "minimal"}
+// with the source as the blob. The answer: {"id"} and either "error"
+// ({"kind", "message", "hint"}), a library's {"ok", "log", "library",
+// "command", "exit_code", "seconds", "from_cache"}, or a compile's {"ok",
+// "meta", "key", "seconds", "from_cache", "cache_source"} with the image as the blob.
+struct BuildRequest {
+    std::uint64_t id = 0;
+    bool nvrtc = false;
+    LibraryRequest library;  // when !nvrtc
+    SourceText source;       // when nvrtc
+    CompileOptions options;
+};
+
+struct BuildAnswer {
+    std::uint64_t id = 0;
+    bool failed = false;  // the builder threw: error_* say what
+    ErrorKind error_kind = ErrorKind::Internal;
+    std::string error_message, error_hint;
+    bool nvrtc = false;
+    HostLibrary library;
+    CompileResult compiled;
+};
+
+Frame encode_build_request(const BuildRequest& request);
+// Throws wb::Error (Internal) on any field that is missing, of the wrong
+// type, or out of range.
+BuildRequest decode_build_request(const Frame& frame);
+Frame encode_build_answer(const BuildAnswer& answer);
+// Throws wb::Error (Internal) when malformed.
+BuildAnswer decode_build_answer(const Frame& frame);
 
 }  // namespace wb

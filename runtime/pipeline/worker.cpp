@@ -293,8 +293,9 @@ static void describe_failure(RunResult& r, const RunRequest& req, ReadStatus st,
 
 bool WorkerBackend::ensure_live_worker(std::string& why) {
     // A worker that died while idle (killed from outside, the OOM killer) is
-    // noticed here and replaced before anything is written to it.
-    if (proc_ && has_ended(proc_->pid)) {
+    // noticed here and replaced before anything is written to it; so is one
+    // whose builder died (pipeline/builder.hpp): it could build nothing more.
+    if (proc_ && (has_ended(proc_->pid) || (proc_->builder_pid > 0 && has_ended(proc_->builder_pid)))) {
         kill_and_reap(proc_->pid, std::chrono::milliseconds(0));
         proc_->pid = -1;
         stop_worker();

@@ -6,6 +6,7 @@
 #include "pipeline/worker_process.hpp"
 
 #include "compile/host_library.hpp"
+#include "pipeline/builder.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -31,6 +32,63 @@ fs::path self_dir() {
     std::error_code ec;
     fs::path exe = fs::read_symlink("/proc/self/exe", ec);
     return ec ? fs::path() : exe.parent_path();
+}
+
+// Starts the builder beside a contained worker (pipeline/builder.hpp), in a
+// sandbox of its own, a process group of its own and a pids cgroup of its
+// own; `to` and `from` are its request and answer pipes, of which this
+// keeps the worker's ends: to[1] and from[0]. -1 and `why` when it cannot.
+pid_t spawn_builder(const fs::path& executable, const SandboxFolders& view, int to[2], int from[2],
+                    std::unique_ptr<WorkerCgroup>& cgroup, std::string& why) {
+    if (::pipe2(to, O_CLOEXEC) != 0) {
+        why = std::string("pipe: ") + std::strerror(errno);
+        return -1;
+    }
+    if (::pipe2(from, O_CLOEXEC) != 0) {
+        why = std::string("pipe: ") + std::strerror(errno);
+        ::close(to[0]), ::close(to[1]);
+        return -1;
+    }
+    const SandboxChoice sandbox = worker_sandbox(view, SandboxRole::Builder);
+    std::string no_cgroup;
+    cgroup = WorkerCgroup::make(worker_task_cap(), no_cgroup);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, to[0], kWorkerIn);
+    posix_spawn_file_actions_adddup2(&fa, from[1], kWorkerOut);
+    posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    // Its compilers' output comes back in its answers; nothing else it says is shown.
+    posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+    if (cgroup) posix_spawn_file_actions_adddup2(&fa, cgroup->join_fd(), kWorkerCgroupFd);
+    std::vector<std::string> args = sandbox.wrapper;
+    args.push_back(executable.string());
+    args.push_back("--builder");
+    if (cgroup) {
+        args.push_back("--cgroup-fd");
+        args.push_back(std::to_string(kWorkerCgroupFd));
+    }
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);
+    pid_t pid = -1;
+    const int rc = posix_spawnp(&pid, argv[0], &fa, &attr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
+    ::close(to[0]);
+    ::close(from[1]);
+    if (cgroup) cgroup->close_join_fd();
+    if (rc != 0) {
+        why = "could not start the builder " + std::string(argv[0]) + ": " + std::strerror(rc);
+        ::close(to[1]), ::close(from[0]);
+        cgroup.reset();
+        return -1;
+    }
+    return pid;
 }
 
 }  // namespace
@@ -84,6 +142,28 @@ std::unique_ptr<WorkerBackend::Process> WorkerBackend::spawn(const std::vector<s
     if (!cgroup && sandbox.contained() && ::geteuid() == 0 && not_contained_.empty())
         not_contained_ = {{"sandbox.no_process_cap", {no_cgroup}}};
     if (cgroup) posix_spawn_file_actions_adddup2(&fa, cgroup->join_fd(), kWorkerCgroupFd);
+    // A contained worker reads the cache only: its builds go to a builder beside it.
+    int to_builder[2] = {-1, -1}, from_builder[2] = {-1, -1};
+    std::unique_ptr<WorkerCgroup> builder_cgroup;
+    pid_t builder_pid = -1;
+    if (sandbox.contained()) {
+        builder_pid = spawn_builder(options_.executable, view_, to_builder, from_builder, builder_cgroup, why);
+        if (builder_pid < 0) {
+            posix_spawn_file_actions_destroy(&fa);
+            for (int fd : {req[0], req[1], resp[0], resp[1], out[0], out[1], stop[0], stop[1]}) ::close(fd);
+            return nullptr;
+        }
+        posix_spawn_file_actions_adddup2(&fa, to_builder[1], kBuilderRequestFd);
+        posix_spawn_file_actions_adddup2(&fa, from_builder[0], kBuilderAnswerFd);
+    }
+    // Ends the builder, when the worker does not start.
+    auto end_builder = [&] {
+        if (builder_pid > 0) {
+            ::kill(-builder_pid, SIGKILL);
+            int st;
+            while (::waitpid(builder_pid, &st, 0) < 0 && errno == EINTR) {}
+        }
+    };
     std::vector<std::string> args = sandbox.wrapper;
     args.insert(args.end(), wrapper.begin(), wrapper.end());
     args.push_back(options_.executable.string());
@@ -93,6 +173,7 @@ std::unique_ptr<WorkerBackend::Process> WorkerBackend::spawn(const std::vector<s
         args.push_back("--cgroup-fd");
         args.push_back(std::to_string(kWorkerCgroupFd));
     }
+    if (builder_pid > 0) args.push_back("--builder-fds");
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -112,13 +193,17 @@ std::unique_ptr<WorkerBackend::Process> WorkerBackend::spawn(const std::vector<s
     ::close(resp[1]);
     ::close(out[1]);
     if (cgroup) cgroup->close_join_fd();  // the worker's copy is the only one
+    if (builder_pid > 0) ::close(to_builder[1]), ::close(from_builder[0]);  // the worker's alone
     if (rc != 0) {
         why = "could not start " + std::string(argv[0]) + ": " + std::strerror(rc);
         for (int fd : {req[1], resp[0], out[0], stop[0], stop[1]}) ::close(fd);
+        end_builder();
         return nullptr;
     }
     auto p = std::make_unique<Process>();
     p->pid = pid;
+    p->builder_pid = builder_pid;
+    p->builder_cgroup = std::move(builder_cgroup);
     p->contained = sandbox.contained();
     p->cgroup = std::move(cgroup);
     p->to_worker = req[1];

@@ -34,6 +34,10 @@ struct WorkerBackend::Process {
     // The pids cgroup the worker joins (sandbox/sandbox.hpp); what is left in
     // it is killed, and it is removed, when this Process ends.
     std::unique_ptr<WorkerCgroup> cgroup;
+    // The builder beside a contained worker (pipeline/builder.hpp): its
+    // bwrap's pid, and its own pids cgroup. It lives and dies with the worker.
+    pid_t builder_pid = -1;
+    std::unique_ptr<WorkerCgroup> builder_cgroup;
     int to_worker = -1;
     int from_worker = -1;
     int output_fd = -1;
@@ -59,12 +63,24 @@ struct WorkerBackend::Process {
             while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
             remove_compiler_scratch(pid);
         }
+        end_builder();
         kill_leftovers(-1);
         cgroup.reset();
         finish_output();
         if (output_fd >= 0) ::close(output_fd);
         if (stop_reader >= 0) ::close(stop_reader);
         if (stop_reader_read >= 0) ::close(stop_reader_read);
+    }
+
+    // Kills the builder's process group (its compile too), by pid, and reaps it.
+    void end_builder() {
+        if (builder_pid > 0) {
+            ::kill(-builder_pid, SIGKILL);
+            int st;
+            while (::waitpid(builder_pid, &st, 0) < 0 && errno == EINTR) {}
+        }
+        builder_pid = -1;
+        builder_cgroup.reset();
     }
 
     // Kills, by pid, every process but `keep` that still holds the worker's

@@ -179,6 +179,8 @@ void add_linker_errors(std::vector<Diagnostic>& diags, const std::string& log, c
 
 }  // namespace
 
+const std::vector<std::string>& reference_library_flags() { return kFlags; }
+
 std::string reference_compiler_summary(const ReferenceBuild& build) {
     const std::vector<std::string>& cmd = build.command;
     std::size_t at = 0;

@@ -65,4 +65,8 @@ private:
     void (*entry_)(void**) = nullptr;
 };
 
+// The host compiler's flags for a reference's library (the builder checks a
+// request's flags against them: pipeline/builder.hpp).
+const std::vector<std::string>& reference_library_flags();
+
 }  // namespace wb

@@ -225,7 +225,7 @@ bool visible_in(const SandboxFolders& view, const fs::path& folder) {
     return true;
 }
 
-SandboxChoice worker_sandbox(const SandboxFolders& view) {
+SandboxChoice worker_sandbox(const SandboxFolders& view, SandboxRole role) {
     SandboxChoice c;
     if (const char* off = std::getenv("WB_SANDBOX"); off && std::string(off) == "off") {
         c.not_contained = {{"sandbox.not_contained", {"@sandbox.switched_off"}}};
@@ -248,7 +248,7 @@ SandboxChoice worker_sandbox(const SandboxFolders& view) {
     // GPUs: the driver opens /dev/nvidiactl, /dev/nvidia-uvm, /dev/nvidiaN and /dev/nvidia-caps/.
     std::error_code ec;
     for (const auto& e : fs::directory_iterator("/dev", ec))
-        if (e.path().filename().string().rfind("nvidia", 0) == 0)
+        if (role == SandboxRole::Worker && e.path().filename().string().rfind("nvidia", 0) == 0)
             a.insert(a.end(), {"--dev-bind", e.path().string(), e.path().string()});
     a.insert(a.end(), {"--size", std::to_string(kScratchBytes), "--tmpfs", "/tmp"});
     std::vector<fs::path> hidden;
@@ -278,9 +278,10 @@ SandboxChoice worker_sandbox(const SandboxFolders& view) {
         bool write;
     };
     std::vector<Bind> binds;
-    auto add = [&](const fs::path& f, bool write) {
+    auto add = [&](const fs::path& f, bool writable) {
         std::error_code e2;
-        if (write) fs::create_directories(f, e2);
+        if (writable) fs::create_directories(f, e2);  // made here, so the worker finds it to bind read-only too
+        const bool write = writable && role == SandboxRole::Builder;
         const fs::path real = fs::weakly_canonical(fs::absolute(f, e2), e2);
         if (e2 || !fs::is_directory(real, e2)) return;
         for (const auto& dest : both_spellings(f))

@@ -1,7 +1,7 @@
 // runtime/sandbox/sandbox.hpp — containment: the one place that decides what
-// the worker, and so everything it runs for a step (NVRTC in its own process,
-// the host compiler and nvcc as its children, an emulated kernel, the CPU
-// reference, a host step's run()), may reach.
+// the worker, and so everything it runs for a step (an emulated kernel, the
+// CPU reference, a host step's run()), and its builder (NVRTC, the host
+// compiler and nvcc, pipeline/builder.hpp) may reach.
 //
 // The supervisor starts the worker inside bubblewrap (`bwrap`, Debian's
 // bubblewrap package) when bwrap is there and can make namespaces:
@@ -14,9 +14,15 @@
 //     lesson's folders, the workbook's own folders and the CUDA Toolkit;
 //     /dev holds the usual few devices and the NVIDIA GPUs' (/dev/nvidia*);
 //   - writable: /tmp, a private tmpfs of kScratchBytes that the worker empties
-//     after every run (the run's scratch folder: the compilers' temporary
-//     files go there too), and the workbook's cache folder, where the
-//     compiled libraries it loads live;
+//     after every run (the run's scratch folder); the workbook's cache
+//     folder, where the compiled libraries it loads live, is read-only;
+//   - beside it, its builder (pipeline/builder.hpp, the same program with
+//     --builder), in a sandbox of its own made the same way but with the
+//     cache folder writable and no GPU: it alone compiles into the cache
+//     (NVRTC's entries, the host compiler's and nvcc's libraries, the
+//     headers they read), never loads what it builds, and names every
+//     output from the hash of its inputs. So nothing a student's code does
+//     in the worker can change what a later run loads;
 //   - it starts in the front end's folder (empty when that is hidden), so a
 //     relative lesson path names the same file.
 // In the worker, with or without bwrap (apply_worker_limits): a memory cap
@@ -70,7 +76,7 @@ struct SandboxFolders {
 
 // The folders every worker needs: the worker's program folder, the shipped
 // data (lessons, the source tree of a build), the CUDA Toolkit to read, and
-// the cache folder to write.
+// the cache folder, which only the builder writes.
 SandboxFolders worker_folders(const std::filesystem::path& worker_executable);
 
 // The folders a lesson's run reads (lesson_trust_folders of `lesson_file`).
@@ -91,7 +97,12 @@ struct SandboxChoice {
 // The bwrap command for `view`. bwrap is $WB_BWRAP, else `bwrap` on PATH;
 // WB_SANDBOX=off turns containment off. Whether bwrap can make its
 // namespaces here is tried once per process (a few milliseconds) and kept.
-SandboxChoice worker_sandbox(const SandboxFolders& view);
+// Who runs in it: the worker, which runs a step's code and gets `view.write`
+// read-only (its builds go to its builder: pipeline/builder.hpp), or the
+// builder, which only compiles, gets `view.write` writable and no GPU.
+enum class SandboxRole { Worker, Builder };
+
+SandboxChoice worker_sandbox(const SandboxFolders& view, SandboxRole role = SandboxRole::Worker);
 
 // The caps a worker puts on itself before it runs anything for a step.
 struct WorkerLimits {

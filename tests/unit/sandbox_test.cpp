@@ -14,6 +14,7 @@
 // test says so on its output and asserts the other behaviour instead: the
 // first result says once that runs are not contained, and they run as before
 // (the kernel's attempt works). The memory cap holds either way.
+#include "core/fs.hpp"
 #include "lesson/loader.hpp"
 #include "pipeline/worker.hpp"
 #include "sandbox/sandbox.hpp"
@@ -281,6 +282,58 @@ TEST(WorkerCgroup, CapsTheForksOfAProcessThatJoinedItAndIsRemovedWithWhatIsLeftI
 // /tmp is the run's scratch: a file a run leaves there is gone for the next
 // one, while the cache folder bound into it (this test's is under /tmp) keeps
 // what the first run built.
+// The worker gets the cache read-only (sandbox/sandbox.hpp): a kernel cannot
+// plant a file there, nor overwrite a library a later run would load. Its
+// builds are made by its builder (pipeline/builder.hpp) and land in the cache.
+TEST_F(Sandbox, AKernelCannotWriteIntoTheCacheWhoseLibrariesLaterRunsLoad) {
+    const fs::path emulated = wb::cache_dir() / "emulated";
+    setenv("WB_TEST_CACHE", emulated.c_str(), 1);
+    const std::string plant =
+        "    char f[4096];\n"
+        "    std::snprintf(f, sizeof f, \"%s/planted.so\", std::getenv(\"WB_TEST_CACHE\"));\n"
+        "    FILE* w = std::fopen(f, \"w\");\n"
+        "    if (!w) return false;\n"
+        "    bool ok = std::fputs(\"x\", w) >= 0;\n"
+        "    return std::fclose(w) == 0 && ok;";
+    expect_refused("write in the cache folder", kernel_trying("#include <cstdio>\n", plant));
+    EXPECT_EQ(fs::exists(emulated / "planted.so"), !contained_);
+    // Every library this run loaded was built (by the builder, when contained) into the cache.
+    std::size_t libraries = 0;
+    for (const auto& e : fs::directory_iterator(emulated)) libraries += e.path().extension() == ".so";
+    EXPECT_GE(libraries, 2u) << "the checked and the plain kernel library";
+    // Overwriting one of them, as a later run would load it, is refused too.
+    const std::string overwrite =
+        "    DIR* d = opendir(std::getenv(\"WB_TEST_CACHE\"));\n"
+        "    if (!d) return false;\n"
+        "    bool done = false;\n"
+        "    while (dirent* e = readdir(d)) {\n"
+        "        if (!std::strstr(e->d_name, \".so\")) continue;\n"
+        "        int fd = openat(dirfd(d), e->d_name, O_WRONLY | O_APPEND);\n"
+        "        if (fd >= 0) { done = true; close(fd); }\n"
+        "    }\n"
+        "    closedir(d);\n"
+        "    return done;";
+    expect_refused("open a cached library for writing",
+                   kernel_trying("#include <cstring>\n#include <dirent.h>\n#include <fcntl.h>\n#include <unistd.h>\n", overwrite));
+    unsetenv("WB_TEST_CACHE");
+}
+
+// The cache works as before behind the builder: a cold run builds every
+// library once, and the next run of the same source finds all of them.
+TEST_F(Sandbox, ASecondRunOfTheSameSourceComesFromTheCacheTheBuilderFilled) {
+    wb::WorkerBackend worker;
+    const wb::RunResult cold = worker.run(request(""));
+    ASSERT_EQ(cold.status, wb::RunStatus::Passed) << cold.message;
+    EXPECT_FALSE(cold.compile.from_cache);
+    EXPECT_FALSE(cold.reference.from_cache);
+    wb::WorkerBackend fresh;  // a new worker: its memory holds nothing, so hits come from the disk
+    const wb::RunResult warm = fresh.run(request(""));
+    ASSERT_EQ(warm.status, wb::RunStatus::Passed) << warm.message;
+    EXPECT_TRUE(warm.compile.from_cache);
+    EXPECT_EQ(warm.compile.cache_source, "disk");
+    EXPECT_TRUE(warm.reference.from_cache);
+}
+
 TEST_F(Sandbox, TheScratchIsEmptiedAfterARunAndTheCacheInsideItIsKept) {
     if (!contained_) GTEST_SKIP() << "no sandbox here: /tmp is the machine's";
     wb::WorkerBackend worker;
