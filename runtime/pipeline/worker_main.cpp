@@ -104,9 +104,13 @@ int worker_main(int in_fd, int out_fd, int ordinal) {
             r.status = RunStatus::InputError;
             r.message = std::string("internal error: ") + e.what();
         }
-        // The process cap refused a fork or a thread during a run that failed:
-        // what the student's code started (and left running) is the cause.
-        if (r.status != RunStatus::Passed && r.status != RunStatus::CompileOnly && (cap_reached || task_cap_refusals() > cap_refusals)) {
+        // The process cap refused a fork or a thread during the run: what the
+        // student's code started (and left running) is the cause, and the run
+        // fails with it even where it would have passed, since the cap changed
+        // what the code did (a refused fork the code shrugged off is still a
+        // fork bomb), and whether something later in the run needed a thread
+        // of its own is a matter of timing.
+        if (cap_reached || task_cap_refusals() > cap_refusals) {
             r.status = RunStatus::CudaError;
             r.say({{"sandbox.task_cap_reached", {std::to_string(worker_task_cap())}}});
             r.hint.clear();

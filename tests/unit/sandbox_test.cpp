@@ -192,9 +192,9 @@ TEST_F(Sandbox, AKernelCannotMapMoreThanTheWorkersMemoryCap) {
 // (root's processes too), else RLIMIT_NPROC in the sandbox's user namespace
 // (which Linux does not apply to root). The kernel forks at most 300 children
 // that wait (bounded, so a cap that fails cannot harm the machine) and says
-// how many it made; capped at 64 tasks, the forks are refused part way, the
-// children it left hold the cap, and the run fails as the student's: the
-// cap's sentence, not an internal error. The next run in the same backend
+// how many it made; capped at 64 tasks, the forks are refused part way, and
+// the run fails as the student's, every time: the cap's sentence, not an
+// internal error, and not a pass (the kernel shrugs the refusals off). The next run in the same backend
 // passes, and the worker's cgroup is gone with the worker.
 TEST_F(Sandbox, AForkBombInAKernelStopsAtTheProcessCapAndTheNextRunWorks) {
     setenv("WB_WORKER_PROCESSES", "64", 1);
