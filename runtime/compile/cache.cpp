@@ -29,34 +29,6 @@ namespace {
 
 constexpr std::string_view kMagic = "WBNVRTC\n";
 
-json diagnostics_to_json(const std::vector<Diagnostic>& diags) {
-    json out = json::array();
-    for (const auto& d : diags)
-        out.push_back({{"file", d.file},
-                       {"line", d.line},
-                       {"column", d.column},
-                       {"severity", severity_name(d.severity)},
-                       {"message", d.message},
-                       {"code", d.code}});
-    return out;
-}
-
-std::vector<Diagnostic> diagnostics_from_json(const json& j) {
-    std::vector<Diagnostic> out;
-    for (const auto& item : j) {
-        Diagnostic d;
-        d.file = item.at("file").get<std::string>();
-        d.line = item.at("line").get<int>();
-        d.column = item.at("column").get<int>();
-        std::string sev = item.at("severity").get<std::string>();
-        d.severity = sev == "warning" ? Severity::Warning : sev == "note" ? Severity::Note : Severity::Error;
-        d.message = item.at("message").get<std::string>();
-        d.code = item.at("code").get<std::string>();
-        out.push_back(std::move(d));
-    }
-    return out;
-}
-
 }  // namespace
 
 std::string compile_cache_key(const SourceText& source, const std::string& arch,
@@ -168,29 +140,6 @@ void CompileCache::remember(const std::string& key, const CompileResult& result)
         memory_.erase(lru_.back());
         lru_.pop_back();
     }
-}
-
-json compile_result_meta(const CompileResult& r) {
-    return {{"arch", r.arch},
-            {"is_cubin", r.is_cubin},
-            {"log", r.log},
-            {"diagnostics", diagnostics_to_json(r.diagnostics)},
-            {"omitted", {r.diagnostics_omitted, r.omitted_errors, r.omitted_warnings}},
-            {"lowered_names", r.lowered_names},
-            {"options", r.options}};
-}
-
-void compile_result_from_meta(const json& meta, CompileResult& r) {
-    r.arch = meta.at("arch").get<std::string>();
-    r.is_cubin = meta.at("is_cubin").get<bool>();
-    r.log = meta.at("log").get<std::string>();
-    r.diagnostics = diagnostics_from_json(meta.at("diagnostics"));
-    const json& omitted = meta.at("omitted");
-    r.diagnostics_omitted = omitted.at(0).get<std::size_t>();
-    r.omitted_errors = omitted.at(1).get<int>();
-    r.omitted_warnings = omitted.at(2).get<int>();
-    r.lowered_names = meta.at("lowered_names").get<std::map<std::string, std::string>>();
-    r.options = meta.at("options").get<std::vector<std::string>>();
 }
 
 void CompileCache::write_disk(const std::string& key, const CompileResult& r) const {

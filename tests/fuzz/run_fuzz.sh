@@ -80,7 +80,7 @@ wire)
     # A result crosses in its one form (result_json.cpp), which names enums
     # with the functions beside them (diagnostics, compare, sanitizer).
     sources="runtime/pipeline/wire.cpp runtime/pipeline/result_json.cpp runtime/host/timeline.cpp
-             runtime/compile/diagnostics.cpp runtime/sanitizer/sanitizer.cpp runtime/lesson/lesson_files.cpp
+             runtime/compile/diagnostics.cpp runtime/compile/compile_meta.cpp runtime/sandbox/start_folder.cpp runtime/sanitizer/sanitizer.cpp runtime/lesson/lesson_files.cpp
              runtime/data/bytes.cpp $loader"
     libs="-lmuparser"
     literals_of="runtime/pipeline/wire.cpp runtime/pipeline/result_json.cpp runtime/pipeline/result_json.hpp"

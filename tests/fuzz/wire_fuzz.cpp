@@ -10,8 +10,9 @@
 //   - otherwise as "JSON \0 blob": framed here with a correct header, so
 //     mutations of the JSON reach decode_result and decode_request instead of
 //     being stopped by a length that no longer matches.
-// A frame that reads is passed to decode_result and decode_request; either may
-// throw wb::Error and nothing else. A result that decodes must survive
+// A frame that reads is passed to decode_result and decode_request, and to the
+// builder's decode_build_request and decode_build_answer; each may throw
+// wb::Error and nothing else. A result that decodes must survive
 // encode_result -> decode_result unchanged (the same JSON when encoded again).
 //
 // With $WB_FUZZ_SEEDS set, LLVMFuzzerInitialize writes seed frames there,
@@ -187,6 +188,45 @@ void write_seeds(const fs::path& dir) {
     put("request.frame", raw_frame(request));
     put("result.json", json_and_blob(result));
     put("request.json", json_and_blob(request));
+    // The builder's frames (a contained worker and its builder).
+    wb::BuildRequest library;
+    library.id = 7;
+    library.library.tu = "extern \"C\" int f() { return 1; }\n";
+    library.library.flags = {"-O2", "-fPIC", "-shared"};
+    library.library.kind = wb::CacheKind::Emulated;
+    library.library.cache_tag = "wb-emulated-3";
+    wb::BuildRequest nvrtc;
+    nvrtc.id = 8;
+    nvrtc.nvrtc = true;
+    nvrtc.source.text = "extern \"C\" __global__ void k(float* x) { x[0] = 1; }\n";
+    nvrtc.source.origin = "kernel.cu";
+    nvrtc.options.entries = {"k"};
+    nvrtc.options.extra = {"-DTILE=16"};
+    wb::BuildAnswer built;
+    built.id = 7;
+    built.library.ok = true;
+    built.library.library = "/tmp/x.so";
+    built.library.command = {"c++", "-O2"};
+    built.library.seconds = 0.5;
+    wb::BuildAnswer compiled;
+    compiled.id = 8;
+    compiled.nvrtc = true;
+    compiled.compiled.ok = true;
+    compiled.compiled.image = std::string(16, '\x01');
+    wb::BuildAnswer failed;
+    failed.id = 9;
+    failed.failed = true;
+    failed.error_kind = wb::ErrorKind::Io;
+    failed.error_message = "cannot write";
+    for (const auto& [name, frame] : std::vector<std::pair<std::string, wb::Frame>>{
+             {"build_library", wb::encode_build_request(library)},
+             {"build_nvrtc", wb::encode_build_request(nvrtc)},
+             {"built_library", wb::encode_build_answer(built)},
+             {"built_nvrtc", wb::encode_build_answer(compiled)},
+             {"build_failed", wb::encode_build_answer(failed)}}) {
+        put(name + ".frame", raw_frame(frame));
+        put(name + ".json", json_and_blob(frame));
+    }
 }
 
 void check(const wb::Frame& frame) {
@@ -204,6 +244,30 @@ void check(const wb::Frame& frame) {
     }
     try {
         (void)wb::decode_request(frame);
+    } catch (const wb::Error&) {
+    }
+    // The builder's frames: a request or an answer that decodes must survive
+    // encoding and decoding again unchanged.
+    try {
+        const wb::Frame again = wb::encode_build_request(wb::decode_build_request(frame));
+        wb::Frame twice;
+        try {
+            twice = wb::encode_build_request(wb::decode_build_request(again));
+        } catch (const wb::Error&) {
+            std::abort();
+        }
+        if (twice.json != again.json || twice.blob != again.blob) std::abort();
+    } catch (const wb::Error&) {
+    }
+    try {
+        const wb::Frame again = wb::encode_build_answer(wb::decode_build_answer(frame));
+        wb::Frame twice;
+        try {
+            twice = wb::encode_build_answer(wb::decode_build_answer(again));
+        } catch (const wb::Error&) {
+            std::abort();
+        }
+        if (twice.json != again.json || twice.blob != again.blob) std::abort();
     } catch (const wb::Error&) {
     }
 }
