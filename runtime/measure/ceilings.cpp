@@ -232,8 +232,8 @@ Ceilings ceilings_for(GpuContext& ctx) {
     try {
         save_cached_ceilings(c, ctx.info());
     } catch (const std::exception&) {
-        // Not cached (a contained worker reads the cache only): measured again
-        // next time, which costs a second, nothing more.
+        // A contained worker reads the cache only: its supervisor keeps what
+        // the result brings (WorkerBackend::keep_ceilings).
     }
     return c;
 }

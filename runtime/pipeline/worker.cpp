@@ -9,6 +9,7 @@
 #include "compile/nvrtc.hpp"
 #include "core/error.hpp"
 #include "data/buffers.hpp"
+#include "measure/ceilings.hpp"
 #include "pipeline/wire.hpp"
 #include "pipeline/worker_process.hpp"
 #include "sanitizer/sanitizer.hpp"
@@ -355,6 +356,19 @@ BackendInfo WorkerBackend::info_locked() {
     return bi;
 }
 
+void WorkerBackend::keep_ceilings(const RunResult& r) {
+    if (ceilings_kept_ || !r.ceilings || !r.device) return;
+    ceilings_kept_ = true;
+    if (load_cached_ceilings(*r.device)) return;
+    try {
+        // Checked as a cached record is read back: figures, device and driver.
+        const Ceilings c = ceilings_from_json(ceilings_to_json(*r.ceilings));
+        if (c.device == r.device->name && c.driver_version == r.device->driver_version) save_cached_ceilings(c, *r.device);
+    } catch (const std::exception&) {
+        // Not kept: the next worker measures them again, which costs a second.
+    }
+}
+
 RunResult WorkerBackend::run(const RunRequest& req) {
     std::lock_guard<std::mutex> lock(run_mutex_);
     if (!begin_request(req.cancel_token)) {
@@ -403,6 +417,7 @@ RunResult WorkerBackend::run_locked(const RunRequest& req) {
         if (st == ReadStatus::Ok && decode_error.empty()) {
             proc_->sync_output();
             r.output = proc_->take_output() + r.output;
+            keep_ceilings(r);
             if (r.context_lost) {
                 // The worker exits after a sticky fault; start the next one now,
                 // so the student's next run does not wait for it.

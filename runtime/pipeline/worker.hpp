@@ -111,6 +111,10 @@ private:
     SandboxFolders view_;               // what the next worker started sees (run_mutex_)
     Sentence not_contained_;            // why workers are not contained; empty when they are
     bool containment_said_ = false;     // not_contained_ went out on a result
+    // A contained worker reads the cache only, so the GPU ceilings a result
+    // brings are saved here when the cache lacks them, once per backend.
+    bool ceilings_kept_ = false;
+    void keep_ceilings(const RunResult& r);
 
     mutable std::mutex active_mutex_;   // guards the four below; never held while waiting
     bool active_ = false;               // a request is in flight

@@ -4,6 +4,7 @@
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "lesson/loader.hpp"
+#include "measure/ceilings.hpp"
 #include "pipeline/wire.hpp"
 #include "pipeline/worker.hpp"
 #include "scoped_cache_dir.hpp"
@@ -634,4 +635,43 @@ TEST_F(Worker, OutputPrintedJustBeforeTheAnswerIsAllThere) {
     }
     unsetenv("WB_CANNED_OUTPUT");
     unsetenv("WB_CANNED_FRAME");
+}
+
+// The GPU's ceilings a worker measured are kept in the cache by its
+// supervisor: a contained worker reads the cache only, and without this every
+// new worker measured them again.
+TEST_F(Worker, TheCeilingsAResultBringsAreKeptForTheNextWorker) {
+    auto good = load("tests/data/lessons_good/minimal.json");
+    ASSERT_TRUE(good);
+    RunResult canned;
+    canned.status = RunStatus::Passed;
+    DeviceInfo device;
+    device.name = "NVIDIA H200";
+    device.cc_major = 9;
+    device.driver_version = 13000;
+    canned.device = device;
+    Ceilings c;
+    c.device = device.name;
+    c.arch = "sm_90";
+    c.driver_version = 13000;
+    c.copy_gbs = 3900;
+    c.fp32_gflops = 60000;
+    c.fp16_gflops = 240000;
+    c.measured_at = "2026-11-28T14:00:00Z";
+    canned.ceilings = c;
+    ASSERT_FALSE(load_cached_ceilings(device).has_value());
+    const std::string path = (cache_dir() / "canned.frame").string();
+    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ASSERT_GE(fd, 0);
+    ASSERT_TRUE(write_frame(fd, encode_result(canned)));
+    close(fd);
+    setenv("WB_CANNED_FRAME", path.c_str(), 1);
+    {
+        WorkerBackend worker(fake_worker("canned_result.py"));
+        EXPECT_EQ(worker.run(request(good)).status, RunStatus::Passed);
+    }
+    unsetenv("WB_CANNED_FRAME");
+    const auto kept = load_cached_ceilings(device);
+    ASSERT_TRUE(kept.has_value());
+    EXPECT_EQ(*kept, c);
 }
