@@ -276,11 +276,16 @@ void LocalBackend::run_impl(const RunRequest& asked, RunResult& r) {
     // CUDA's default; a bad size fails here on every backend). On a GPU the
     // context takes it now, before the step loads or launches anything; a
     // step without one, a host step included, gets the default back, as in a
-    // fresh process. The driver refuses a change once a kernel that calls
-    // malloc has run in the context: then the worker is replaced and runs
-    // this request again (WorkerBackend, wants_fresh_context).
+    // fresh process, where the driver allows it. The driver refuses a change
+    // once a kernel that calls malloc has run in the context: for a step that
+    // asked for its size, the worker is then replaced and runs this request
+    // again (WorkerBackend, wants_fresh_context); a step that did not ask runs
+    // with the heap the context has (nothing it does depends on the size, and
+    // every later run would otherwise start a fresh context, or, in-process,
+    // fail).
     const long long heap = resolve_malloc_heap(*step, r.params);
-    if (ctx && !on_cpu && !ctx->set_malloc_heap(static_cast<std::size_t>(heap))) {
+    const bool heap_asked = !step->limits.malloc_heap_bytes.empty();
+    if (ctx && !on_cpu && !ctx->set_malloc_heap(static_cast<std::size_t>(heap)) && heap_asked) {
         r.status = RunStatus::CudaError;
         r.error_code = "CUDA_ERROR_INVALID_VALUE";
         r.context_lost = true;

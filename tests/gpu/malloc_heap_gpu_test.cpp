@@ -82,7 +82,7 @@ TEST(MallocHeapGpu, CheckPassesEveryStepAndCaseInOneWorker) {
 
 // In this process there is no worker to replace: a size the context cannot
 // take any more is said, with the driver's error, and the context stays
-// usable for the size it has.
+// usable for the size it has, and for every step that gives none.
 TEST(MallocHeapGpu, InProcessAHeapTheContextCannotTakeIsSaidAndTheContextStaysUsable) {
     WB_REQUIRE_GPU();
     auto backend = wb::make_local_backend();
@@ -107,4 +107,17 @@ TEST(MallocHeapGpu, InProcessAHeapTheContextCannotTakeIsSaidAndTheContextStaysUs
         EXPECT_TRUE(wb::wants_fresh_context(again)) << again.message;
     else
         EXPECT_EQ(again.status, wb::RunStatus::Passed) << again.message;
+    // A step that gives no size runs with the heap the context has, whatever
+    // it is: once, every later in-process run failed here, each test of the
+    // suite after this one included.
+    auto loaded = wb::load_lesson(source_dir() + "/lessons/01_vector_add.json");
+    ASSERT_TRUE(loaded.ok());
+    wb::RunRequest req;
+    req.trusted = true;
+    req.lesson = std::make_shared<const wb::Lesson>(std::move(*loaded.lesson));
+    req.source = wb::SourceChoice::Solution;
+    req.test_case = "ragged";
+    req.timing = false;
+    const wb::RunResult plain = backend->run(req);
+    EXPECT_EQ(plain.status, wb::RunStatus::Passed) << plain.message;
 }

@@ -807,8 +807,14 @@ TEST(LessonLoaderLimits, AStepsDeviceHeapIsAnExpressionOverParamsSizedPerCase) {
     EXPECT_EQ(larger.limits.json_path, "steps[0].limits");
     EXPECT_EQ(resolve_malloc_heap(larger, resolve_params(larger, larger.find_case("default"), {})), 64ll << 20);
     EXPECT_EQ(resolve_malloc_heap(larger, resolve_params(larger, larger.find_case("heap_48"), {})), 48ll << 20);
+    // The step that depends on CUDA's default size says so.
+    const Step& named = r.lesson->steps[1];
+    EXPECT_EQ(named.limits.malloc_heap_bytes, "8388608");
+    EXPECT_EQ(resolve_malloc_heap(named, resolve_params(named, nullptr, {})), kDefaultMallocHeapBytes);
     // A step that gives none runs with CUDA's default.
-    const Step& plain = r.lesson->steps[1];
+    LoadResult other = load_lesson(std::string(WB_SOURCE_DIR) + "/lessons/01_vector_add.json");
+    ASSERT_TRUE(other.ok()) << all_issues(other);
+    const Step& plain = other.lesson->steps[0];
     EXPECT_TRUE(plain.limits.malloc_heap_bytes.empty());
     EXPECT_EQ(resolve_malloc_heap(plain, resolve_params(plain, nullptr, {})), kDefaultMallocHeapBytes);
     EXPECT_EQ(kDefaultMallocHeapBytes, 8ll << 20);
