@@ -93,12 +93,22 @@ std::optional<CompileResult> CompileCache::find(const std::string& key) {
     return r;
 }
 
-void CompileCache::store(const std::string& key, const CompileResult& result) {
-    if (!result.ok) return;
+namespace {
+
+// `result` as the cache keeps it: under `key`, and not marked as a hit.
+CompileResult as_stored(const std::string& key, const CompileResult& result) {
     CompileResult clean = result;
     clean.from_cache = false;
     clean.cache_source.clear();
     clean.cache_key = key;
+    return clean;
+}
+
+}  // namespace
+
+void CompileCache::store(const std::string& key, const CompileResult& result) {
+    if (!result.ok) return;
+    const CompileResult clean = as_stored(key, result);
     {
         std::lock_guard lock(mutex_);
         remember(key, clean);
@@ -114,12 +124,8 @@ void CompileCache::store(const std::string& key, const CompileResult& result) {
 
 void CompileCache::remember_only(const std::string& key, const CompileResult& result) {
     if (!result.ok) return;
-    CompileResult clean = result;
-    clean.from_cache = false;
-    clean.cache_source.clear();
-    clean.cache_key = key;
     std::lock_guard lock(mutex_);
-    remember(key, clean);
+    remember(key, as_stored(key, result));
 }
 
 void CompileCache::clear_memory() {

@@ -34,6 +34,24 @@ fs::path self_dir() {
     return ec ? fs::path() : exe.parent_path();
 }
 
+// Starts `args` as the leader of a process group of its own, so a kill of
+// the group reaches what it starts too; `search_path` looks argv[0] up on
+// PATH. posix_spawn's error number, 0 when it started.
+int spawn_group_leader(std::vector<std::string>& args, const posix_spawn_file_actions_t* fa, bool search_path,
+                       pid_t& pid) {
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);
+    const int rc = search_path ? posix_spawnp(&pid, argv[0], fa, &attr, argv.data(), environ)
+                               : posix_spawn(&pid, argv[0], fa, &attr, argv.data(), environ);
+    posix_spawnattr_destroy(&attr);
+    return rc;
+}
+
 // Starts the builder beside a contained worker (pipeline/builder.hpp), in a
 // sandbox of its own, a process group of its own and a pids cgroup of its
 // own; `to` and `from` are its request and answer pipes, of which this
@@ -68,22 +86,14 @@ pid_t spawn_builder(const fs::path& executable, const SandboxFolders& view, int 
         args.push_back("--cgroup-fd");
         args.push_back(std::to_string(kWorkerCgroupFd));
     }
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-    posix_spawnattr_setpgroup(&attr, 0);
     pid_t pid = -1;
-    const int rc = posix_spawnp(&pid, argv[0], &fa, &attr, argv.data(), environ);
+    const int rc = spawn_group_leader(args, &fa, true, pid);
     posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&attr);
     ::close(to[0]);
     ::close(from[1]);
     if (cgroup) cgroup->close_join_fd();
     if (rc != 0) {
-        why = "could not start the builder " + std::string(argv[0]) + ": " + std::strerror(rc);
+        why = "could not start the builder " + args[0] + ": " + std::strerror(rc);
         ::close(to[1]), ::close(from[0]);
         cgroup.reset();
         return -1;
@@ -174,28 +184,19 @@ std::unique_ptr<WorkerBackend::Process> WorkerBackend::spawn(const std::vector<s
         args.push_back(std::to_string(kWorkerCgroupFd));
     }
     if (builder_pid > 0) args.push_back("--builder-fds");
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
     // The worker leads a process group of its own, so a kill reaches what it
     // started too (the host compiler, or the worker under compute-sanitizer).
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-    posix_spawnattr_setpgroup(&attr, 0);
     pid_t pid = -1;
-    const bool bare = sandbox.wrapper.empty() && wrapper.empty();  // argv[0] is the worker's own path
-    int rc = bare ? posix_spawn(&pid, argv[0], &fa, &attr, argv.data(), environ)
-                                      : posix_spawnp(&pid, argv[0], &fa, &attr, argv.data(), environ);
+    const bool bare = sandbox.wrapper.empty() && wrapper.empty();  // args[0] is the worker's own path
+    const int rc = spawn_group_leader(args, &fa, !bare, pid);
     posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&attr);
     ::close(req[0]);
     ::close(resp[1]);
     ::close(out[1]);
     if (cgroup) cgroup->close_join_fd();  // the worker's copy is the only one
     if (builder_pid > 0) ::close(to_builder[1]), ::close(from_builder[0]);  // the worker's alone
     if (rc != 0) {
-        why = "could not start " + std::string(argv[0]) + ": " + std::strerror(rc);
+        why = "could not start " + args[0] + ": " + std::strerror(rc);
         for (int fd : {req[1], resp[0], out[0], stop[0], stop[1]}) ::close(fd);
         end_builder();
         return nullptr;

@@ -229,6 +229,22 @@ void write_seeds(const fs::path& dir) {
     }
 }
 
+// What `decode` accepts, `encode` writes in a form `decode` takes back to the same frame.
+template <class Decode, class Encode>
+void round_trip(const wb::Frame& frame, Decode decode, Encode encode) {
+    try {
+        const wb::Frame again = encode(decode(frame));
+        wb::Frame twice;
+        try {
+            twice = encode(decode(again));
+        } catch (const wb::Error&) {
+            std::abort();
+        }
+        if (twice.json != again.json || twice.blob != again.blob) std::abort();
+    } catch (const wb::Error&) {
+    }
+}
+
 void check(const wb::Frame& frame) {
     try {
         const wb::RunResult r = wb::decode_result(frame);
@@ -248,28 +264,8 @@ void check(const wb::Frame& frame) {
     }
     // The builder's frames: a request or an answer that decodes must survive
     // encoding and decoding again unchanged.
-    try {
-        const wb::Frame again = wb::encode_build_request(wb::decode_build_request(frame));
-        wb::Frame twice;
-        try {
-            twice = wb::encode_build_request(wb::decode_build_request(again));
-        } catch (const wb::Error&) {
-            std::abort();
-        }
-        if (twice.json != again.json || twice.blob != again.blob) std::abort();
-    } catch (const wb::Error&) {
-    }
-    try {
-        const wb::Frame again = wb::encode_build_answer(wb::decode_build_answer(frame));
-        wb::Frame twice;
-        try {
-            twice = wb::encode_build_answer(wb::decode_build_answer(again));
-        } catch (const wb::Error&) {
-            std::abort();
-        }
-        if (twice.json != again.json || twice.blob != again.blob) std::abort();
-    } catch (const wb::Error&) {
-    }
+    round_trip(frame, wb::decode_build_request, wb::encode_build_request);
+    round_trip(frame, wb::decode_build_answer, wb::encode_build_answer);
 }
 
 }  // namespace

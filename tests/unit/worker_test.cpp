@@ -48,6 +48,22 @@ WorkerOptions fake_worker(const char* name) {
     return o;
 }
 
+// The answer fake_workers/canned_result.py gives while this lives: `result`'s
+// frame, in the cache folder, which a contained worker sees (its /tmp is its
+// own), named by $WB_CANNED_FRAME.
+struct CannedResult {
+    explicit CannedResult(const RunResult& result) {
+        const std::string path = (cache_dir() / "canned.frame").string();
+        const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0) return;
+        ok = write_frame(fd, encode_result(result));
+        close(fd);
+        setenv("WB_CANNED_FRAME", path.c_str(), 1);
+    }
+    ~CannedResult() { unsetenv("WB_CANNED_FRAME"); }
+    bool ok = false;
+};
+
 int open_fds() {
     int n = 0;
     if (DIR* d = opendir("/proc/self/fd")) {
@@ -593,19 +609,13 @@ TEST_F(Worker, TheHintAfterALostContextIsSaidInTheStudentsLanguage) {
     canned.context_lost = true;
     canned.say({{"emu.trap", {}}});
     canned.say_hint({{"hint.trap", {}}});
-    // In the cache folder, which a contained worker sees (its /tmp is its own).
-    const std::string path = (cache_dir() / "canned.frame").string();
-    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ASSERT_GE(fd, 0);
-    ASSERT_TRUE(write_frame(fd, encode_result(canned)));
-    close(fd);
-    setenv("WB_CANNED_FRAME", path.c_str(), 1);
     RunResult r;
     {
+        const CannedResult answer(canned);
+        ASSERT_TRUE(answer.ok);
         WorkerBackend worker(fake_worker("canned_result.py"));
         r = worker.run(request(good));
     }
-    unsetenv("WB_CANNED_FRAME");
     EXPECT_EQ(r.status, RunStatus::CudaError) << r.message;
     EXPECT_EQ(r.hint_in("en"), render({{"hint.trap", {}}}, "en") + "; the GPU process was replaced, so the next run starts clean");
     const std::string zh = r.hint_in("zh");
@@ -620,12 +630,8 @@ TEST_F(Worker, OutputPrintedJustBeforeTheAnswerIsAllThere) {
     ASSERT_TRUE(good);
     RunResult canned;
     canned.status = RunStatus::Passed;
-    const std::string path = (cache_dir() / "canned.frame").string();
-    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ASSERT_GE(fd, 0);
-    ASSERT_TRUE(write_frame(fd, encode_result(canned)));
-    close(fd);
-    setenv("WB_CANNED_FRAME", path.c_str(), 1);
+    const CannedResult answer(canned);
+    ASSERT_TRUE(answer.ok);
     setenv("WB_CANNED_OUTPUT", "60000", 1);
     for (int run = 0; run < 10; ++run) {
         WorkerBackend worker(fake_worker("canned_result.py"));
@@ -634,7 +640,6 @@ TEST_F(Worker, OutputPrintedJustBeforeTheAnswerIsAllThere) {
         EXPECT_EQ(r.output.size(), 60000u) << "run " << run;
     }
     unsetenv("WB_CANNED_OUTPUT");
-    unsetenv("WB_CANNED_FRAME");
 }
 
 // The GPU's ceilings a worker measured are kept in the cache by its
@@ -660,17 +665,12 @@ TEST_F(Worker, TheCeilingsAResultBringsAreKeptForTheNextWorker) {
     c.measured_at = "2026-11-28T14:00:00Z";
     canned.ceilings = c;
     ASSERT_FALSE(load_cached_ceilings(device).has_value());
-    const std::string path = (cache_dir() / "canned.frame").string();
-    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ASSERT_GE(fd, 0);
-    ASSERT_TRUE(write_frame(fd, encode_result(canned)));
-    close(fd);
-    setenv("WB_CANNED_FRAME", path.c_str(), 1);
     {
+        const CannedResult answer(canned);
+        ASSERT_TRUE(answer.ok);
         WorkerBackend worker(fake_worker("canned_result.py"));
         EXPECT_EQ(worker.run(request(good)).status, RunStatus::Passed);
     }
-    unsetenv("WB_CANNED_FRAME");
     const auto kept = load_cached_ceilings(device);
     ASSERT_TRUE(kept.has_value());
     EXPECT_EQ(*kept, c);
