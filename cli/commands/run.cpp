@@ -9,12 +9,14 @@
 #include "common.hpp"
 #include "core/error.hpp"
 #include "core/fs.hpp"
+#include "emulate/access_record.hpp"
 #include "measure/roofline.hpp"
 #include "pipeline/report.hpp"
 #include "pipeline/run.hpp"
 
 #include <cstdlib>
 #include <filesystem>
+#include <iomanip>
 #include <iostream>
 #include <sstream>
 
@@ -58,6 +60,47 @@ void print_baseline(const RunResult& r, const std::string& lang) {
         std::cout << "; yours reaches " << fmt("%.0f%%", 100 * r.baseline_fraction())
                   << (b.kind == "memcpy" ? " of its GB/s" : " of its speed");
     std::cout << "\n";
+}
+
+// RunRequest::access's table: per source line, the warp-level requests of the
+// sampled blocks, the 32-byte sectors per request (global memory) and the
+// bank-conflict ways (shared memory); docs/memory-access.md defines them.
+void print_access(const AccessSummary& a, const std::string& lang) {
+    if (!a.not_recorded.empty()) {
+        Sentence why = a.not_recorded;
+        if (why.front().key == "access.needs_emulator") why.push_back({"cli.access_backend_cpu", {}});
+        std::cout << "access  " << render(why, lang) << "\n";
+        return;
+    }
+    for (const auto& l : a.launches) {
+        std::string blocks;
+        for (const auto& b : l.sampled) blocks += (blocks.empty() ? "" : ", ") + dims_str(b);
+        std::cout << "access  "
+                  << render({{"access.sampled", {l.kernel, std::to_string(l.sampled.size()), std::to_string(l.blocks), blocks}}}, lang)
+                  << "\n";
+    }
+    if (a.truncated)
+        std::cout << "        " << render({{"access.truncated", {std::to_string(AccessRecord::kAccesses)}}}, lang) << "\n";
+    if (a.lines.empty()) {
+        std::cout << "        " << render({{"access.none", {}}}, lang) << "\n";
+        return;
+    }
+    std::size_t width = 4;
+    std::vector<std::string> where;
+    for (const auto& l : a.lines) {
+        where.push_back((l.file.empty() ? std::string("?") : l.file) + ":" + std::to_string(l.line));
+        width = std::max(width, where.back().size());
+    }
+    const auto w = static_cast<int>(width);
+    std::cout << "        " << std::left << std::setw(w) << "line" << "  op      space   requests  sectors/req  ways\n";
+    for (std::size_t i = 0; i < a.lines.size(); ++i) {
+        const AccessLine& l = a.lines[i];
+        const bool global = l.space == "global";
+        std::cout << "        " << std::left << std::setw(w) << where[i] << "  " << std::setw(6) << l.op << "  " << std::setw(6)
+                  << l.space << "  " << std::right << std::setw(8) << l.requests << "  " << std::setw(11)
+                  << (global ? fmt("%.2f", l.sectors_per_request) : "-") << "  " << std::setw(4)
+                  << (global ? "-" : fmt("%.2f", l.bank_conflict_ways)) << "\n";
+    }
 }
 
 // The run as text. Its sentences (the result, the hint, a refusal, a note, why there is no
@@ -149,6 +192,7 @@ void print_run_text(const RunResult& r, const std::string& lang) {
         if (r.baseline) print_baseline(r, lang);
         if (t.near_resolution) std::cout << "        (under 10 us: near the resolution of event timing, about 1-2 us)\n";
     }
+    if (r.access) print_access(*r.access, lang);
     if (r.sanitizer != SanitizerTool::None) print_sanitizer(r);
     else if (!r.output.empty()) {
         std::cout << "output  (what the kernel printed)\n";
@@ -170,6 +214,7 @@ int run(const Args& a) {
         throw UsageError("--memcheck and --racecheck cannot be used together: run one, then the other");
     if (a.flag("--memcheck")) req.sanitizer = SanitizerTool::Memcheck;
     if (a.flag("--racecheck")) req.sanitizer = SanitizerTool::Racecheck;
+    req.access = a.flag("--access");
     if (req.sanitizer != SanitizerTool::None && a.flag("--in-process"))
         throw UsageError("--in-process cannot be used with --memcheck or --racecheck: the tool runs a worker process");
 
@@ -212,6 +257,10 @@ CommandSpec run_command() {
                                         "Either way, a report with errors is 'sanitizer-errors' (exit 1)\n"
                                         "even when the outputs match; without a GPU nothing runs under\n"
                                         "the tool, the run is compile-only (exit 4)"),
+             flag_option("--access", "record what the threads of a few blocks read and write (CPU emulator):\n"
+                                     "per source line, the warp-level requests, 32-byte sectors per request\n"
+                                     "(global memory) and bank-conflict ways (shared memory); with --json,\n"
+                                     "access.lines and each recorded thread's reads and writes in access.threads"),
              flag_option("--json", "print the result as JSON"),
          })
         c.options.push_back(o);

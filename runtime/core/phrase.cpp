@@ -25,6 +25,11 @@ struct Entry {
 
 // Sorted by key (checked by phrase_keys' test): looked up by binary search.
 constexpr Entry kCatalogue[] = {
+    {"access.needs_emulator", "The memory table (sectors and bank conflicts per line, each thread's reads and writes) is recorded by the CPU emulator, and this run used the GPU.", "内存访问表（每行的扇区数和存储体冲突、每个线程的读写次数）由 CPU 模拟器记录，而这次运行用的是 GPU。"},
+    {"access.none", "No load or store of a global buffer or of shared memory was recorded.", "没有记录到对全局缓冲区或共享内存的读写。"},
+    {"access.run_stopped", "No memory table: it is made from a run that completes, and this one stopped before its end.", "没有内存访问表：这张表只能由完整执行的运行得出，而这次运行没有执行完。"},
+    {"access.sampled", "kernel '{0}': {1} of its {2} blocks recorded: {3}", "核函数 '{0}'：记录了它 {2} 个线程块中的 {1} 个：{3}"},
+    {"access.truncated", "The record reached its limit of {0} accesses: the accesses after it are not counted.", "记录已达到 {0} 次访问的上限：之后的访问没有计入。"},
     {"baseline.buffer_too_small", "buffer '{0}' holds {1} elements; the baseline needs {2}", "缓冲区 '{0}' 有 {1} 个元素；基准需要 {2} 个"},
     {"baseline.copy_differs", "the copy differs from its source", "复制的结果与源数据不同"},
     {"baseline.cub_not_compiled", "the CUB kernels did not compile: {0}", "CUB 核函数没有编译通过：{0}"},
@@ -34,6 +39,7 @@ constexpr Entry kCatalogue[] = {
     {"baseline.size_range", "the size {0} must be between 1 and 2^31 - 1", "尺寸 {0} 必须在 1 到 2^31 - 1 之间"},
     {"check.requires_memcheck", "the lesson requires a clean memory check: ", "课程要求内存检查不报任何错误："},
     {"check.requires_racecheck", "the lesson requires a clean race check: ", "课程要求竞争检查不报任何错误："},
+    {"cli.access_backend_cpu", " Run it again with --backend cpu to see it.", "加上 --backend cpu 再运行一次即可看到。"},
     {"cli.emulator", "CPU emulator", "CPU 模拟器"},
     {"cli.no_device", "none: {0}", "无：{0}"},
     {"cli.no_gpu", " (no GPU: {0})", "（没有 GPU：{0}）"},

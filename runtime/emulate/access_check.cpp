@@ -2,6 +2,7 @@
 // access of an emulated kernel (access_check.hpp).
 #include "emulate/access_check.hpp"
 
+#include "emulate/access_record.hpp"
 #include "emulate/shared_vars.hpp"
 #include "emulate/static_shared.hpp"
 
@@ -122,6 +123,10 @@ struct Core {
     std::uint32_t block = 0;  // base + linear
     std::uint64_t me = 0;     // the cell word of a plain access by the running thread
     const AccessShadow::Region* last = nullptr;  // the global region hit last
+    // The run's record of sampled blocks (access_record.hpp), and the running
+    // block's log in it when the block is sampled.
+    AccessRecord* record = nullptr;
+    AccessRecord::Block* log = nullptr;
     // What this core found in the launch: the lowest of each kind, merged
     // into the launch's when the core leaves it (no lock per finding: a racy
     // kernel can conflict millions of times).
@@ -368,6 +373,8 @@ void AccessLaunch::bind_core(const std::byte* dynamic_shared, std::size_t bytes,
     c.shadow = shadow_;
     c.global = shadow_ && shadow_->checks_global();
     c.pin = shadow_ ? shadow_->pin_ : nullptr;
+    c.record = shadow_ && !c.pin ? shadow_->record_ : nullptr;
+    c.log = nullptr;
     c.base = base_;
     c.blocks = blocks_;
     c.last = nullptr;
@@ -406,6 +413,8 @@ void AccessLaunch::unbind_core() {
     c.launch = nullptr;
     c.shadow = nullptr;
     c.pin = nullptr;
+    c.record = nullptr;
+    c.log = nullptr;
     c.global = false;
     c.statics = nullptr;
     for (auto& sh : c.shared) sh.begin = sh.end = 0;
@@ -415,6 +424,7 @@ void AccessLaunch::unbind_core() {
 void AccessLaunch::enter_block(unsigned long long linear_block) {
     Core& c = core();
     c.block = base_ + static_cast<std::uint32_t>(linear_block);
+    c.log = c.record ? c.record->enter_block(linear_block) : nullptr;
     for (auto& sh : c.shared)
         if (!sh.written_in_cells) std::copy(sh.written_at_start.begin(), sh.written_at_start.end(), sh.written.begin());
 }
@@ -457,6 +467,35 @@ namespace {
     }
 }
 
+// A sampled block's access, into its log: a global buffer's (by its index) or
+// the block's shared memory's (by its region), at its offset there.
+[[gnu::noinline]] void record_access(Core& c, const std::vector<AccessShadow::Region*>& buffers, std::uintptr_t a, unsigned size,
+                                     bool write, bool atomic, std::uintptr_t pc) {
+    AccessRecord::Access rec;
+    rec.pc = pc;
+    rec.thread = static_cast<std::uint16_t>(thread_of(c.me));
+    rec.size = static_cast<std::uint16_t>(size);
+    rec.kind = atomic ? AccessRecord::kAtomic : write ? AccessRecord::kStore : AccessRecord::kLoad;
+    bool found = false;
+    for (std::uint16_t k = 0; k < 3 && !found; ++k)
+        if (a >= c.shared[k].begin && a < c.shared[k].end) {
+            rec.offset = a - c.shared[k].begin;
+            rec.region = k;
+            rec.kind |= AccessRecord::kShared;
+            found = true;
+        }
+    if (!found)
+        for (const AccessShadow::Region* q : buffers)
+            if (a >= q->begin && a < q->end) {
+                rec.offset = a - q->begin;
+                rec.region = static_cast<std::uint16_t>(q->index);
+                found = true;
+                break;
+            }
+    if (!found || !c.record->take_one()) return;
+    c.log->accesses.push_back(rec);
+}
+
 void pin_log(Core& c, std::uint64_t me, std::uintptr_t pc, bool write) {
     std::lock_guard<std::mutex> lock(c.pin->mutex);
     if (c.pin->log.size() < kPinLog) c.pin->log.push_back({me, pc, write});
@@ -482,6 +521,7 @@ void check_access(const void* address, unsigned how, const void* pc_ptr) {
     const bool write = (how & kAccessWrite) != 0;
     const bool atomic = (how & kAccessAtomic) != 0;
     const std::uint64_t me = c.me | (atomic ? kAtomic : 0);
+    if (c.log) record_access(c, c.shadow->buffers_, a, size, write, atomic, pc);
     for (int k = 0; k < 3; ++k) {
         Core::Shared& sh = c.shared[k];
         if (a < sh.begin || a >= sh.end) continue;

@@ -43,6 +43,7 @@
 namespace wb {
 
 struct StaticShared;
+class AccessRecord;
 
 // The `how` word an access hook passes: its size in bytes, and flags.
 enum : unsigned {
@@ -124,6 +125,10 @@ public:
     void pinpoint(const AccessFinding& f);
     std::optional<AccessFinding> pinned() const { return pinned_; }
 
+    // From the next launch on: also keep every access of the sampled blocks
+    // in `record` (access_record.hpp); null stops it. A pinpointing launch records nothing.
+    void record(AccessRecord* record) { record_ = record; }
+
     struct Region;
     struct Launch;
     struct Pin;
@@ -138,6 +143,7 @@ private:
     std::vector<AccessFinding> findings_;
     Pin* pin_ = nullptr;  // set by pinpoint(), for one launch
     std::optional<AccessFinding> pinned_;
+    AccessRecord* record_ = nullptr;
 };
 
 // One launch's use of a shadow, on the emulator's side: constructed before

@@ -4,6 +4,7 @@
 #include "core/error.hpp"
 #include "driver/cuda_driver.hpp"
 #include "emulate/access_check.hpp"
+#include "emulate/access_record.hpp"
 #include "emulate/emulator.hpp"
 #include "lesson/launch_args.hpp"
 #include "lesson/resolve.hpp"
@@ -66,6 +67,8 @@ private:
     std::optional<EmuModule> plain_module_;  // unchecked, for the second (EmuBuild::plain_library)
     EmuArena arena_;
     AccessShadow shadow_;  // every access of the run's launches: races, unwritten reads
+    // With RunRequest::access: the sampled blocks' accesses in the first, checked run.
+    std::unique_ptr<AccessRecord> record_;
     Sentence out_of_bounds_;
     Sentence notes_;  // the first launch's EmuModule::notes() that said something
 };
@@ -130,6 +133,7 @@ bool EmulateExecutor::prepare(RunResult& r) {
         const std::byte* data = arena_.add(h.name, h.size_bytes(), dtype_size(h.type));
         shadow_.add_buffer(h.name, data, h.size_bytes(), dtype_size(h.type), h.role == BufferRole::Input);
     }
+    if (in_.req.access) record_ = std::make_unique<AccessRecord>();
     return true;
 }
 
@@ -160,6 +164,11 @@ std::optional<std::vector<HostBuffer>> EmulateExecutor::validate(RunResult& r, u
         for (std::size_t i = 0; i < host.size(); ++i) arena_.fill_guards(i, guard_pattern(guard, i));
         for (std::size_t i = 0; i < binding.size(); ++i) binding[i] = i;
         shadow_.clear_inputs_written();
+        // The record is of one whole checked run: the last one made (a run
+        // again with every input read recorded starts it again). Not of a pinpointing run.
+        const bool recording = record_ && !first && !pin;
+        if (recording) record_->clear();
+        shadow_.record(recording ? record_.get() : nullptr);
         // The device heap lasts the run, as a GPU's lasts its context: a pointer
         // one launch malloc'ed can be used and freed by the next. Each run starts
         // with it empty, and what the kernels leaked is given back when it ends.
@@ -188,6 +197,7 @@ std::optional<std::vector<HostBuffer>> EmulateExecutor::validate(RunResult& r, u
                 // what it finds in the first, whatever the order.
                 const bool checked = !first || !plain_module_;
                 EmuModule& module = checked ? *module_ : *plain_module_;
+                if (recording && checked) record_->begin_launch(r.launches[li].entry, end.dims.grid, end.dims.block);
                 end.fault = module.launch(entry_of_[li], end.dims, pack.pointers.data(), &arena_, checked ? &shadow_ : nullptr,
                                           first ? kSecondSchedule : 0, pinning ? 1 : 0);
                 if (notes_.empty()) notes_ = module.notes();
@@ -213,6 +223,17 @@ std::optional<std::vector<HostBuffer>> EmulateExecutor::validate(RunResult& r, u
         shadow_.check_inputs(true);
         end = run_all(nullptr, 0);
         shadow_.check_inputs(false);
+    }
+    shadow_.record(nullptr);
+    if (record_ && !first) {
+        // The figures of a run that completed; a fault or a finding stopped this one part way.
+        if (end.fault || end.finding) {
+            r.access = AccessSummary{};
+            r.access->not_recorded = {{"access.run_stopped", {}}};
+        } else {
+            r.access = record_->summarise(emulated_source_lines);
+        }
+        record_.reset();  // the memory back: the second run records nothing
     }
     if (end.fault) {
         report_fault(r, *end.fault);

@@ -28,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <numeric>
@@ -35,6 +36,9 @@
 #include <thread>
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <pthread.h>
 #include <sys/mman.h>
 #include <ucontext.h>
@@ -195,28 +199,18 @@ std::string signal_name(int sig) {
 // companions): the student's line is further out in the inlining chain.
 bool is_emulator_header(const std::string& file) { return file.find("/emulate-include/") != std::string::npos; }
 
-// "kernel.cu:12" for a code address in the library, from its line table: the
-// innermost frame of the inlining chain that is the student's (a fault in
-// cuda_emu.h's atomicAdd inlined into the kernel names the kernel's line).
-std::string source_line_of(std::uintptr_t pc) {
-    Dl_info info{};
-    if (pc == 0 || !::dladdr(reinterpret_cast<void*>(pc), &info) || !info.dli_fname) return {};
-    const auto offset = pc - reinterpret_cast<std::uintptr_t>(info.dli_fbase);
-    char hex[32];
-    std::snprintf(hex, sizeof hex, "0x%zx", static_cast<std::size_t>(offset));
-    const std::string cmd = "addr2line -i -e '" + std::string(info.dli_fname) + "' " + hex + " 2>/dev/null";
-    FILE* p = ::popen(cmd.c_str(), "r");
-    if (!p) return {};
-    char buf[1024] = {0};
-    std::string out, first;
-    while (std::fgets(buf, sizeof buf, p)) {
-        std::string line = buf;
-        while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
-        if (first.empty()) first = line;
-        if (out.empty() && !is_emulator_header(line)) out = line;
-    }
-    ::pclose(p);
-    if (out.empty()) out = first;
+// The line table's answer for one address, as addr2line -i prints it (the
+// innermost inlined frame first): "kernel.cu:12", the innermost frame of the
+// inlining chain that is the student's (a fault in cuda_emu.h's atomicAdd
+// inlined into the kernel names the kernel's line), or "" when not known.
+std::string student_line(const std::vector<std::string>& frames) {
+    std::string out;
+    for (const auto& f : frames)
+        if (!is_emulator_header(f)) {
+            out = f;
+            break;
+        }
+    if (out.empty() && !frames.empty()) out = frames.front();
     if (out.empty() || out.rfind("??", 0) == 0) return {};
     const std::size_t discr = out.find(" (discriminator");
     if (discr != std::string::npos) out.resize(discr);
@@ -225,6 +219,68 @@ std::string source_line_of(std::uintptr_t pc) {
     if (colon != std::string::npos) out = fs::path(out.substr(0, colon)).filename().string() + out.substr(colon);
     return out;
 }
+
+// addr2line -a -i over `offsets` in `library`, started without a shell (the
+// worker's working folder may be gone, and a shell says so on stderr): each
+// address's frames, in order; none where it could not run.
+std::vector<std::vector<std::string>> addr2line_frames(const std::string& library, const std::vector<std::uintptr_t>& offsets) {
+    std::vector<std::vector<std::string>> frames(offsets.size());
+    std::vector<std::string> args = {"addr2line", "-a", "-i", "-e", library};
+    for (std::uintptr_t o : offsets) {
+        char hex[32];
+        std::snprintf(hex, sizeof hex, "0x%zx", static_cast<std::size_t>(o));
+        args.emplace_back(hex);
+    }
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    int out[2];
+    if (::pipe2(out, O_CLOEXEC) != 0) return frames;
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid = -1;
+    const int spawned = ::posix_spawnp(&pid, "addr2line", &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(out[1]);
+    if (spawned != 0) {
+        ::close(out[0]);
+        return frames;
+    }
+    std::string text;
+    char buf[4096];
+    for (ssize_t n; (n = ::read(out[0], buf, sizeof buf)) != 0;) {
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
+        text.append(buf, static_cast<std::size_t>(n));
+    }
+    ::close(out[0]);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    // A line "0x...": the next address's frames follow.
+    std::size_t next = 0;
+    std::vector<std::string>* into = nullptr;
+    for (std::size_t pos = 0; pos < text.size();) {
+        std::size_t end = text.find('\n', pos);
+        if (end == std::string::npos) end = text.size();
+        std::string line = text.substr(pos, end - pos);
+        pos = end + 1;
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (line.rfind("0x", 0) == 0) {
+            into = next < frames.size() ? &frames[next++] : nullptr;
+            continue;
+        }
+        if (into) into->push_back(line);
+    }
+    return frames;
+}
+
+// "kernel.cu:12" for a code address in an emulated kernel library, from its line table; "" when not known.
+std::string source_line_of(std::uintptr_t pc) { return emulated_source_lines({pc}).front(); }
 
 // [SECTION] blocks
 
@@ -1024,6 +1080,26 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
 }
 
 std::string emulated_source_line(std::uintptr_t pc) { return source_line_of(pc); }
+
+std::vector<std::string> emulated_source_lines(const std::vector<std::uintptr_t>& pcs) {
+    std::vector<std::string> lines(pcs.size());
+    // One addr2line per library, over all of its addresses.
+    std::map<std::string, std::vector<std::size_t>> by_library;
+    std::map<std::string, std::uintptr_t> bases;
+    for (std::size_t i = 0; i < pcs.size(); ++i) {
+        Dl_info info{};
+        if (pcs[i] == 0 || !::dladdr(reinterpret_cast<void*>(pcs[i]), &info) || !info.dli_fname) continue;
+        by_library[info.dli_fname].push_back(i);
+        bases[info.dli_fname] = reinterpret_cast<std::uintptr_t>(info.dli_fbase);
+    }
+    for (const auto& [library, which] : by_library) {
+        std::vector<std::uintptr_t> offsets;
+        for (std::size_t i : which) offsets.push_back(pcs[i] - bases[library]);
+        const auto frames = addr2line_frames(library, offsets);
+        for (std::size_t k = 0; k < which.size(); ++k) lines[which[k]] = student_line(frames[k]);
+    }
+    return lines;
+}
 
 EmuTestRun emulate_for_test(const std::string& kernel_source, const std::string& entry, unsigned grid_x, unsigned block_x,
                             std::vector<std::vector<unsigned char>*> buffers, std::vector<long long> int_args) {

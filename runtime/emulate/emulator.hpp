@@ -203,6 +203,8 @@ private:
 // "kernel.cu:12" for a code address in an emulated kernel library (its line
 // table; the student's line where cuda_emu.h's code is inlined into it), or "".
 std::string emulated_source_line(std::uintptr_t pc);
+// The same for many code addresses at once (one look-up per library): "" where not known.
+std::vector<std::string> emulated_source_lines(const std::vector<std::uintptr_t>& pcs);
 
 // The address space the emulator's fiber stacks may reserve in this process
 // (a pool of 1024 per thread that runs blocks, mapped writable): the worker's

@@ -65,6 +65,7 @@ json report_json(const RunResult& r) {
         j["target"]["met"] = t.met();
         j["target"]["not_applicable_text"] = render(t.not_applicable, "en");
     }
+    if (r.access && !r.access->not_recorded.empty()) j["access"]["not_recorded_text"] = render(r.access->not_recorded, "en");
     for (std::size_t i = 0; i < r.sanitizer_findings.size(); ++i)
         j["sanitizer_findings"][i]["text"] = r.sanitizer_findings[i].to_string();
     const RooflinePoint roof = roofline_point(r);

@@ -277,6 +277,16 @@ const RunResult& every_path_result() {
         r.baseline = b;
         SanitizerFinding f;
         r.sanitizer_findings = {f};
+        AccessSummary access;
+        AccessLine line;
+        line.sectors_per_request = line.bank_conflict_ways = 1.5;
+        access.lines = {line};
+        access.threads = {AccessThread{}};
+        AccessSampledLaunch sampled;
+        sampled.sampled = {{0, 0, 0}};
+        access.launches = {sampled};
+        access.not_recorded = {{"status.passed", {}}};
+        r.access = access;
         HostBuffer buf;
         buf.shape = {2};
         buf.sample_of = SampleOf{{4}, {2}};

@@ -206,6 +206,11 @@ void LocalBackend::run_impl(const RunRequest& asked, RunResult& r) {
         r.say_hint({{"hint.context_lost", {}}});
         return;
     }
+    // The access record is the emulator's (emulate/access_record.hpp): a GPU run says where to get it.
+    if (req.access && !on_cpu) {
+        r.access = AccessSummary{};
+        r.access->not_recorded = {{"access.needs_emulator", {}}};
+    }
     if (ctx) r.device = ctx->info();
     r.arch = !req.arch.empty() ? req.arch : ctx ? ctx->info().arch() : default_arch();
 

@@ -16,6 +16,7 @@
 #include "core/phrase.hpp"
 #include "data/buffers.hpp"
 #include "driver/device.hpp"
+#include "emulate/access_summary.hpp"
 #include "host/timeline.hpp"
 #include "inspect/inspect.hpp"
 #include "lesson/lesson.hpp"
@@ -76,6 +77,9 @@ struct RunRequest {
     // PTX and SASS in RunResult::inspection. The GUI asks for it while one of
     // those views is open; it costs a second compile.
     bool inspect = false;
+    // Also record what the threads of a few blocks read and write (the CPU
+    // emulator's first validation run only): RunResult::access.
+    bool access = false;
     double timeout_s = 0;                    // > 0: deadline for the whole run; 0 = the case's or lesson's
     // Run under compute-sanitizer (WorkerBackend only: a one-shot worker under the
     // wrapper). Timing is skipped, and the deadline is sanitized_timeout().
@@ -260,6 +264,12 @@ struct RunResult {
     SanitizerTool sanitizer = SanitizerTool::None;
     std::vector<SanitizerFinding> sanitizer_findings;
     int sanitizer_errors = -1;
+
+    // With RunRequest::access: per source line, the warp-level requests, sectors
+    // and bank conflicts of a few sampled blocks, and each of their threads'
+    // reads and writes (emulate/access_summary.hpp); its not_recorded says why
+    // there are none (the GPU ran the step, or the run stopped before its end).
+    std::optional<AccessSummary> access;
 
     std::vector<HostBuffer> inputs;        // as given to the kernel (when keep_buffers)
     std::vector<HostBuffer> gpu_outputs;   // outputs and inouts after the kernel

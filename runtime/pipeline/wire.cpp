@@ -211,6 +211,7 @@ Frame encode_request(const RunRequest& r) {
               {"reference", r.reference},
               {"reference_build_only", r.reference_build_only},
               {"inspect", r.inspect},
+              {"access", r.access},
               {"trusted", r.trusted},
               {"cancel_token", r.cancel_token}};
     return f;
@@ -302,6 +303,7 @@ RunRequest decode_request(const Frame& f) {
         r.reference = j.at("reference");
         r.reference_build_only = get_or<bool>(j, "reference_build_only", false);
         r.inspect = get_or<bool>(j, "inspect", false);
+        r.access = get_or<bool>(j, "access", false);
         r.trusted = j.at("trusted");
         r.cancel_token = j.at("cancel_token");
     } catch (const nlohmann::json::exception& e) {
