@@ -65,14 +65,19 @@ void print_baseline(const RunResult& r, const std::string& lang) {
 // RunRequest::access's table: per source line, the warp-level requests of the
 // sampled blocks, the 32-byte sectors per request (global memory) and the
 // bank-conflict ways (shared memory); docs/memory-access.md defines them.
+// The same table from Nsight Compute (RunRequest::profile) covers every block.
 void print_access(const AccessSummary& a, const std::string& lang) {
+    const bool ncu = a.source == "ncu";
+    const char* head = ncu ? "profile " : "access  ";
     if (!a.not_recorded.empty()) {
         Sentence why = a.not_recorded;
         if (why.front().key == "access.needs_emulator") why.push_back({"cli.access_backend_cpu", {}});
-        std::cout << "access  " << render(why, lang) << "\n";
+        std::cout << head << render(why, lang) << "\n";
         return;
     }
+    if (ncu) std::cout << head << render({{"profile.source", {std::to_string(a.launches.size())}}}, lang) << "\n";
     for (const auto& l : a.launches) {
+        if (ncu) break;
         std::string blocks;
         for (const auto& b : l.sampled) blocks += (blocks.empty() ? "" : ", ") + dims_str(b);
         std::cout << "access  "
@@ -193,6 +198,7 @@ void print_run_text(const RunResult& r, const std::string& lang) {
         if (t.near_resolution) std::cout << "        (under 10 us: near the resolution of event timing, about 1-2 us)\n";
     }
     if (r.access) print_access(*r.access, lang);
+    if (r.profile) print_access(*r.profile, lang);
     if (r.sanitizer != SanitizerTool::None) print_sanitizer(r);
     else if (!r.output.empty()) {
         std::cout << "output  (what the kernel printed)\n";
@@ -215,8 +221,12 @@ int run(const Args& a) {
     if (a.flag("--memcheck")) req.sanitizer = SanitizerTool::Memcheck;
     if (a.flag("--racecheck")) req.sanitizer = SanitizerTool::Racecheck;
     req.access = a.flag("--access");
+    req.profile = a.flag("--profile");
     if (req.sanitizer != SanitizerTool::None && a.flag("--in-process"))
         throw UsageError("--in-process cannot be used with --memcheck or --racecheck: the tool runs a worker process");
+    if (req.profile && req.sanitizer != SanitizerTool::None)
+        throw UsageError("--profile cannot be used with --memcheck or --racecheck: run one, then the other");
+    if (req.profile && a.flag("--in-process")) throw UsageError(render({{"cli.profile_in_process", {}}}, language_from_environment()));
 
     auto backend = make_backend(a);
     RunResult r = backend->run(req);
@@ -261,6 +271,9 @@ CommandSpec run_command() {
                                      "per source line, the warp-level requests, 32-byte sectors per request\n"
                                      "(global memory) and bank-conflict ways (shared memory); with --json,\n"
                                      "access.lines and each recorded thread's reads and writes in access.threads"),
+             flag_option("--profile", "on a GPU, profile the step's kernels with Nsight Compute (ncu from the\n"
+                                      "toolkit): the same per-line table from its source counters, over every\n"
+                                      "block of the first validation run (not timed; with --json, profile.lines)"),
              flag_option("--json", "print the result as JSON"),
          })
         c.options.push_back(o);

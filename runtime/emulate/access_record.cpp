@@ -63,7 +63,9 @@ long long request_sectors(const std::vector<std::pair<std::uint64_t, unsigned>>&
     return static_cast<long long>(std::unique(sectors.begin(), sectors.end()) - sectors.begin());
 }
 
-long long request_wavefronts(const std::vector<std::pair<std::uint64_t, unsigned>>& lanes) {
+namespace {
+// The distinct 4-byte words the lanes' bytes fall in.
+std::vector<std::uint64_t> request_words(const std::vector<std::pair<std::uint64_t, unsigned>>& lanes) {
     std::vector<std::uint64_t> words;
     for (const auto& [offset, size] : lanes) {
         const std::uint64_t last = (offset + std::max(1u, size) - 1) / kWordBytes;
@@ -71,9 +73,19 @@ long long request_wavefronts(const std::vector<std::pair<std::uint64_t, unsigned
     }
     std::sort(words.begin(), words.end());
     words.erase(std::unique(words.begin(), words.end()), words.end());
+    return words;
+}
+}  // namespace
+
+long long request_wavefronts(const std::vector<std::pair<std::uint64_t, unsigned>>& lanes) {
     unsigned per_bank[kBanks] = {};
-    for (std::uint64_t w : words) ++per_bank[w % kBanks];
+    for (std::uint64_t w : request_words(lanes)) ++per_bank[w % kBanks];
     return *std::max_element(std::begin(per_bank), std::end(per_bank));
+}
+
+long long request_ideal_wavefronts(const std::vector<std::pair<std::uint64_t, unsigned>>& lanes) {
+    const auto words = static_cast<long long>(request_words(lanes).size());
+    return std::max(1ll, (words + kBanks - 1) / kBanks);
 }
 
 void AccessRecord::clear() {
@@ -127,7 +139,7 @@ AccessSummary AccessRecord::summarise(const LinesOf& lines_of) const {
 
     // Per instruction (code address, kind, space): requests, sectors, wavefronts.
     struct Figures {
-        long long requests = 0, sectors = 0, wavefronts = 0;
+        long long requests = 0, sectors = 0, wavefronts = 0, ideal = 0;
     };
     std::map<std::tuple<std::uintptr_t, std::uint8_t>, Figures> per_pc;
 
@@ -170,8 +182,12 @@ AccessSummary AccessRecord::summarise(const LinesOf& lines_of) const {
         for (const auto& [key, lanes] : requests) {
             Figures& f = per_pc[{std::get<1>(key), std::get<2>(key)}];
             ++f.requests;
-            if (std::get<2>(key) & kShared) f.wavefronts += request_wavefronts(lanes);
-            else f.sectors += request_sectors(lanes);
+            if (std::get<2>(key) & kShared) {
+                f.wavefronts += request_wavefronts(lanes);
+                f.ideal += request_ideal_wavefronts(lanes);
+            } else {
+                f.sectors += request_sectors(lanes);
+            }
         }
         s.threads.insert(s.threads.end(), threads.begin(), threads.end());
     }
@@ -195,6 +211,7 @@ AccessSummary AccessRecord::summarise(const LinesOf& lines_of) const {
         sum.requests += f.requests;
         sum.sectors += f.sectors;
         sum.wavefronts += f.wavefronts;
+        sum.ideal += f.ideal;
     }
     for (const auto& [key, f] : per_line) {
         AccessLine line;
@@ -202,10 +219,9 @@ AccessSummary AccessRecord::summarise(const LinesOf& lines_of) const {
         line.requests = f.requests;
         line.sectors = f.sectors;
         line.wavefronts = f.wavefronts;
-        if (f.requests > 0) {
-            line.sectors_per_request = double(f.sectors) / double(f.requests);
-            line.bank_conflict_ways = double(f.wavefronts) / double(f.requests);
-        }
+        line.ideal_wavefronts = f.ideal;
+        if (f.requests > 0) line.sectors_per_request = double(f.sectors) / double(f.requests);
+        if (f.ideal > 0) line.bank_conflict_ways = double(f.wavefronts) / double(f.ideal);
         s.lines.push_back(std::move(line));
     }
     return s;

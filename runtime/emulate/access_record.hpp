@@ -20,7 +20,8 @@
 //     counted from the buffer's start (cudaMalloc's 256-byte alignment);
 //   - shared memory: 32 banks of 4-byte words; lanes that touch the same word
 //     share it; the request takes as many passes (wavefronts) as the most
-//     distinct words any one bank is asked for: 1 is no conflict, 32 a 32-way one.
+//     distinct words any one bank is asked for, against the passes its distinct
+//     words need at best (one per 128 bytes): 1 is no conflict, 32 a 32-way one.
 // The figures are summed per source line, kind of access and memory space.
 // Each sampled thread's reads, writes and atomics are counted too.
 #pragma once
@@ -112,5 +113,9 @@ std::vector<unsigned long long> sampled_blocks(unsigned long long blocks);
 // buffer (sectors) or one shared region (the most distinct 4-byte words of one bank).
 long long request_sectors(const std::vector<std::pair<std::uint64_t, unsigned>>& lanes);
 long long request_wavefronts(const std::vector<std::pair<std::uint64_t, unsigned>>& lanes);
+// The passes the same words need with no conflict: one per 32 distinct words
+// (128 bytes), at least one. A warp of float4 takes 4 passes and needs 4, so
+// it is not a conflict, as Nsight Compute's ideal wavefronts say.
+long long request_ideal_wavefronts(const std::vector<std::pair<std::uint64_t, unsigned>>& lanes);
 
 }  // namespace wb

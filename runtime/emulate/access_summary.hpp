@@ -23,8 +23,9 @@ struct AccessLine {
     long long requests = 0;       // warp-level requests (an instruction executed by the lanes of a warp)
     long long sectors = 0;        // global: 32-byte sectors, summed over the requests
     long long wavefronts = 0;     // shared: passes the banks needed, summed over the requests
+    long long ideal_wavefronts = 0;  // shared: the passes the same bytes need without a conflict (one per 128 bytes)
     double sectors_per_request = 0;  // global: sectors / requests (4 for a warp of consecutive floats)
-    double bank_conflict_ways = 0;   // shared: wavefronts / requests (1: no conflict; 32: 32-way)
+    double bank_conflict_ways = 0;   // shared: wavefronts / ideal_wavefronts (1: no conflict; 32: 32-way)
 };
 
 // One sampled thread's accesses (an atomic is counted as an atomic, not as a read or a write).
@@ -44,8 +45,11 @@ struct AccessSampledLaunch {
     std::vector<std::array<long long, 3>> sampled;  // blockIdx of the recorded ones
 };
 
-// RunResult::access. `not_recorded` says why there is nothing, when there is nothing.
+// RunResult::access (the CPU emulator's record), or RunResult::profile
+// (Nsight Compute's source counters, profile/ncu.hpp). `not_recorded` says why
+// there is nothing, when there is nothing.
 struct AccessSummary {
+    std::string source;  // "" the emulator's sampled blocks; "ncu" every block, from Nsight Compute
     std::vector<AccessLine> lines;      // in file and line order, then op and space
     std::vector<AccessThread> threads;  // by launch, block, then thread
     std::vector<AccessSampledLaunch> launches;

@@ -280,6 +280,8 @@ const RunResult& every_path_result() {
         AccessSummary access;
         AccessLine line;
         line.sectors_per_request = line.bank_conflict_ways = 1.5;
+        line.ideal_wavefronts = 2;
+        access.source = "ncu";
         access.lines = {line};
         access.threads = {AccessThread{}};
         AccessSampledLaunch sampled;
@@ -287,6 +289,7 @@ const RunResult& every_path_result() {
         access.launches = {sampled};
         access.not_recorded = {{"status.passed", {}}};
         r.access = access;
+        r.profile = access;
         HostBuffer buf;
         buf.shape = {2};
         buf.sample_of = SampleOf{{4}, {2}};

@@ -121,18 +121,18 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SanitizerFinding, kind, file, li
                                                 block, thread, address, message, is_error, count)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SampleOf, shape, step)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessLine, file, line, op, space, requests, sectors, wavefronts,
-                                                sectors_per_request, bank_conflict_ways)
+                                                ideal_wavefronts, sectors_per_request, bank_conflict_ways)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessThread, launch, block, thread, global_reads, global_writes,
                                                 global_atomics, shared_reads, shared_writes, shared_atomics)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessSampledLaunch, number, kernel, blocks, sampled)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessSummary, lines, threads, launches, truncated, not_recorded)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessSummary, source, lines, threads, launches, truncated, not_recorded)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunResult, status, message, hint, error_code, output, context_lost,
                                                 fault_line, lesson_id, step_id, case_name, params, arch, device,
                                                 device_note, message_said, hint_said, device_note_said, notice_said, compile,
                                                 inspection, reference, launches, comparisons, gpu_time, host_step,
                                                 wall_time, timeline, target, emulated, emulated_ms, cpu_ms, cpu_cold_ms,
                                                 cpu_warm_runs, cpu_threads, cpu_from_cache, bytes, flops, ceilings,
-                                                baseline, sanitizer, sanitizer_findings, sanitizer_errors, access, inputs,
+                                                baseline, sanitizer, sanitizer_findings, sanitizer_errors, access, profile, inputs,
                                                 gpu_outputs, cpu_outputs)
 
 // The result's form, with numbers that are not finite as "nan", "inf", "-inf".

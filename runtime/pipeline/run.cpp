@@ -211,6 +211,12 @@ void LocalBackend::run_impl(const RunRequest& asked, RunResult& r) {
         r.access = AccessSummary{};
         r.access->not_recorded = {{"access.needs_emulator", {}}};
     }
+    // Nsight Compute profiles a GPU's run (WorkerBackend::run_profiled); the emulator's has the access record.
+    if (req.profile && on_cpu) {
+        r.profile = AccessSummary{};
+        r.profile->source = "ncu";
+        r.profile->not_recorded = {{"profile.needs_gpu", {}}};
+    }
     if (ctx) r.device = ctx->info();
     r.arch = !req.arch.empty() ? req.arch : ctx ? ctx->info().arch() : default_arch();
 

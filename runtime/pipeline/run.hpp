@@ -80,6 +80,10 @@ struct RunRequest {
     // Also record what the threads of a few blocks read and write (the CPU
     // emulator's first validation run only): RunResult::access.
     bool access = false;
+    // Profile the step's kernels with Nsight Compute (profile/ncu.hpp): a
+    // one-shot worker under ncu (WorkerBackend only, on a GPU), no timing;
+    // the per-line table comes back in RunResult::profile.
+    bool profile = false;
     double timeout_s = 0;                    // > 0: deadline for the whole run; 0 = the case's or lesson's
     // Run under compute-sanitizer (WorkerBackend only: a one-shot worker under the
     // wrapper). Timing is skipped, and the deadline is sanitized_timeout().
@@ -270,6 +274,10 @@ struct RunResult {
     // reads and writes (emulate/access_summary.hpp); its not_recorded says why
     // there are none (the GPU ran the step, or the run stopped before its end).
     std::optional<AccessSummary> access;
+    // With RunRequest::profile: the same table from Nsight Compute's source
+    // counters, every block of the first validation run's launches (source "ncu");
+    // its not_recorded says why there is none (no GPU, no ncu, no permission).
+    std::optional<AccessSummary> profile;
 
     std::vector<HostBuffer> inputs;        // as given to the kernel (when keep_buffers)
     std::vector<HostBuffer> gpu_outputs;   // outputs and inouts after the kernel

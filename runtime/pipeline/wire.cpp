@@ -212,6 +212,7 @@ Frame encode_request(const RunRequest& r) {
               {"reference_build_only", r.reference_build_only},
               {"inspect", r.inspect},
               {"access", r.access},
+              {"profile", r.profile},
               {"trusted", r.trusted},
               {"cancel_token", r.cancel_token}};
     return f;
@@ -304,6 +305,7 @@ RunRequest decode_request(const Frame& f) {
         r.reference_build_only = get_or<bool>(j, "reference_build_only", false);
         r.inspect = get_or<bool>(j, "inspect", false);
         r.access = get_or<bool>(j, "access", false);
+        r.profile = get_or<bool>(j, "profile", false);
         r.trusted = j.at("trusted");
         r.cancel_token = j.at("cancel_token");
     } catch (const nlohmann::json::exception& e) {

@@ -12,6 +12,7 @@
 #include "measure/ceilings.hpp"
 #include "pipeline/wire.hpp"
 #include "pipeline/worker_process.hpp"
+#include "profile/ncu.hpp"
 #include "sanitizer/sanitizer.hpp"
 
 #include <algorithm>
@@ -378,7 +379,9 @@ RunResult WorkerBackend::run(const RunRequest& req) {
         return r;
     }
     make_visible(req);
-    RunResult r = req.sanitizer != SanitizerTool::None ? run_sanitized(req) : run_locked(req);
+    RunResult r = req.sanitizer != SanitizerTool::None               ? run_sanitized(req)
+                  : req.profile && req.executor != Executor::Cpu ? run_profiled(req)
+                                                                 : run_locked(req);
     end_request();
     say_once_if_not_contained(r);
     return r;
@@ -461,10 +464,71 @@ RunResult WorkerBackend::run_locked(const RunRequest& req) {
     }
 }
 
-// A run under compute-sanitizer, in a worker of its own that lives for this one
-// run: the tool writes its ERROR SUMMARY only when its target exits, and an
-// instrumented context should not serve later, normal runs. The warm worker
-// stays as it is and answers whether there is a GPU at all.
+// One run in a worker of its own under `wrapper`, which lives for this run
+// only: the tool (compute-sanitizer, ncu) writes its report when its target
+// exits, and an instrumented context should not serve later, normal runs.
+// `r` is what is known before the worker answers; `output` is what the tool
+// and the worker printed, which an answered result's output starts with when
+// `tool_output_shown` (compute-sanitizer's report is for the student; ncu's
+// source page is for parse_ncu_source_page only).
+RunResult WorkerBackend::run_one_shot(const RunRequest& req, const std::vector<std::string>& wrapper, const std::string& tool,
+                                      RunResult r, std::string& output, bool tool_output_shown) {
+    std::string why;
+    std::unique_ptr<Process> sp = spawn(wrapper, why);
+    if (!sp) {
+        r.status = RunStatus::Crashed;
+        r.message = why;
+        return r;
+    }
+    set_active_pid(sp->pid);  // cancel() reaches the one-shot run
+    const double timeout = sanitized_timeout(req);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(long(timeout * 1000));
+    const FrameLimits limits = result_limits(req);
+    Whereabouts at;
+    std::string decode_error;
+    bool answered = false;
+    ReadStatus st = ReadStatus::Closed;
+    if (write_frame(sp->to_worker, encode_request(req))) {
+        bool progressed = false;
+        Frame answer;
+        st = await_result(sp->from_worker, sp->pid, deadline, limits, req, at, progressed, answer);
+        if (st == ReadStatus::Ok) {
+            try {
+                r = decode_result(answer);
+                answered = true;
+            } catch (const Error& e) {
+                decode_error = e.message();
+            }
+        }
+    }
+    // Closing its requests ends the worker; the tool then writes its summary
+    // and exits. Only an answered run waits for that (up to 60 s).
+    ::close(sp->to_worker);
+    sp->to_worker = -1;
+    const auto grace = answered ? std::chrono::duration_cast<std::chrono::milliseconds>(
+                                      std::min(deadline - std::chrono::steady_clock::now(),
+                                               std::chrono::steady_clock::duration(std::chrono::seconds(60))))
+                                : std::chrono::milliseconds(st == ReadStatus::Closed ? 1000 : 0);
+    const WorkerExit e = kill_and_reap(sp->pid, cancelled() ? std::chrono::milliseconds(0) : std::max(grace, std::chrono::milliseconds(0)),
+                                       sp->contained);
+    sp->pid = -1;
+    set_active_pid(0);
+    sp->kill_leftovers(-1);
+    sp->finish_output();
+    output = sp->take_output();
+
+    if (answered) {
+        if (tool_output_shown) r.output = output + r.output;
+    } else {
+        r.output = output;
+        describe_failure(r, req, st, e, at, timeout, cancelled(), tool, decode_error);
+    }
+    r.context_lost = false;  // that worker was for this run only; the warm one is untouched
+    return r;
+}
+
+// A run under compute-sanitizer, in a one-shot worker (run_one_shot). The warm
+// worker stays as it is and answers whether there is a GPU at all.
 RunResult WorkerBackend::run_sanitized(const RunRequest& request) {
     RunRequest req = request;
     req.timing = false;  // a sanitized kernel's time says nothing about the kernel
@@ -503,58 +567,50 @@ RunResult WorkerBackend::run_sanitized(const RunRequest& request) {
         r.hint = e.hint();
         return r;
     }
-    std::string why;
-    std::unique_ptr<Process> sp = spawn(wrapper, why);
-    if (!sp) {
-        r.status = RunStatus::Crashed;
-        r.message = why;
-        return r;
-    }
-    set_active_pid(sp->pid);  // cancel() reaches the sanitized run
-    const double timeout = sanitized_timeout(req);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(long(timeout * 1000));
-    const FrameLimits limits = result_limits(req);
-    Whereabouts at;
-    std::string decode_error;
-    bool answered = false;
-    ReadStatus st = ReadStatus::Closed;
-    if (write_frame(sp->to_worker, encode_request(req))) {
-        bool progressed = false;
-        Frame answer;
-        st = await_result(sp->from_worker, sp->pid, deadline, limits, req, at, progressed, answer);
-        if (st == ReadStatus::Ok) {
-            try {
-                r = decode_result(answer);
-                answered = true;
-            } catch (const Error& e) {
-                decode_error = e.message();
-            }
-        }
-    }
-    // Closing its requests ends the worker; the tool then writes its summary
-    // and exits. Only an answered run waits for that (up to 60 s).
-    ::close(sp->to_worker);
-    sp->to_worker = -1;
-    const auto grace = answered ? std::chrono::duration_cast<std::chrono::milliseconds>(
-                                      std::min(deadline - std::chrono::steady_clock::now(),
-                                               std::chrono::steady_clock::duration(std::chrono::seconds(60))))
-                                : std::chrono::milliseconds(st == ReadStatus::Closed ? 1000 : 0);
-    const WorkerExit e = kill_and_reap(sp->pid, cancelled() ? std::chrono::milliseconds(0) : std::max(grace, std::chrono::milliseconds(0)),
-                                       sp->contained);
-    sp->pid = -1;
-    set_active_pid(0);
-    sp->kill_leftovers(-1);
-    sp->finish_output();
-    std::string output = sp->take_output();
-
-    if (answered) {
-        r.output = output + r.output;
-    } else {
-        r.output = output;
-        describe_failure(r, req, st, e, at, timeout, cancelled(), tool, decode_error);
-    }
-    r.context_lost = false;  // that worker was for this run only; the warm one is untouched
+    std::string output;
+    r = run_one_shot(req, wrapper, tool, std::move(r), output, true);
     apply_sanitizer_report(r, req.sanitizer, parse_sanitizer_report(output));
+    return r;
+}
+
+// A run under Nsight Compute, in a one-shot worker (run_one_shot), limited to
+// the step's kernels: its source page becomes RunResult::profile. Without a
+// GPU, or without ncu, the run is an ordinary one and the profile says why it
+// is missing.
+RunResult WorkerBackend::run_profiled(const RunRequest& request) {
+    RunRequest req = request;
+    req.timing = false;  // a profiled kernel is replayed; its time says nothing
+    req.access = false;  // the emulator's record; this run is the GPU's
+    RunResult r = initial_result(req);
+    auto without = [&](Sentence why) {
+        RunRequest plain = req;
+        plain.profile = false;
+        RunResult c = run_locked(plain);
+        c.profile = AccessSummary{};
+        c.profile->source = "ncu";
+        c.profile->not_recorded = std::move(why);
+        return c;
+    };
+    if (!info_locked().has_gpu) return without({{"profile.needs_gpu", {}}});
+
+    std::vector<std::string> kernels;
+    if (req.lesson)
+        if (const Step* step = req.lesson->find_step(req.step))
+            for (const auto& l : step->launches)
+                if (std::find(kernels.begin(), kernels.end(), l.entry) == kernels.end()) kernels.push_back(l.entry);
+    std::vector<std::string> wrapper;
+    try {
+        fs::path home = options_.cuda_home;
+        if (home.empty()) {
+            try { home = cuda_home(); } catch (const Error&) {}  // PATH may still have it
+        }
+        wrapper = ncu_wrapper(home, kernels);
+    } catch (const Error& e) {
+        return without(e.said().empty() ? Sentence{verbatim(e.message())} : e.said());
+    }
+    std::string output;
+    r = run_one_shot(req, wrapper, "Nsight Compute (ncu)", std::move(r), output, false);
+    r.profile = parse_ncu_source_page(output);
     return r;
 }
 

@@ -69,6 +69,8 @@ public:
     // compute-sanitizer (sanitizer_wrapper()), with sanitized_timeout() as its
     // deadline and no timing; the report is parsed into the result's
     // sanitizer_findings. Without a GPU it is a compile-only run that says so.
+    // A request with `profile` set (on a GPU) runs in a one-shot worker under
+    // Nsight Compute (profile/ncu.hpp); its table is RunResult::profile.
     RunResult run(const RunRequest& request) override;
 
     // Stops the request whose cancel_token is `token`, from any thread: if it
@@ -90,6 +92,9 @@ private:
     BackendInfo info_locked();
     RunResult run_locked(const RunRequest& request);
     RunResult run_sanitized(const RunRequest& request);
+    RunResult run_profiled(const RunRequest& request);
+    RunResult run_one_shot(const RunRequest& req, const std::vector<std::string>& wrapper, const std::string& tool,
+                           RunResult r, std::string& output, bool tool_output_shown);
     void stop_worker();
     // Adds the request's lesson folders to what a worker sees, replacing a
     // contained worker that cannot see them.
