@@ -472,6 +472,7 @@ void submit_sweep(AppState& state, JobRunner& jobs, const std::string& off_reaso
     }
     RunRequest base = make_request(state, false);
     base.keep_buffers = false;
+    base.access = false;  // the Sweep tab draws times; the access tab shows the student's own run
     for (const SweepPoint& p : sw.plan->points)
         sw.jobs.push_back(jobs.submit(JobKind::Run, sweep_request(base, *step, p), state.editor.revision));
     sw.results.assign(sw.plan->points.size(), std::nullopt);
