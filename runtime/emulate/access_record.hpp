@@ -21,8 +21,12 @@
 //   - shared memory: 32 banks of 4-byte words; lanes that touch the same word
 //     share it; the request takes as many passes (wavefronts) as the most
 //     distinct words any one bank is asked for: 1 is no conflict, 32 a 32-way one.
-// The figures are summed per source line, kind of access and memory space.
-// Each sampled thread's reads, writes and atomics are counted too.
+// The figures are summed per source line, kind of access and memory space,
+// beside the fewest the same bytes could take (AccessCost compares the two).
+// Each sampled thread's reads, writes and atomics are counted too. So that a
+// front end can draw a warp's request and a thread's accesses, the summary
+// also keeps each line's first requests lane by lane and each thread's first
+// accesses by buffer and element, both capped (kExampleRequests, kThreadAccesses).
 #pragma once
 
 #include "emulate/access_summary.hpp"
