@@ -472,6 +472,7 @@ void submit_sweep(AppState& state, JobRunner& jobs, const std::string& off_reaso
     }
     RunRequest base = make_request(state, false);
     base.keep_buffers = false;
+    base.access = false;  // the Sweep tab draws times; the access tab shows the student's own run
     for (const SweepPoint& p : sw.plan->points)
         sw.jobs.push_back(jobs.submit(JobKind::Run, sweep_request(base, *step, p), state.editor.revision));
     sw.results.assign(sw.plan->points.size(), std::nullopt);
@@ -523,6 +524,22 @@ void act_on_requests(AppState& state, JobRunner& jobs) {
             log_line(state, std::string("compute-sanitizer ") +
                                 (rq.sanitize == SanitizerTool::Memcheck ? "memcheck" : "racecheck") +
                                 " submitted (case " + state.launch.test_case + "); this takes a few seconds");
+        }
+    }
+    if (rq.profile && !rq.run) {
+        // Profile this run: the run again on the GPU, under Nsight Compute (profile/ncu.hpp).
+        const std::string blocked = run_blocked_reason(state);
+        if (!off_reason.empty()) {
+            log_line(state, "Profile is unavailable: " + off_reason, true);
+        } else if (!blocked.empty() && !rq.run_even_without_gpu) {
+            log_line(state, "Profile is unavailable: " + blocked, true);
+        } else if (state.lesson && selected_step(state)) {
+            RunRequest req = make_request(state, false);
+            req.profile = true;
+            req.executor = Executor::Gpu;
+            state.last_submitted_job = jobs.submit(JobKind::Run, std::move(req), ed.revision);
+            ed.compile_submitted_revision = ed.revision;
+            log_line(state, "Nsight Compute profile submitted (case " + state.launch.test_case + "); this takes a few seconds");
         }
     }
     if (rq.run && !off_reason.empty()) {

@@ -130,6 +130,7 @@ void open_step(AppState& state, int index) {
     state.last_run.reset();
     state.run_stopped = false;
     state.results_views.reset();  // its buffer copies belong to the step being left
+    state.access_view = AccessViewState{};  // its row was a line of the step being left
     state.show_diff = false;
     reset_launch(state, "");
 }
@@ -225,6 +226,7 @@ const char* results_tab_name(ResultsTab tab) {
     case ResultsTab::Timings: return "timings";
     case ResultsTab::Roofline: return "roofline";
     case ResultsTab::Buffers: return "buffers";
+    case ResultsTab::Access: return "access";
     case ResultsTab::Sweep: return "sweep";
     case ResultsTab::Resources: return "resources";
     case ResultsTab::Ptx: return "ptx";
@@ -311,6 +313,10 @@ RunRequest make_request(const AppState& state, bool compile_only) {
         r.launches.back() = ov;
     }
     r.timeout_s = s.timeout_s;
+    // The Memory access tab draws the emulator's record of what the threads
+    // read and wrote (docs/memory-access.md: at most 1.3 times the emulated
+    // run); a GPU run says where to get it (RunResult::access).
+    r.access = true;
     return r;
 }
 

@@ -67,6 +67,7 @@ struct Requests {
     bool run = false;            // full run (the Run button, Ctrl+Enter)
     bool run_even_without_gpu = false;  // scripts: exercise the pipeline in compile-only mode
     SanitizerTool sanitize = SanitizerTool::None;  // a full run under compute-sanitizer (Check memory / races)
+    bool profile = false;        // "Profile this run": the run again under Nsight Compute (Memory access tab)
     bool stop = false;
     bool sweep = false;          // the Sweep tab's Run sweep: one run per point of sweep.axis
     bool save = false;           // Ctrl+S
@@ -162,18 +163,40 @@ struct ResultsViews;
 // loaded once per run of the app by the results views; declared only, as above.
 class ColormapRenderer;
 
-// The results panel's views, one tab each. Views to Buffers show the last
+// The results panel's views, one tab each. Views to Access show the last
 // run (Roofline with this step's earlier runs; Timeline only for a host
 // step's run); Sweep, its own runs across block sizes or a param; Resources, PTX and SASS look inside
 // the editor's text as compiled (an inspection, made while one is open).
-enum class ResultsTab { Views, Timeline, Check, Timings, Roofline, Buffers, Sweep, Resources, Ptx, Sass, Count_ };
+enum class ResultsTab { Views, Timeline, Check, Timings, Roofline, Buffers, Access, Sweep, Resources, Ptx, Sass, Count_ };
 // Its name in scripts and logs: "views", "timeline", "check", "timings", "roofline",
-// "buffers", "sweep", "resources", "ptx", "sass".
+// "buffers", "access", "sweep", "resources", "ptx", "sass".
 const char* results_tab_name(ResultsTab tab);
 // The tab to show once `result` has arrived while `current` is shown: a host
 // step's run that passed opens on its Timeline; a kernel step's run leaves
 // the Timeline tab (it is drawn for host steps only) for the Views.
 ResultsTab tab_after_run(const RunResult& result, ResultsTab current);
+
+// The Memory access tab's choices (panels/access_tab.hpp): the table row the
+// warp picture shows, by its line, op and space (so it stays chosen when the
+// step runs again), which of that row's recorded requests, and the block the
+// per-thread view shows.
+struct AccessViewState {
+    int line = 0;        // 0: no row chosen
+    std::string op, space;
+    int request = 0;     // index into the row's AccessLine::examples
+    int launch = 0;      // index into AccessSummary::launches, for the per-thread view
+    int block = 0;       // index into that launch's sampled blocks
+    int z = 0;           // the threadIdx.z slice shown
+    std::uint64_t run_serial = 0;  // AppState::run_serial these were last kept in range for
+};
+
+// One row of the Memory access tab's table as drawn: its line, op and space
+// (the runtime's names), its figure as printed ("32.00") and its cost's name
+// (runtime AccessCost: "fits", "extra", "heavy").
+struct DrawnAccessRow {
+    int line = 0;
+    std::string op, space, figure, cost;
+};
 
 // What the panels drew in the latest frame, recorded at the draw calls, and
 // only for items ImGui did not clip away. Scripted tests check this as well
@@ -187,6 +210,7 @@ struct DrawnFrame {
     bool find_bar = false;            // the editor's find bar (Ctrl+F) was drawn
     bool run_button = false;          // the Run button was drawn...
     bool run_disabled = false;        // ...disabled (what ImGui::BeginDisabled was given)
+    bool profile_button_enabled = false;  // the Memory access tab's "Profile this run" could be pressed
     std::vector<std::string> texts;   // messages drawn: the launch refusal, diagnostics, the device note
     int timeline_lanes = -1;          // lanes the Timeline tab drew (0: its message instead); -1: no timeline drawn
     int timeline_bars = -1;           // bars it drew inside the visible range; -1: no timeline drawn
@@ -195,6 +219,13 @@ struct DrawnFrame {
     bool launch_params_shown = false; // the launch panel's last row (its last param) was inside the panel, unscrolled
     PanelRect verdict{};              // the results' verdict, summary, message and hint, above their tabs
     PanelRect instructions_window{};  // the popped-out instructions' window; zero size: docked
+    // The Memory access tab and the editor's access marks (script.hpp: expect-access-*, expect-gutter-mark).
+    std::vector<DrawnAccessRow> access_rows;  // the table's rows ImGui did not clip
+    std::string access_picture;               // the warp picture: "sectors N" (boxes drawn) or "ways N" (rows drawn); "": none
+    int access_request = 0;                   // the request it showed, 1-based...
+    int access_requests = 0;                  // ...of the row's recorded ones
+    int access_cells = -1;                    // threads the per-thread view drew; -1: not drawn
+    std::vector<std::pair<int, std::string>> gutter_marks;  // editor lines whose access mark was painted, and its cost
     // Every piece of text the frame drew, a line per row of the window, as
     // ImGui's log records it (text widgets, buttons, menus, tabs, tooltips)
     // plus what the widgets put on their draw lists (legends, axes): filled
@@ -264,6 +295,7 @@ struct AppState {
     ImFont* code_font = nullptr;             // the editor's monospaced font, for panels that show code (set per frame)
     bool results_tab_requested = false;      // a script or the code chose results_tab: the tab bar selects it once
     TimelineViewState timeline_view;         // the Timeline tab's zoom and pan, for the run it was fitted to
+    AccessViewState access_view;             // the Memory access tab's row, request and block
     // This session's runs per step ("lesson_id/step_id"), oldest first.
     std::map<std::string, std::vector<RunRecord>> run_history;
     SweepState sweep;

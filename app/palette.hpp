@@ -72,6 +72,23 @@ constexpr Colour kEarlierRun{150, 170, 200, 160};
 constexpr Colour kCurrentBar{250, 200, 80};
 constexpr Colour kOtherBar{90, 150, 220};
 
+// ---- Memory access (the access tab, the editor's access marks) -----------------------------------
+// A line's cost (runtime/emulate/access_summary.hpp, AccessCost): as few sectors
+// or bank passes as its bytes need, up to twice that, more.
+constexpr Colour kAccessFits{89, 204, 102};
+constexpr Colour kAccessExtra{245, 160, 50};
+constexpr Colour kAccessHeavy{240, 70, 55};
+// The per-thread view's four parts of a cell (widgets/thread_grid.hpp).
+constexpr Colour kGlobalReads{80, 160, 255};
+constexpr Colour kGlobalWrites{255, 150, 40};
+constexpr Colour kSharedReads{90, 200, 110};
+constexpr Colour kSharedWrites{220, 80, 200};
+constexpr Colour kThreadOutline{255, 255, 255, 230};  // the threads of the warp whose request is shown
+// The warp picture (widgets/warp_request_view.hpp): an active lane, and a touched sector or bank word.
+constexpr Colour kLane{115, 199, 242};
+constexpr Colour kTouched{240, 180, 70};
+constexpr Colour kUntouched{128, 128, 128, 70};
+
 // ---- Timeline (timeline_view) -------------------------------------------------------------------
 // Kernels get a shade each of one blue-green family (computed from the name).
 constexpr Colour kCopyHtoD{92, 192, 104};

@@ -13,6 +13,7 @@
 #include "app_state.hpp"
 #include "student_work.hpp"
 #include "trust.hpp"
+#include "panels/access_tab.hpp"
 #include "panels/panels.hpp"
 #include "panels/results_views.hpp"
 
@@ -436,6 +437,36 @@ Tick expect_sweep(Call& c) {
     return Tick::Continue;
 }
 
+// As a click on the Memory access table's row of LINE (the first such row, or the one of OP and SPACE).
+Tick access_select_line(Call& c) {
+    long long line = 0;
+    if ((c.words.size() != 1 && c.words.size() != 3) || !to_int(c.words[0], line))
+        return c.fail("access-select-line wants LINE [OP SPACE]");
+    if (!c.state.last_run || !c.state.last_run->access) return c.fail("the last run has no access record");
+    std::vector<std::string> rows;
+    for (const AccessLine& l : c.state.last_run->access->lines) {
+        if (l.line == line && (c.words.size() == 1 || (l.op == c.words[1] && l.space == c.words[2]))) {
+            choose_access_row(c.state, l);
+            return Tick::Continue;
+        }
+        rows.push_back(std::to_string(l.line) + " " + l.op + " " + l.space);
+    }
+    return c.fail("the access table has no row for line " + c.rest + " (rows: " + join(rows, "; ") + ")");
+}
+
+// As the warp picture's Next or Previous button.
+Tick access_request(Call& c) {
+    if (c.rest != "next" && c.rest != "prev") return c.fail("access-request wants next or prev");
+    const DrawnFrame& d = c.state.drawn;
+    if (d.access_requests <= 0) return c.fail("the warp picture is not drawn (choose a row on the access tab first)");
+    const int to = d.access_request + (c.rest == "next" ? 1 : -1);
+    if (to < 1 || to > d.access_requests)
+        return c.fail("the " + std::string(c.rest == "next" ? "Next" : "Previous") + " button is disabled at request " +
+                      std::to_string(d.access_request) + " of " + std::to_string(d.access_requests));
+    c.state.access_view.request = to - 1;
+    return Tick::Continue;
+}
+
 // As the tab's click does.
 Tick results_tab(Call& c) {
     for (int i = 0; i < static_cast<int>(ResultsTab::Count_); ++i) {
@@ -445,7 +476,7 @@ Tick results_tab(Call& c) {
             return Tick::Continue;
         }
     }
-    return c.fail("results-tab wants views, timeline, check, timings, roofline, buffers, sweep, resources, ptx or sass");
+    return c.fail("results-tab wants views, timeline, check, timings, roofline, buffers, access, sweep, resources, ptx or sass");
 }
 
 // A host step's run, from a test fixture: what a finished run of the open
@@ -992,6 +1023,76 @@ Tick expect_drawn_marker(Call& c) {
                   join(seen, ", ") + ")");
 }
 
+// The Memory access tab and the editor's access marks, as the latest frame drew them.
+Tick expect_access_line(Call& c) {
+    long long line = 0;
+    if (c.words.size() < 4 || c.words.size() > 5 || !to_int(c.words[0], line))
+        return c.fail("expect-access-line wants LINE OP SPACE FIGURE [fits|extra|heavy]");
+    if (!something_drawn(c)) return c.fail("no frame has been drawn yet");
+    std::vector<std::string> seen;
+    for (const DrawnAccessRow& row : c.state.drawn.access_rows) {
+        const std::string text = std::to_string(row.line) + " " + row.op + " " + row.space + " " + row.figure + " " + row.cost;
+        if (row.line == line && row.op == c.words[1] && row.space == c.words[2]) {
+            if (row.figure != c.words[3] || (c.words.size() == 5 && row.cost != c.words[4]))
+                return c.fail("the access table drew line " + std::to_string(line) + " " + row.op + " " + row.space + " as " +
+                              row.figure + " (" + row.cost + "), wanted " + c.words[3] + (c.words.size() == 5 ? " (" + c.words[4] + ")" : ""));
+            c.say("access row: " + text);
+            return Tick::Continue;
+        }
+        seen.push_back(text);
+    }
+    return c.fail("the access table drew no row for line " + std::to_string(line) + " " + c.words[1] + " " + c.words[2] +
+                  " (rows drawn: " + join(seen, "; ") + ")");
+}
+
+Tick expect_access_picture(Call& c) {
+    long long n = 0;
+    if (c.words.size() != 2 || (c.words[0] != "sectors" && c.words[0] != "ways") || !to_int(c.words[1], n))
+        return c.fail("expect-access-picture wants sectors N or ways N");
+    if (!something_drawn(c)) return c.fail("no frame has been drawn yet");
+    const DrawnFrame& d = c.state.drawn;
+    const std::string want = c.words[0] + " " + c.words[1];
+    if (d.access_picture != want)
+        return c.fail("the warp picture drew " + (d.access_picture.empty() ? std::string("nothing") : d.access_picture) + ", wanted " + want);
+    c.say("access picture: " + d.access_picture + ", request " + std::to_string(d.access_request) + " of " +
+          std::to_string(d.access_requests));
+    return Tick::Continue;
+}
+
+Tick expect_access_threads(Call& c) {
+    long long n = 0;
+    if (!to_int(c.rest, n)) return c.fail("expect-access-threads wants a number of threads");
+    if (!something_drawn(c)) return c.fail("no frame has been drawn yet");
+    if (c.state.drawn.access_cells != n)
+        return c.fail("the per-thread view drew " + std::to_string(c.state.drawn.access_cells) + " threads, wanted " + std::to_string(n));
+    c.say("access threads: " + std::to_string(n));
+    return Tick::Continue;
+}
+
+Tick gutter_mark(Call& c, bool wanted) {
+    long long line = 0;
+    if (c.words.empty() || c.words.size() > (wanted ? 2u : 1u) || !to_int(c.words[0], line))
+        return c.fail(wanted ? "expect-gutter-mark wants LINE [fits|extra|heavy]" : "expect-no-gutter-mark wants LINE");
+    if (!something_drawn(c)) return c.fail("no frame has been drawn yet");
+    std::vector<std::string> seen;
+    const std::string* cost = nullptr;
+    for (const auto& [at, what] : c.state.drawn.gutter_marks) {
+        seen.push_back(std::to_string(at) + " " + what);
+        if (at == line) cost = &what;
+    }
+    if (!wanted) {
+        if (cost) return c.fail("the editor drew an access mark on line " + std::to_string(line) + " (" + *cost + ")");
+        return Tick::Continue;
+    }
+    if (!cost) return c.fail("the editor drew no access mark on line " + std::to_string(line) + " (marks drawn: " + join(seen, ", ") + ")");
+    if (c.words.size() == 2 && *cost != c.words[1])
+        return c.fail("the access mark on line " + std::to_string(line) + " is " + *cost + ", wanted " + c.words[1]);
+    c.say("gutter mark on line " + std::to_string(line) + " (" + *cost + ")");
+    return Tick::Continue;
+}
+Tick expect_gutter_mark(Call& c) { return gutter_mark(c, true); }
+Tick expect_no_gutter_mark(Call& c) { return gutter_mark(c, false); }
+
 Tick expect_drawn_run_button(Call& c) {
     if (c.rest != "disabled" && c.rest != "enabled") return c.fail("expect-drawn-run-button wants disabled or enabled");
     if (!something_drawn(c)) return c.fail("no frame has been drawn yet");
@@ -1109,6 +1210,8 @@ constexpr Command kCommands[] = {
     {"emulator", emulator},
     {"collapse-lessons", collapse_lessons},
     {"results-tab", results_tab},
+    {"access-select-line", access_select_line},
+    {"access-request", access_request},
     {"load-result-timeline", load_result_timeline},
     {"timeline-zoom", timeline_zoom_command},
     {"sweep", sweep},
@@ -1150,6 +1253,11 @@ constexpr Command kCommands[] = {
     {"worker-pid", worker_pid},
     {"expect-drawn-marker", expect_drawn_marker},
     {"expect-drawn-run-button", expect_drawn_run_button},
+    {"expect-access-line", expect_access_line},
+    {"expect-access-picture", expect_access_picture},
+    {"expect-access-threads", expect_access_threads},
+    {"expect-gutter-mark", expect_gutter_mark},
+    {"expect-no-gutter-mark", expect_no_gutter_mark},
     {"expect-drawn-text", expect_drawn_text},
     {"expect-drawn-cursor-line", expect_drawn_cursor_line},
     {"expect-drawn-find-bar", expect_drawn_find_bar},

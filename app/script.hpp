@@ -17,7 +17,13 @@
 //   check-memory | check-races (a run under compute-sanitizer; anyway, as above)
 //   expand-results on|off      open-external        answer-trust yes|no
 //   collapse-lessons on|off    (the lesson list's "<<" / ">>")
-//   results-tab views|timeline|check|timings|roofline|buffers|sweep|resources|ptx|sass  (clicks that tab)
+//   results-tab views|timeline|check|timings|roofline|buffers|access|sweep|resources|ptx|sass  (clicks that tab)
+//   access-select-line LINE [OP SPACE]  (clicks the Memory access table's row of
+//                              that line: the first, or the one of OP (load, store,
+//                              atomic) and SPACE (global, shared); the warp picture
+//                              shows its first recorded request)
+//   access-request next|prev   (the warp picture's Next or Previous button; fails
+//                              where the button is disabled)
 //   load-result-timeline FILE  (a host step's run from a test fixture becomes the
 //                              last run of the open step, as a finished run would:
 //                              FILE is a timeline's JSON, or a result's JSON form
@@ -100,6 +106,15 @@
 //   expect-drawn-timeline-lanes N|<N|>N  (the Timeline tab drew that many lanes; 0:
 //                              its message instead)
 //   expect-drawn-timeline-bars N|<N|>N   (...and that many bars in the visible range)
+//   expect-access-line LINE OP SPACE FIGURE [fits|extra|heavy]  (the Memory access
+//                              table drew that row with FIGURE, sectors per request
+//                              or bank-conflict ways as printed ("32.00"), and that cost)
+//   expect-access-picture sectors|ways N  (the warp picture drew N sectors, or N
+//                              rows of banks: the request's passes)
+//   expect-access-threads N    (the per-thread view drew N threads)
+//   expect-gutter-mark LINE [fits|extra|heavy]  (the editor painted an access mark
+//                              on that line, of that cost)
+//   expect-no-gutter-mark LINE
 //   panel-rect NAME            (prints "panel NAME X Y W H", where the latest
 //                              frame put lessons, device, editor, instructions,
 //                              launch, results or diagnostics)

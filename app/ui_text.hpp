@@ -291,7 +291,56 @@ namespace wb::app {
     X(TrustAgain, trust_again) \
     X(TrustTitle, trust_title) \
     X(Trust, trust) \
-    X(DontTrust, dont_trust)
+    X(DontTrust, dont_trust) \
+    X(AccessAtomic, access_atomic) \
+    X(AccessBackendHint, access_backend_hint) \
+    X(AccessBank, access_bank) \
+    X(AccessColLine, access_col_line) \
+    X(AccessColOp, access_col_op) \
+    X(AccessColRequests, access_col_requests) \
+    X(AccessColSectors, access_col_sectors) \
+    X(AccessColSpace, access_col_space) \
+    X(AccessColWays, access_col_ways) \
+    X(AccessCompileOnly, access_compile_only) \
+    X(AccessGlobal, access_global) \
+    X(AccessIntro, access_intro) \
+    X(AccessLane, access_lane) \
+    X(AccessLaunch, access_launch) \
+    X(AccessLegendGlobalReads, access_legend_global_reads) \
+    X(AccessLegendGlobalWrites, access_legend_global_writes) \
+    X(AccessLegendIntro, access_legend_intro) \
+    X(AccessLegendSharedReads, access_legend_shared_reads) \
+    X(AccessLegendSharedWrites, access_legend_shared_writes) \
+    X(AccessLoad, access_load) \
+    X(AccessMarkGlobal, access_mark_global) \
+    X(AccessMarkShared, access_mark_shared) \
+    X(AccessMarkTitle, access_mark_title) \
+    X(AccessMore, access_more) \
+    X(AccessNext, access_next) \
+    X(AccessNoRecord, access_no_record) \
+    X(AccessNoThreads, access_no_threads) \
+    X(AccessPasses, access_passes) \
+    X(AccessPickRow, access_pick_row) \
+    X(AccessPrev, access_prev) \
+    X(AccessRequestOf, access_request_of) \
+    X(AccessRequestWhere, access_request_where) \
+    X(AccessRowsAreWarps, access_rows_are_warps) \
+    X(AccessSector, access_sector) \
+    X(AccessSectorsTouched, access_sectors_touched) \
+    X(AccessShared, access_shared) \
+    X(AccessStore, access_store) \
+    X(AccessTableEmulator, access_table_emulator) \
+    X(AccessTableNcu, access_table_ncu) \
+    X(ProfileRun, profile_run) \
+    X(ProfileRunTip, profile_run_tip) \
+    X(ProfileNeedsGpu, profile_needs_gpu_tip) \
+    X(AccessThread, access_thread) \
+    X(AccessThreadGlobal, access_thread_global) \
+    X(AccessThreadShared, access_thread_shared) \
+    X(AccessThreadsTitle, access_threads_title) \
+    X(AccessTouch, access_touch) \
+    X(AccessByteOf, access_byte_of) \
+    X(ResAccess, res_access)
 
 enum class UiText {
 #define WB_UI_TEXT_NAME(name, key) name,

@@ -5,9 +5,11 @@
 // The text itself is drawn by CodeEditor (app/widgets/code_editor.hpp). The
 // state's EditorState is the source of truth: draw_code() pushes outside
 // changes (step switch, reset, solution, script, external editor) into the
-// widget by revision, copies the student's typing back, and turns the latest
-// compile's diagnostics into markers.
+// widget by revision, copies the student's typing back, turns the latest
+// compile's diagnostics into markers, and the last run's memory figures
+// (RunResult::access) into gutter marks on the lines of the editor's file.
 #include "palette.hpp"
+#include "panels/access_tab.hpp"
 #include "panels/panels.hpp"
 #include "widgets/draw_text.hpp"
 
@@ -81,6 +83,10 @@ struct EditorWidget {
     const CompileResult* markers_from = nullptr;
     std::uint64_t markers_revision = ~0ull;
     std::uint64_t markers_run = ~0ull;
+    // The access marks: the run, file and language they were made for.
+    std::uint64_t marks_run = ~0ull;
+    std::string marks_origin, marks_lang;
+    std::vector<std::pair<int, std::string>> mark_costs;  // line, its cost's name (what scripts check)
 };
 
 EditorWidget& editor_widget() {
@@ -129,6 +135,33 @@ void draw_code(AppState& state, const Fonts& fonts) {
         w.markers_revision = state.compile_revision;
         w.markers_run = state.run_serial;
     }
+    // The last run's memory figures, a mark per line of the editor's file:
+    // the line's worst cost colours it (access_tab.hpp).
+    if (state.run_serial != w.marks_run || ed.origin != w.marks_origin || state.lang != w.marks_lang) {
+        std::vector<GutterMark> marks;
+        w.mark_costs.clear();
+        if (state.last_run && state.last_run->access) {
+            const std::vector<AccessLine>& lines = state.last_run->access->lines;
+            for (std::size_t i = 0; i < lines.size();) {
+                std::vector<const AccessLine*> rows;
+                AccessCost worst = AccessCost::Fits;
+                std::size_t j = i;
+                for (; j < lines.size() && lines[j].file == lines[i].file && lines[j].line == lines[i].line; ++j) {
+                    rows.push_back(&lines[j]);
+                    worst = std::max(worst, access_cost(lines[j]));
+                }
+                if (lines[i].file == ed.origin && lines[i].line > 0) {
+                    marks.push_back({lines[i].line, access_cost_colour(worst).u32(), access_mark_text(rows, state.lang)});
+                    w.mark_costs.emplace_back(lines[i].line, access_cost_name(worst));
+                }
+                i = j;
+            }
+        }
+        w.editor.set_gutter_marks(std::move(marks));
+        w.marks_run = state.run_serial;
+        w.marks_origin = ed.origin;
+        w.marks_lang = state.lang;
+    }
     if (ed.goto_line > 0) {
         w.editor.goto_line(ed.goto_line);
         w.editor.focus();
@@ -137,6 +170,9 @@ void draw_code(AppState& state, const Fonts& fonts) {
     if (state.requests.undo) w.editor.undo();
     w.editor.draw("##code", ImVec2(0.0f, 0.0f), fonts.code);
     state.drawn.marker_lines = w.editor.drawn_marker_lines();
+    for (int line : w.editor.drawn_gutter_mark_lines())
+        for (const auto& [at, cost] : w.mark_costs)
+            if (at == line) state.drawn.gutter_marks.emplace_back(line, cost);
     state.drawn.cursor_line = w.editor.cursor().line + 1;
     state.drawn.find_bar = w.editor.find_bar_open();
     if (w.editor.revision() != w.widget_revision) {

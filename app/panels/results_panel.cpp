@@ -2,13 +2,15 @@
 // with the figures a student looks for first, then tabs: the step's views
 // (images, heat maps, plots; see results_views.hpp), the check (worst errors
 // and first mismatches per compared buffer), timings and throughput with
-// this step's run history, and the buffers. A host step's run (its own
+// this step's run history, the buffers, and what the threads read and wrote
+// (the Memory access tab, access_tab.hpp). A host step's run (its own
 // run() makes the launches) is timed as a whole: its wall time stands where a
 // kernel's time would, and its Timeline tab shows what ran on the GPUs.
 //
 // The badge and the summary stay above the tabs, so the verdict is visible
 // whichever tab is open and however far it has scrolled.
 #include "palette.hpp"
+#include "panels/access_tab.hpp"
 #include "panels/inside_views.hpp"
 #include "panels/panels.hpp"
 #include "panels/results_views.hpp"
@@ -293,6 +295,7 @@ void draw_tabs(AppState& state, const RunResult* run) {
                                                   {ResultsTab::Timings, UiText::ResTimings},
                                                   {ResultsTab::Roofline, UiText::ResRoofline},
                                                   {ResultsTab::Buffers, UiText::Buffers},
+                                                  {ResultsTab::Access, UiText::ResAccess},
                                                   {ResultsTab::Sweep, UiText::ResSweep},
                                                   {ResultsTab::Resources, UiText::ResResources},
                                                   {ResultsTab::Ptx, UiText::Count_},
@@ -310,7 +313,8 @@ void draw_tabs(AppState& state, const RunResult* run) {
         if (!state.results_tab_requested) state.results_tab = tab;
         record_drawn_text(state.drawn.texts, std::string("results tab ") + results_tab_name(tab));
         const bool of_run = tab == ResultsTab::Views || tab == ResultsTab::Timeline || tab == ResultsTab::Check ||
-                            tab == ResultsTab::Timings || tab == ResultsTab::Roofline || tab == ResultsTab::Buffers;
+                            tab == ResultsTab::Timings || tab == ResultsTab::Roofline || tab == ResultsTab::Buffers ||
+                            tab == ResultsTab::Access;
         if (ImGui::BeginChild("##tab_scroll", ImVec2(0, 0), false)) {
             if (of_run && !run) ImGui::TextDisabled("%s", tr(UiText::NoRunYet, lang));
             else switch (tab) {
@@ -327,6 +331,7 @@ void draw_tabs(AppState& state, const RunResult* run) {
                 break;
             case ResultsTab::Roofline: draw_roofline_tab(state); break;
             case ResultsTab::Buffers: draw_buffers(*run, lang); break;
+            case ResultsTab::Access: draw_access_tab(state); break;
             case ResultsTab::Sweep: draw_sweep_tab(state); break;
             case ResultsTab::Resources: draw_resources_tab(state); break;
             case ResultsTab::Ptx: draw_ptx_tab(state); break;

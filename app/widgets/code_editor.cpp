@@ -562,6 +562,12 @@ const EditorMarker* CodeEditor::marker_at(int line) const {
     return best;
 }
 
+const GutterMark* CodeEditor::gutter_mark_at(int line) const {
+    for (const GutterMark& m : gutter_marks_)
+        if (m.line == line) return &m;
+    return nullptr;
+}
+
 void CodeEditor::update_comment_state() const {
     if (comment_state_revision_ == revision_) return;
     starts_in_comment_.assign(lines_.size(), false);
@@ -659,6 +665,7 @@ void CodeEditor::draw_find_bar() {
 struct CodeEditor::Layout {
     ImFont* font = nullptr;
     float font_size = 0, line_h = 0, char_w = 0, gutter_w = 0, view_h = 0;
+    float mark_w = 0;  // the gutter marks' column, right of the numbers (0 when there are none)
     ImVec2 win_pos, origin, text_origin;  // origin: content top-left, scrolled
     float win_right = 0;
     int first = 0, last = 0;  // visible lines [first, last)
@@ -800,12 +807,19 @@ void CodeEditor::paint_line(const Layout& l, int i, ImDrawList* dl) const {
 void CodeEditor::paint_gutter(const Layout& l, ImDrawList* dl) {
     const Palette& pal = l.pal;
     drawn_markers_.clear();
+    drawn_gutter_marks_.clear();
     for (int i = l.first; i < l.last; ++i) {
         const float y = l.y_of(i);
         const std::string number = std::to_string(i + 1);
         const float w = l.font->CalcTextSizeA(l.font_size, FLT_MAX, 0, number.c_str()).x;
-        const ImVec2 at(l.win_pos.x + l.gutter_w - l.char_w - w,
+        const ImVec2 at(l.win_pos.x + l.gutter_w - l.char_w - l.mark_w - w,
                         y + (l.line_h - l.font_size) * 0.5f);
+        if (const GutterMark* g = gutter_mark_at(i + 1)) {
+            const ImVec2 c(l.win_pos.x + l.gutter_w - l.char_w - l.mark_w * 0.5f, y + l.line_h * 0.5f);
+            const float r = l.line_h * 0.22f;
+            dl->AddRectFilled(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r), g->colour, r * 0.4f);
+            drawn_gutter_marks_.push_back(i + 1);
+        }
         const ImU32 colour = i == cursor_.line ? pal.current_line_number : pal.line_number;
         dl->AddText(l.font, l.font_size, at, colour, number.c_str());
         if (const EditorMarker* m = marker_at(i + 1)) {
@@ -814,6 +828,26 @@ void CodeEditor::paint_gutter(const Layout& l, ImDrawList* dl) {
             drawn_markers_.push_back(i + 1);
         }
     }
+}
+
+// Hovering a gutter mark's line in the gutter shows what the mark says (and
+// the line's markers' messages, which hovering its text shows too).
+bool CodeEditor::show_gutter_mark_tooltip(const Layout& l) const {
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    if (mouse.x >= l.win_pos.x + l.gutter_w) return false;
+    const int line = pos_from_mouse(l, mouse).line + 1;
+    const GutterMark* g = gutter_mark_at(line);
+    if (!g) return false;
+    ImGui::BeginTooltip();
+    ImGui::TextUnformatted(g->tooltip.c_str());
+    for (const EditorMarker& m : markers_)
+        if (m.line == line) {
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(l.pal.severity[m.severity]), "%s", severity_name(m.severity));
+            ImGui::SameLine();
+            ImGui::TextUnformatted(m.message.c_str());
+        }
+    ImGui::EndTooltip();
+    return true;
 }
 
 // Hovering a marked line (text or gutter) shows every message on it.
@@ -859,7 +893,8 @@ bool CodeEditor::draw(const char* id, ImVec2 size, ImFont* mono) {
     l.font_size = ImGui::GetFontSize();
     l.line_h = std::floor(l.font_size * 1.25f);
     l.char_w = l.font->CalcTextSizeA(l.font_size, FLT_MAX, 0, "0").x;
-    l.gutter_w = (std::to_string(line_count()).size() + 3) * l.char_w;
+    l.mark_w = gutter_marks_.empty() ? 0.0f : 2 * l.char_w;
+    l.gutter_w = (std::to_string(line_count()).size() + 3) * l.char_w + l.mark_w;
     l.view_h = ImGui::GetWindowHeight() - ImGui::GetStyle().ScrollbarSize;
     l.win_pos = ImGui::GetWindowPos();
     l.win_right = l.win_pos.x + ImGui::GetWindowWidth();
@@ -887,7 +922,7 @@ bool CodeEditor::draw(const char* id, ImVec2 size, ImFont* mono) {
     for (int i = l.first; i < l.last; ++i) paint_line(l, i, dl);
     dl->PopClipRect();
     paint_gutter(l, dl);
-    if (hovered) show_marker_tooltip(l);
+    if (hovered && !show_gutter_mark_tooltip(l)) show_marker_tooltip(l);
 
     ImGui::EndChild();
     ImGui::EndChild();

@@ -39,6 +39,15 @@ struct EditorMarker {
     std::string message;
 };
 
+// A mark in the gutter beside a line's number, apart from the markers: a
+// small coloured square (the access tab's figures for the line), and what
+// hovering it says.
+struct GutterMark {
+    int line = 0;         // 1-based
+    unsigned colour = 0;  // ImU32
+    std::string tooltip;
+};
+
 class CodeEditor {
 public:
     static constexpr int kTabWidth = 4;
@@ -119,6 +128,13 @@ public:
     // that have one. What a student could see, for tests of what was drawn.
     const std::vector<int>& drawn_marker_lines() const { return drawn_markers_; }
 
+    // Marks beside the line numbers; the gutter widens by two characters while there are any.
+    void set_gutter_marks(std::vector<GutterMark> marks) { gutter_marks_ = std::move(marks); }
+    const std::vector<GutterMark>& gutter_marks() const { return gutter_marks_; }
+    const GutterMark* gutter_mark_at(int line) const;
+    // The 1-based lines whose gutter mark the last draw() painted (the lines in view that have one).
+    const std::vector<int>& drawn_gutter_mark_lines() const { return drawn_gutter_marks_; }
+
     // Tokens of one 0-based line, with block comments carried over from the lines above.
     std::vector<SyntaxToken> tokenize_line(int line) const;
 
@@ -154,6 +170,7 @@ private:
     void paint_line(const Layout& layout, int line, ImDrawList* draw_list) const;
     void paint_gutter(const Layout& layout, ImDrawList* draw_list);  // records drawn_markers_
     void show_marker_tooltip(const Layout& layout) const;
+    bool show_gutter_mark_tooltip(const Layout& layout) const;  // false when the mouse is not on a mark's line in the gutter
 
     std::vector<std::string> lines_{std::string()};
     TextPos cursor_, anchor_;
@@ -168,6 +185,8 @@ private:
 
     std::vector<EditorMarker> markers_;
     std::vector<int> drawn_markers_;
+    std::vector<GutterMark> gutter_marks_;
+    std::vector<int> drawn_gutter_marks_;
     std::string find_query_;
     bool find_open_ = false;
     bool find_focus_ = false;

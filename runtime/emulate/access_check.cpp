@@ -476,6 +476,7 @@ namespace {
     rec.thread = static_cast<std::uint16_t>(thread_of(c.me));
     rec.size = static_cast<std::uint16_t>(size);
     rec.kind = atomic ? AccessRecord::kAtomic : write ? AccessRecord::kStore : AccessRecord::kLoad;
+    rec.variable = 0;
     bool found = false;
     for (std::uint16_t k = 0; k < 3 && !found; ++k)
         if (a >= c.shared[k].begin && a < c.shared[k].end) {
@@ -483,6 +484,15 @@ namespace {
             rec.region = k;
             rec.kind |= AccessRecord::kShared;
             found = true;
+            // The static array it is in, by name (the dynamic region has none).
+            if (k == 1) {
+                if (const SharedVar* v = block_shared_var_at(a))
+                    rec.variable = c.log->variable(v->name, v->name, k, reinterpret_cast<std::uintptr_t>(v->base) - c.shared[k].begin,
+                                                   static_cast<unsigned>(v->element_bytes));
+            } else if (k == 2 && c.statics) {
+                if (const StaticSharedVar* v = c.statics->at(static_cast<std::size_t>(rec.offset)))
+                    rec.variable = c.log->variable(v, v->name.c_str(), k, v->offset, 0);
+            }
         }
     if (!found)
         for (const AccessShadow::Region* q : buffers)

@@ -20,10 +20,15 @@
 //     counted from the buffer's start (cudaMalloc's 256-byte alignment);
 //   - shared memory: 32 banks of 4-byte words; lanes that touch the same word
 //     share it; the request takes as many passes (wavefronts) as the most
-//     distinct words any one bank is asked for, against the passes its distinct
-//     words need at best (one per 128 bytes): 1 is no conflict, 32 a 32-way one.
-// The figures are summed per source line, kind of access and memory space.
-// Each sampled thread's reads, writes and atomics are counted too.
+//     distinct words any one bank is asked for; the bank-conflict ways are those
+//     passes over the fewest its distinct words need (one per 32 words, as
+//     Nsight Compute's ideal wavefronts): 1 is no conflict, 32 a 32-way one.
+// The figures are summed per source line, kind of access and memory space,
+// beside the fewest the same bytes could take (AccessCost compares the two).
+// Each sampled thread's reads, writes and atomics are counted too. So that a
+// front end can draw a warp's request and a thread's accesses, the summary
+// also keeps each line's first requests lane by lane and each thread's first
+// accesses by buffer and element, both capped (kExampleRequests, kThreadAccesses).
 #pragma once
 
 #include "emulate/access_summary.hpp"
@@ -52,6 +57,15 @@ public:
     static constexpr std::size_t kLaunches = 8;
     // Accesses kept in all, at most (24 bytes each).
     static constexpr std::size_t kAccesses = std::size_t(1) << 21;
+    // What the summary keeps lane by lane, so its JSON stays small: each
+    // line's first requests (kExampleRequests shared out among the lines, at
+    // most kRequestsPerLine each), and each thread's first accesses
+    // (kThreadAccesses shared out among the sampled threads, at most
+    // kAccessesPerThread each).
+    static constexpr std::size_t kRequestsPerLine = 16;
+    static constexpr std::size_t kExampleRequests = 128;
+    static constexpr std::size_t kAccessesPerThread = 32;
+    static constexpr std::size_t kThreadAccesses = 4096;
 
     struct Access {
         std::uintptr_t pc;      // the hook's return address
@@ -60,13 +74,33 @@ public:
         std::uint16_t size;
         std::uint16_t region;   // global: the buffer's index; shared: Core's shared region (0 dynamic, 1, 2 static)
         std::uint8_t kind;      // kLoad, kStore, kAtomic, | kShared
+        std::uint8_t variable;  // shared: 1 + its index in the block's `variables`; 0: not known
     };
     enum : std::uint8_t { kLoad = 0, kStore = 1, kAtomic = 2, kOpMask = 3, kShared = 4 };
+
+    // A static __shared__ array an access fell in, so the summary can name it
+    // and count its elements rather than the region's bytes.
+    struct Variable {
+        const void* key = nullptr;  // the same pointer for the same array: its name's (a function body's), its description's (namespace scope)
+        std::string name;
+        std::uint16_t region = 0;
+        std::uint64_t offset = 0;   // its first byte, from the region's start
+        unsigned element_bytes = 0; // 0: not known
+    };
 
     struct Block {
         int launch = 0;
         unsigned long long linear = 0;
         std::vector<Access> accesses;  // in the order the threads made them
+        std::vector<Variable> variables;
+        // For the access check: the 1-based index of the array `key` (added when new), 0 past 255 of them.
+        std::uint8_t variable(const void* key, const char* name, std::uint16_t region, std::uint64_t offset, unsigned element_bytes) {
+            for (std::size_t i = 0; i < variables.size(); ++i)
+                if (variables[i].key == key) return static_cast<std::uint8_t>(i + 1);
+            if (variables.size() >= 255) return 0;
+            variables.push_back({key, name ? name : "", region, offset, element_bytes});
+            return static_cast<std::uint8_t>(variables.size());
+        }
     };
 
     AccessRecord() = default;
@@ -87,9 +121,11 @@ public:
         return false;
     }
 
-    // The figures, with `lines_of(pcs)` giving "file:line" for each code address ("" when unknown).
+    // The figures, with `lines_of(pcs)` giving "file:line" for each code
+    // address ("" when unknown), and `globals` naming the global buffers by
+    // their index (AccessShadow::add_buffer's order; a missing one is "buffer N").
     using LinesOf = std::function<std::vector<std::string>(const std::vector<std::uintptr_t>&)>;
-    AccessSummary summarise(const LinesOf& lines_of) const;
+    AccessSummary summarise(const LinesOf& lines_of, const std::vector<AccessBuffer>& globals = {}) const;
 
 private:
     struct Launch {
@@ -113,9 +149,9 @@ std::vector<unsigned long long> sampled_blocks(unsigned long long blocks);
 // buffer (sectors) or one shared region (the most distinct 4-byte words of one bank).
 long long request_sectors(const std::vector<std::pair<std::uint64_t, unsigned>>& lanes);
 long long request_wavefronts(const std::vector<std::pair<std::uint64_t, unsigned>>& lanes);
-// The passes the same words need with no conflict: one per 32 distinct words
-// (128 bytes), at least one. A warp of float4 takes 4 passes and needs 4, so
-// it is not a conflict, as Nsight Compute's ideal wavefronts say.
-long long request_ideal_wavefronts(const std::vector<std::pair<std::uint64_t, unsigned>>& lanes);
+// The fewest the same bytes could take: their distinct bytes in whole
+// sectors; their distinct words in passes of 32 (at least 1).
+long long request_least_sectors(const std::vector<std::pair<std::uint64_t, unsigned>>& lanes);
+long long request_least_wavefronts(const std::vector<std::pair<std::uint64_t, unsigned>>& lanes);
 
 }  // namespace wb

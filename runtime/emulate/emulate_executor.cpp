@@ -231,7 +231,10 @@ std::optional<std::vector<HostBuffer>> EmulateExecutor::validate(RunResult& r, u
             r.access = AccessSummary{};
             r.access->not_recorded = {{"access.run_stopped", {}}};
         } else {
-            r.access = record_->summarise(emulated_source_lines);
+            // The global buffers by their index in the shadow, named as the lesson (and the launch's args) name them.
+            std::vector<AccessBuffer> globals;
+            for (const auto& h : in_.host) globals.push_back({h.name, "global", static_cast<int>(dtype_size(h.type))});
+            r.access = record_->summarise(emulated_source_lines, globals);
         }
         record_.reset();  // the memory back: the second run records nothing
     }

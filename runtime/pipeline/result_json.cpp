@@ -129,6 +129,22 @@ void check_consistent(const RunResult& r) {
     };
     for (const CompareResult& c : r.comparisons) check_compare(c);
     if (r.baseline && r.baseline->check) check_compare(*r.baseline->check);
+    if (r.access) {
+        // The access record's indices point into its own lists, and a lane is one of a warp's.
+        const AccessSummary& a = *r.access;
+        const auto buffer_ok = [&](int b) { return b >= 0 && std::size_t(b) < a.buffers.size(); };
+        for (const AccessLine& l : a.lines)
+            for (const AccessRequest& q : l.examples) {
+                if (!buffer_ok(q.buffer)) throw Error(ErrorKind::Internal, "access.lines[].examples[].buffer is not one of access.buffers");
+                for (const AccessLane& lane : q.lanes)
+                    if (lane.lane < 0 || lane.lane >= kWarpLanes)
+                        throw Error(ErrorKind::Internal, "access.lines[].examples[].lanes[] has a lane outside a warp");
+            }
+        for (const AccessThread& t : a.threads)
+            for (const ThreadAccess& x : t.accesses)
+                if (!buffer_ok(x.buffer) || x.row < 0 || std::size_t(x.row) >= a.lines.size())
+                    throw Error(ErrorKind::Internal, "access.threads[].accesses[] names a row or buffer the record does not have");
+    }
     for (const auto* set : {&r.inputs, &r.gpu_outputs, &r.cpu_outputs})
         for (const HostBuffer& b : *set) {
             if (!b.sample_of) continue;
@@ -189,6 +205,23 @@ void from_json(const json& j, ListingLine& l) {
     l.text = j[0].get<std::string>();
     l.source_line = j[1].get<int>();
     l.is_source = j[2].get<bool>();
+}
+
+void to_json(json& j, const AccessLane& l) { j = json::array({l.lane, l.offset}); }
+
+void from_json(const json& j, AccessLane& l) {
+    if (!j.is_array() || j.size() != 2) throw Error(ErrorKind::Usage, "an access's lane is [lane, offset]");
+    l.lane = j[0].get<int>();
+    l.offset = j[1].get<long long>();
+}
+
+void to_json(json& j, const ThreadAccess& a) { j = json::array({a.row, a.buffer, a.element}); }
+
+void from_json(const json& j, ThreadAccess& a) {
+    if (!j.is_array() || j.size() != 3) throw Error(ErrorKind::Usage, "a thread's access is [row, buffer, element]");
+    a.row = j[0].get<int>();
+    a.buffer = j[1].get<int>();
+    a.element = j[2].get<long long>();
 }
 
 void to_json(json& j, const HostBuffer& b) {
@@ -280,13 +313,18 @@ const RunResult& every_path_result() {
         AccessSummary access;
         AccessLine line;
         line.sectors_per_request = line.bank_conflict_ways = 1.5;
-        line.ideal_wavefronts = 2;
         access.source = "ncu";
+        AccessRequest request;
+        request.lanes = {AccessLane{}};
+        line.examples = {request};
         access.lines = {line};
-        access.threads = {AccessThread{}};
+        AccessThread thread;
+        thread.accesses = {ThreadAccess{}};
+        access.threads = {thread};
         AccessSampledLaunch sampled;
         sampled.sampled = {{0, 0, 0}};
         access.launches = {sampled};
+        access.buffers = {AccessBuffer{}};
         access.not_recorded = {{"status.passed", {}}};
         r.access = access;
         r.profile = access;

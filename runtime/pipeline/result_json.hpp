@@ -17,8 +17,9 @@
 //   - a HostBuffer is its summary: name, type, role, shape, sample_of and
 //     "bytes", its size; its contents travel beside the JSON (the wire's blob)
 //     or not at all (the report);
-//   - a ListingLine is [text, source_line, is_source] and a MismatchRun
-//     [start, count]: lists that run to thousands of entries;
+//   - a ListingLine is [text, source_line, is_source], a MismatchRun
+//     [start, count], an AccessLane [lane, offset] and a ThreadAccess
+//     [row, buffer, element]: lists that run to thousands of entries;
 //   - a Timeline is timeline_to_json's form (host/timeline.hpp).
 // What stays in the process that made it is not in the form: CompileResult's
 // image, ReferenceBuild's library, symbol and wrapper_source.
@@ -81,6 +82,10 @@ void to_json(nlohmann::json& j, const HostBuffer& b);
 void from_json(const nlohmann::json& j, HostBuffer& b);  // leaves `bytes` empty
 void to_json(nlohmann::json& j, const Timeline& t);
 void from_json(const nlohmann::json& j, Timeline& t);
+void to_json(nlohmann::json& j, const AccessLane& l);
+void from_json(const nlohmann::json& j, AccessLane& l);
+void to_json(nlohmann::json& j, const ThreadAccess& a);
+void from_json(const nlohmann::json& j, ThreadAccess& a);
 
 // One to one.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Diagnostic, file, line, column, severity, message, code)
@@ -120,12 +125,16 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InspectionReport, arch, cc, kern
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SanitizerFinding, kind, file, line, other_line, function, has_thread,
                                                 block, thread, address, message, is_error, count)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SampleOf, shape, step)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessBuffer, name, space, element_bytes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessRequest, launch, block, warp, buffer, origin, size, sectors, wavefronts, lanes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessLine, file, line, op, space, requests, sectors, wavefronts,
-                                                ideal_wavefronts, sectors_per_request, bank_conflict_ways)
+                                                sectors_per_request, bank_conflict_ways, least_sectors, least_wavefronts,
+                                                examples)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessThread, launch, block, thread, global_reads, global_writes,
-                                                global_atomics, shared_reads, shared_writes, shared_atomics)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessSampledLaunch, number, kernel, blocks, sampled)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessSummary, source, lines, threads, launches, truncated, not_recorded)
+                                                global_atomics, shared_reads, shared_writes, shared_atomics, accesses,
+                                                accesses_left_out)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessSampledLaunch, number, kernel, blocks, sampled, block_dim)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessSummary, source, lines, threads, launches, buffers, truncated, not_recorded)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunResult, status, message, hint, error_code, output, context_lost,
                                                 fault_line, lesson_id, step_id, case_name, params, arch, device,
                                                 device_note, message_said, hint_said, device_note_said, notice_said, compile,

@@ -64,7 +64,7 @@ long long count_of(const std::string& s) {
 struct Instr {
     int line = 0;
     std::string op, space;
-    long long executed = 0, sectors = 0, wavefronts = 0, ideal = 0;
+    long long executed = 0, sectors = 0, least_sectors = 0, wavefronts = 0, ideal = 0;
 };
 struct Launch {
     std::string file, kernel;
@@ -117,7 +117,7 @@ AccessSummary parse_ncu_source_page(const std::string& output) {
         auto it = std::find(header.begin(), header.end(), name);
         return it == header.end() ? -1 : static_cast<int>(it - header.begin());
     };
-    int c_line = -1, c_addr = -1, c_exec = -1, c_space = -1, c_op = -1, c_sectors = -1, c_wave = -1, c_ideal = -1;
+    int c_line = -1, c_addr = -1, c_exec = -1, c_space = -1, c_op = -1, c_sectors = -1, c_sideal = -1, c_wave = -1, c_ideal = -1;
     int line_now = 0;
     std::istringstream in(output);
     for (std::string line; std::getline(in, line);) {
@@ -145,6 +145,7 @@ AccessSummary parse_ncu_source_page(const std::string& output) {
             c_space = col("Address Space");
             c_op = col("Access Operation");
             c_sectors = col("L2 Theoretical Sectors Global");
+            c_sideal = col("L2 Theoretical Sectors Global Ideal");
             c_wave = col("L1 Wavefronts Shared");
             c_ideal = col("L1 Wavefronts Shared Ideal");
             line_now = 0;
@@ -164,6 +165,7 @@ AccessSummary parse_ncu_source_page(const std::string& output) {
         auto get = [&](int c) { return c < 0 ? 0 : count_of(f[c]); };
         i.executed = get(c_exec);
         i.sectors = get(c_sectors);
+        i.least_sectors = get(c_sideal);
         i.wavefronts = get(c_wave);
         i.ideal = get(c_ideal);
         launches.back().instrs.push_back(i);
@@ -192,14 +194,15 @@ AccessSummary parse_ncu_source_page(const std::string& output) {
             row.requests += i.executed;
             row.sectors += i.sectors;
             row.wavefronts += i.wavefronts;
-            row.ideal_wavefronts += i.ideal;
+            row.least_sectors += i.least_sectors;
+            row.least_wavefronts += i.ideal;
         }
     }
     for (auto& [key, row] : rows) {
         if (row.space == "global") {
             row.sectors_per_request = row.requests > 0 ? double(row.sectors) / double(row.requests) : 0;
         } else {
-            row.bank_conflict_ways = row.ideal_wavefronts > 0 ? double(row.wavefronts) / double(row.ideal_wavefronts) : 0;
+            row.bank_conflict_ways = row.least_wavefronts > 0 ? double(row.wavefronts) / double(row.least_wavefronts) : 0;
         }
         a.lines.push_back(row);
     }

@@ -383,6 +383,30 @@ TEST(CodeEditorDraw, QueuedCharactersAndKeysEditTheTextInAHeadlessContext) {
     EXPECT_FALSE(gui.frame(e));
 }
 
+// The access tab's marks sit beside the line numbers, and the editor says
+// which it painted: only those of lines in view.
+TEST(CodeEditorDraw, PaintsGutterMarksBesideTheNumbersOnlyForLinesInView) {
+    HeadlessImGui gui;
+    CodeEditor e;
+    std::string text;
+    for (int i = 1; i <= 400; ++i) text += "int v" + std::to_string(i) + ";\n";
+    e.set_text(text);
+    e.set_gutter_marks({{7, 0xFF0000FFu, "32-way"}, {390, 0xFF00FF00u, "fits"}});
+    gui.frame(e);
+    gui.frame(e);
+    EXPECT_EQ(e.drawn_gutter_mark_lines(), std::vector<int>{7});
+    ASSERT_NE(e.gutter_mark_at(7), nullptr);
+    EXPECT_EQ(e.gutter_mark_at(7)->tooltip, "32-way");
+    EXPECT_EQ(e.gutter_mark_at(8), nullptr);
+    e.goto_line(390);
+    gui.frame(e);
+    gui.frame(e);
+    EXPECT_EQ(e.drawn_gutter_mark_lines(), std::vector<int>{390});
+    e.set_gutter_marks({});
+    gui.frame(e);
+    EXPECT_TRUE(e.drawn_gutter_mark_lines().empty());
+}
+
 // Scripted GUI tests check what was drawn: the editor says which markers it
 // painted, and a marker scrolled out of view is not among them.
 TEST(CodeEditorDraw, ReportsTheMarkersItPaintedOnlyForLinesInView) {

@@ -79,7 +79,7 @@ TEST_P(AccessProfileGpu, NsightComputeAndTheEmulatorGiveTheSameSectorsAndBankCon
         const auto fig = [&](const wb::AccessLine& l) {
             char s[64];
             if (global) std::snprintf(s, sizeof s, "%lld sectors (%.2f/req)", l.sectors, l.sectors_per_request);
-            else std::snprintf(s, sizeof s, "%.2f ways (%lld/%lld)", l.bank_conflict_ways, l.wavefronts, l.ideal_wavefronts);
+            else std::snprintf(s, sizeof s, "%.2f ways (%lld/%lld)", l.bank_conflict_ways, l.wavefronts, l.least_wavefronts);
             return std::string(s);
         };
         std::printf("[ figures  ]   %d %s %s | %lld %s | %s\n", el->line, el->op.c_str(), el->space.c_str(), el->requests,

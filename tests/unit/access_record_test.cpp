@@ -11,12 +11,15 @@
 
 #include "emulate/access_record.hpp"
 #include "lesson/loader.hpp"
+#include "pipeline/result_json.hpp"
 #include "pipeline/run.hpp"
 
 #include <gtest/gtest.h>
 
 #include <map>
 #include <memory>
+#include <set>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
 namespace {
@@ -161,6 +164,139 @@ TEST(AccessRecord, EachThreadOfAVectorAddReadsGlobalMemoryTwiceAndWritesItOnce) 
         EXPECT_EQ(t.global_writes, adds ? 1 : 0) << "thread " << i;
         EXPECT_EQ(t.global_atomics + t.shared_reads + t.shared_writes + t.shared_atomics, 0) << "thread " << i;
     }
+}
+
+// The name of buffer `i` of the record.
+std::string buffer_name(const wb::RunResult& r, int i) { return r.access->buffers.at(static_cast<std::size_t>(i)).name; }
+
+TEST(AccessRecord, TheColumnReadsFirstRequestPutsAllThirtyTwoLanesInOneBankAndThePaddedTilesInThirtyTwo) {
+    const wb::RunResult plain = recorded("lessons/09_transpose.json", "shared_tile", "one_tile");
+    const wb::AccessLine* column = line_of(plain, "load", "shared", 41);
+    ASSERT_NE(column, nullptr);
+    // 32 requests, all kept (four lines share the 128 kept in all, 16 each).
+    ASSERT_EQ(column->examples.size(), wb::AccessRecord::kRequestsPerLine);
+    const wb::AccessRequest& first = column->examples.front();
+    EXPECT_EQ(first.launch, 0);
+    EXPECT_EQ(first.block, (std::array<long long, 3>{0, 0, 0}));
+    EXPECT_EQ(first.warp, 0);
+    // The array by its name, its elements floats.
+    EXPECT_EQ(buffer_name(plain, first.buffer), "tile");
+    EXPECT_EQ(plain.access->buffers[std::size_t(first.buffer)].space, "shared");
+    EXPECT_EQ(plain.access->buffers[std::size_t(first.buffer)].element_bytes, 4);
+    EXPECT_EQ(first.size, 4);
+    EXPECT_EQ(first.wavefronts, 32);
+    ASSERT_EQ(first.lanes.size(), 32u);
+    // Warp 0 is threads (0..31, 0): lane l reads tile[l][0], 128 bytes after lane l - 1, all in one bank.
+    const int bank = wb::bank_of(first.lanes[0].offset);
+    for (int l = 0; l < 32; ++l) {
+        EXPECT_EQ(first.lanes[std::size_t(l)].lane, l);
+        EXPECT_EQ(first.lanes[std::size_t(l)].offset - first.origin, l * 128) << "lane " << l;
+        EXPECT_EQ(wb::bank_of(first.lanes[std::size_t(l)].offset), bank) << "lane " << l;
+    }
+    // Every recorded request of the line is as bad; the row store beside it is conflict-free.
+    for (const auto& q : column->examples) EXPECT_EQ(q.wavefronts, 32);
+    EXPECT_EQ(wb::access_cost(*column), wb::AccessCost::Heavy);
+    const wb::AccessLine* row = line_of(plain, "store", "shared");
+    ASSERT_NE(row, nullptr);
+    EXPECT_EQ(row->examples.front().wavefronts, 1);
+    EXPECT_EQ(wb::access_cost(*row), wb::AccessCost::Fits);
+    EXPECT_EQ(wb::access_cost(*line_of(plain, "load", "global")), wb::AccessCost::Fits);
+
+    const wb::RunResult padded = recorded("lessons/09_transpose.json", "padded_tile", "one_tile");
+    const wb::AccessLine* padded_column = line_of(padded, "load", "shared");
+    ASSERT_NE(padded_column, nullptr);
+    const wb::AccessRequest& p = padded_column->examples.front();
+    EXPECT_EQ(p.wavefronts, 1);
+    std::set<int> banks;
+    for (const auto& lane : p.lanes) banks.insert(wb::bank_of(lane.offset));
+    EXPECT_EQ(banks.size(), 32u);
+    EXPECT_EQ(wb::access_cost(*padded_column), wb::AccessCost::Fits);
+}
+
+TEST(AccessRecord, AStrideEightReadsFirstRequestTouchesASectorPerLaneOfBufferX) {
+    const wb::RunResult r = recorded("lessons/12_coalescing.json", "strided_reads", "no_tail", {{"stride", 8}});
+    const wb::AccessLine* read = line_of(r, "load", "global");
+    ASSERT_NE(read, nullptr);
+    ASSERT_FALSE(read->examples.empty());
+    const wb::AccessRequest& first = read->examples.front();
+    EXPECT_EQ(buffer_name(r, first.buffer), "x");
+    EXPECT_EQ(first.sectors, 32);
+    ASSERT_EQ(first.lanes.size(), 32u);
+    // Block (0,0,0) is column 0: lane l reads x[8 l], 32 bytes after lane l - 1.
+    for (const auto& lane : first.lanes) EXPECT_EQ(lane.offset, lane.lane * 32);
+    EXPECT_EQ(read->least_sectors * 8, read->sectors);  // 128 bytes a request would fit in 4 sectors
+    EXPECT_EQ(wb::access_cost(*read), wb::AccessCost::Heavy);
+    const wb::AccessLine* write = line_of(r, "store", "global");
+    EXPECT_EQ(buffer_name(r, write->examples.front().buffer), "y");
+    EXPECT_EQ(wb::access_cost(*write), wb::AccessCost::Fits);
+    // The examples come from the sampled blocks, in order: the first block's first.
+    for (std::size_t i = 1; i < read->examples.size(); ++i) {
+        const auto& a = read->examples[i - 1].block;
+        const auto& b = read->examples[i].block;
+        EXPECT_LE(std::make_tuple(a[2], a[1], a[0]), std::make_tuple(b[2], b[1], b[0]));
+    }
+}
+
+TEST(AccessRecord, EachVectorAddThreadListsItsReadsOfAAndBAndItsWriteOfCAtItsOwnElement) {
+    const wb::RunResult r = recorded("lessons/01_vector_add.json", "one_thread_per_element", "ragged");
+    ASSERT_EQ(r.access->threads.size(), 1024u);
+    for (const auto& t : r.access->threads) {
+        const long long i = t.block[0] * 256 + t.thread[0];
+        std::set<std::tuple<std::string, std::string, long long>> got;  // (buffer, op, element)
+        for (const auto& a : t.accesses) {
+            const wb::AccessLine& row = r.access->lines.at(static_cast<std::size_t>(a.row));
+            EXPECT_EQ(row.line, 12) << "thread " << i;  // c[i] = a[i] + b[i];
+            got.insert({buffer_name(r, a.buffer), row.op, a.element});
+        }
+        const std::set<std::tuple<std::string, std::string, long long>> want =
+            i < 1000 ? decltype(want){{"a", "load", i}, {"b", "load", i}, {"c", "store", i}} : decltype(want){};
+        EXPECT_EQ(got, want) << "thread " << i;
+        EXPECT_EQ(t.accesses_left_out, 0);
+    }
+    for (const auto& b : r.access->buffers) {
+        EXPECT_EQ(b.space, "global");
+        EXPECT_EQ(b.element_bytes, 4);  // f32: elements, not bytes
+    }
+}
+
+TEST(AccessRecord, ATransposeThreadListsItsTileElementsAndItsElementsOfInAndOut) {
+    // one_tile: 32 x 32, one block of 32 x 8 threads, each moving 4 elements; 16 accesses each, all kept.
+    const wb::RunResult r = recorded("lessons/09_transpose.json", "shared_tile", "one_tile");
+    ASSERT_EQ(r.access->threads.size(), 256u);
+    const wb::AccessThread& t = r.access->threads[std::size_t(3 + 32 * 1)];  // threadIdx (3, 1)
+    ASSERT_EQ(t.thread, (std::array<long long, 3>{3, 1, 0}));
+    EXPECT_EQ(t.accesses_left_out, 0);
+    std::set<std::tuple<std::string, std::string, long long>> got;  // (buffer, op, element)
+    for (const auto& a : t.accesses) got.insert({buffer_name(r, a.buffer), r.access->lines.at(std::size_t(a.row)).op, a.element});
+    std::set<std::tuple<std::string, std::string, long long>> want;
+    for (int row = 1; row < 32; row += 8) {
+        want.insert({"in", "load", row * 32 + 3});      // in[row][3]
+        want.insert({"tile", "store", row * 32 + 3});   // tile[row][3]
+        want.insert({"tile", "load", 3 * 32 + row});    // tile[3][row]
+        want.insert({"out", "store", row * 32 + 3});    // out[row][3]
+    }
+    EXPECT_EQ(got, want);
+}
+
+TEST(AccessRecord, ThreeSampledBlocksOf256ThreadsKeepTheirJsonUnder256KiB) {
+    // Lesson 06 step 3 at 256^3: 256 blocks, 3 recorded, each thread making 577 accesses.
+    const wb::RunResult r =
+        recorded("lessons/06_matmul.json", "shared_memory_tiles", "", {{"M", 256}, {"N", 256}, {"K", 256}});
+    ASSERT_EQ(r.access->threads.size(), 768u);
+    const std::size_t bytes = nlohmann::json(*r.access).dump().size();
+    EXPECT_LT(bytes, 256u * 1024u) << bytes << " bytes";
+    std::size_t kept = 0;
+    for (const auto& t : r.access->threads) {
+        kept += t.accesses.size();
+        EXPECT_EQ(static_cast<long long>(t.accesses.size()) + t.accesses_left_out,
+                  t.global_reads + t.global_writes + t.shared_reads + t.shared_writes);
+    }
+    EXPECT_LE(kept, wb::AccessRecord::kThreadAccesses);
+    std::size_t examples = 0;
+    for (const auto& l : r.access->lines) examples += l.examples.size();
+    EXPECT_LE(examples, wb::AccessRecord::kExampleRequests);
+    // The per-thread view draws a block of this shape.
+    EXPECT_EQ(r.access->launches[0].block_dim, (std::array<long long, 3>{16, 16, 1}));
 }
 
 TEST(AccessRecord, TheCliPrintsTheTableAndItsJsonCarriesLinesAndThreads) {

@@ -58,7 +58,7 @@ TEST(NcuProfile, UnpaddedTileColumnReadIsSeventeenWayOnTheRaggedCaseAndThePadded
     ASSERT_NE(column, nullptr);
     EXPECT_EQ(column->requests, 64);  // ncu counts the instructions whose lanes were all off too
     EXPECT_EQ(column->wavefronts, 561);
-    EXPECT_EQ(column->ideal_wavefronts, 33);
+    EXPECT_EQ(column->least_wavefronts, 33);
     EXPECT_DOUBLE_EQ(column->bank_conflict_ways, 17.0);  // 561 wavefronts where 33 would do
     const auto* tile_store = row(a, 25, "store", "shared");
     ASSERT_NE(tile_store, nullptr);

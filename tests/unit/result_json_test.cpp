@@ -128,6 +128,18 @@ TEST(ResultJson, WhatIsThereButWrongIsRefusedWithWhy) {
     EXPECT_NE(why({{"status", "passed"}, {"comparisons", {{{"mismatch_runs", {{1, 2, 3}}}}}}}).find("[start, count]"),
               std::string::npos);
     EXPECT_EQ(why(json::array()), "malformed result: not an object");
+    // The access record's indices are checked, so a front end can follow them without looking.
+    const json access_row = {{"status", "passed"},
+                             {"access", {{"lines", json::array()}, {"buffers", {{{"name", "a"}}}},
+                                         {"threads", {{{"accesses", {{0, 0, 5}}}}}}}}};
+    EXPECT_NE(why(access_row).find("access.threads[].accesses[]"), std::string::npos);
+    const json access_lane = {{"status", "passed"},
+                              {"access", {{"buffers", {{{"name", "a"}}}},
+                                          {"lines", {{{"examples", {{{"buffer", 0}, {"lanes", {{32, 0}}}}}}}}}}}};
+    EXPECT_NE(why(access_lane).find("lane outside a warp"), std::string::npos);
+    const json access_buffer = {{"status", "passed"},
+                                {"access", {{"lines", {{{"examples", {{{"buffer", 1}}}}}}}}}};
+    EXPECT_NE(why(access_buffer).find("is not one of access.buffers"), std::string::npos);
     // A fraction under a key the form does not have is never read: a report's derived figures decode.
     EXPECT_EQ(why({{"status", "passed"}, {"metrics", {{"gb_per_s", 2.5}}}}), "(accepted)");
 }
