@@ -860,7 +860,7 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
     const bool fibers = fibers_;
     const std::vector<unsigned> order = thread_order(per_block, schedule);
     set_misaligned_handler(on_misaligned);
-    AccessLaunch checks(shadow, static_cast<unsigned long long>(blocks));
+    AccessLaunch checks(shadow, static_cast<unsigned long long>(blocks), per_block);
 
     auto worker = [&] {
         AltStack alt;
