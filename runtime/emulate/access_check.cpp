@@ -704,80 +704,92 @@ const std::string kDynamicShared = "extern __shared__";  // the dynamic region's
 
 void set_misaligned_handler(void (*on_misaligned)(const void*, unsigned, const void*)) { g_on_misaligned = on_misaligned; }
 
-void check_access(const void* address, unsigned how, const void* pc_ptr) {
-    const auto a = reinterpret_cast<std::uintptr_t>(address);
-    const unsigned size = how & kAccessSizeMask;
-    Core* cp = t_core;
-    if (!cp || !cp->launch || size == 0) return;
-    Core& c = *cp;
-    if ((how & kAccessAligned) && size > 1 && (a & (size - 1)) != 0 && g_on_misaligned) g_on_misaligned(address, how, pc_ptr);
-    const auto pc = reinterpret_cast<std::uintptr_t>(pc_ptr);
-    const bool write = (how & kAccessWrite) != 0;
-    const bool atomic = (how & kAccessAtomic) != 0;
-    const std::uint64_t me = c.me | (atomic ? kAtomic : 0);
-    if (c.log) record_access(c, c.shadow->buffers_, a, size, write, atomic, pc);
-    for (int k = 0; k < 3; ++k) {
-        Core::Shared& sh = c.shared[k];
-        if (a < sh.begin || a >= sh.end) continue;
-        if (const unsigned cls = access_class(write, atomic, true); c.count_classes >> cls & 1u) count_access(c, cls, -1, a, size, nullptr);
-        if (!write && !atomic && !c.pin) {
-            // The common case, a tiled loop's reads: a granule written earlier in
-            // this block, which this read cannot conflict with, and whose reader
-            // the cell already keeps. Nothing to record.
-            const std::size_t g = a - sh.begin;
-            const Cell& cell = sh.cells.data()[g];
-            const std::uint64_t w = load(cell.w), r = load(cell.r);
-            const bool written = sh.written_in_cells ? (w & kValid) && block_of(w) == block_of(me) : sh.written[g] != 0;
-            if (written && !conflicts(c, w, me, true) && (r == me || ((r & kMany) && keep_reader(c, r, me, true)))) return;
-        }
-        if (c.pin) {
-            const AccessFinding& f = c.pin->finding;
-            if (f.shared && f.region == std::size_t(k) && c.block - c.base == f.later.block && a - sh.begin <= c.pin->begin &&
-                c.pin->begin < a - sh.begin + size)
-                pin_log(c, me, pc, write);
+// The check at one access; with kCount, also the access limits' counts
+// (AccessShadow::count). The launch picks the variant by the hook it binds
+// (AccessShadow::counting()): a run without limits runs none of the counting.
+struct AccessHook {
+    template <bool kCount>
+    static void check(const void* address, unsigned how, const void* pc_ptr) {
+        const auto a = reinterpret_cast<std::uintptr_t>(address);
+        const unsigned size = how & kAccessSizeMask;
+        Core* cp = t_core;
+        if (!cp || !cp->launch || size == 0) return;
+        Core& c = *cp;
+        if ((how & kAccessAligned) && size > 1 && (a & (size - 1)) != 0 && g_on_misaligned) g_on_misaligned(address, how, pc_ptr);
+        const auto pc = reinterpret_cast<std::uintptr_t>(pc_ptr);
+        const bool write = (how & kAccessWrite) != 0;
+        const bool atomic = (how & kAccessAtomic) != 0;
+        const std::uint64_t me = c.me | (atomic ? kAtomic : 0);
+        if (c.log) record_access(c, c.shadow->buffers_, a, size, write, atomic, pc);
+        for (int k = 0; k < 3; ++k) {
+            Core::Shared& sh = c.shared[k];
+            if (a < sh.begin || a >= sh.end) continue;
+            if constexpr (kCount)
+                if (const unsigned cls = access_class(write, atomic, true); c.count_classes >> cls & 1u) count_access(c, cls, -1, a, size, nullptr);
+            if (!write && !atomic && !c.pin) {
+                // The common case, a tiled loop's reads: a granule written earlier in
+                // this block, which this read cannot conflict with, and whose reader
+                // the cell already keeps. Nothing to record.
+                const std::size_t g = a - sh.begin;
+                const Cell& cell = sh.cells.data()[g];
+                const std::uint64_t w = load(cell.w), r = load(cell.r);
+                const bool written = sh.written_in_cells ? (w & kValid) && block_of(w) == block_of(me) : sh.written[g] != 0;
+                if (written && !conflicts(c, w, me, true) && (r == me || ((r & kMany) && keep_reader(c, r, me, true)))) return;
+            }
+            if (c.pin) {
+                const AccessFinding& f = c.pin->finding;
+                if (f.shared && f.region == std::size_t(k) && c.block - c.base == f.later.block && a - sh.begin <= c.pin->begin &&
+                    c.pin->begin < a - sh.begin + size)
+                    pin_log(c, me, pc, write);
+                return;
+            }
+            const Where at{true, k, k == 2 ? c.statics : nullptr, 0, &kDynamicShared, sh.begin, a, size};
+            // A read is checked by its first byte (a struct read whole may hold
+            // padding nobody wrote); a write records every byte it covers.
+            const std::uintptr_t end = write ? std::min<std::uintptr_t>(a + size, sh.end) : a + 1;
+            for (std::uintptr_t p = a; p < end; ++p) {
+                const std::size_t g = p - sh.begin;
+                check_cell(c, sh.cells.data()[g], sh.written_in_cells ? nullptr : &sh.written[g], at, me, pc, write, atomic, p == a);
+            }
             return;
         }
-        const Where at{true, k, k == 2 ? c.statics : nullptr, 0, &kDynamicShared, sh.begin, a, size};
-        // A read is checked by its first byte (a struct read whole may hold
-        // padding nobody wrote); a write records every byte it covers.
-        const std::uintptr_t end = write ? std::min<std::uintptr_t>(a + size, sh.end) : a + 1;
-        for (std::uintptr_t p = a; p < end; ++p) {
-            const std::size_t g = p - sh.begin;
-            check_cell(c, sh.cells.data()[g], sh.written_in_cells ? nullptr : &sh.written[g], at, me, pc, write, atomic, p == a);
+        // Past the cells' budget a buffer's accesses are still counted.
+        if (!c.global && !(kCount && c.counting)) return;
+        if (c.pin) {
+            if (!c.pin->finding.shared && a < c.pin->end && c.pin->begin < a + size) pin_log(c, me, pc, write);
+            return;
+        }
+        const AccessShadow::Region* r = c.last;
+        if (!r || a < r->begin || a >= r->end) {
+            r = nullptr;
+            for (const AccessShadow::Region* q : c.shadow->buffers_)
+                if (a >= q->begin && a < q->end) {
+                    r = q;
+                    break;
+                }
+            if (!r) return;
+            c.last = r;
+        }
+        if constexpr (kCount) {
+            if (const unsigned cls = access_class(write, atomic, false); c.count_classes >> cls & 1u)
+                count_access(c, cls, static_cast<long long>(r->index), a, size, r);
+            if (!c.global) return;
+        }
+        if (r->input && !c.shadow->check_inputs_) {
+            if (!write) return;  // an input nothing has written: its reads cannot race yet
+            c.shadow->inputs_written_.store(true, std::memory_order_relaxed);
+        }
+        auto* region = const_cast<AccessShadow::Region*>(r);
+        const std::uintptr_t end = std::min<std::uintptr_t>(a + size, r->end);
+        for (std::uintptr_t g = (a - r->begin) >> r->shift, last = (end - 1 - r->begin) >> r->shift; g <= last; ++g) {
+            const Where at{false, 0, nullptr, r->index, &r->name, r->begin, r->begin + (g << r->shift), 1u << r->shift};
+            check_cell(c, region->cells.data()[g], &region->written[g], at, me, pc, write, atomic, true);
         }
         return;
     }
-    // Past the cells' budget a buffer's accesses are still counted.
-    if (!c.global && !c.counting) return;
-    if (c.pin) {
-        if (!c.pin->finding.shared && a < c.pin->end && c.pin->begin < a + size) pin_log(c, me, pc, write);
-        return;
-    }
-    const AccessShadow::Region* r = c.last;
-    if (!r || a < r->begin || a >= r->end) {
-        r = nullptr;
-        for (const AccessShadow::Region* q : c.shadow->buffers_)
-            if (a >= q->begin && a < q->end) {
-                r = q;
-                break;
-            }
-        if (!r) return;
-        c.last = r;
-    }
-    if (const unsigned cls = access_class(write, atomic, false); c.count_classes >> cls & 1u)
-        count_access(c, cls, static_cast<long long>(r->index), a, size, r);
-    if (!c.global) return;
-    if (r->input && !c.shadow->check_inputs_) {
-        if (!write) return;  // an input nothing has written: its reads cannot race yet
-        c.shadow->inputs_written_.store(true, std::memory_order_relaxed);
-    }
-    auto* region = const_cast<AccessShadow::Region*>(r);
-    const std::uintptr_t end = std::min<std::uintptr_t>(a + size, r->end);
-    for (std::uintptr_t g = (a - r->begin) >> r->shift, last = (end - 1 - r->begin) >> r->shift; g <= last; ++g) {
-        const Where at{false, 0, nullptr, r->index, &r->name, r->begin, r->begin + (g << r->shift), 1u << r->shift};
-        check_cell(c, region->cells.data()[g], &region->written[g], at, me, pc, write, atomic, true);
-    }
-    return;
-}
+};
+
+void check_access(const void* address, unsigned how, const void* pc) { AccessHook::check<false>(address, how, pc); }
+void check_access_counted(const void* address, unsigned how, const void* pc) { AccessHook::check<true>(address, how, pc); }
 
 }  // namespace wb

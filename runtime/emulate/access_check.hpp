@@ -35,8 +35,9 @@
 // a run that asks for it (AccessShadow::count): per thread of every block, a
 // word per limit on the core (no sharing, no lock), tallied into the highest
 // and lowest counts when the core's next block starts; per element of a
-// named buffer, a counter added to atomically. A run without limits pays one
-// untaken branch per access.
+// named buffer, a counter added to atomically. A launch without limits runs
+// check_access, which has none of the counting in it; one with them,
+// check_access_counted.
 #pragma once
 
 #include <cstddef>
@@ -174,6 +175,7 @@ public:
     // counts nothing. counts() gives each counter's result, in their order,
     // over the launches since.
     void count(std::vector<AccessCounter> counters);
+    bool counting() const { return counting_ != nullptr && pin_ == nullptr; }
     std::vector<AccessCountResult> counts() const;
 
     struct Region;
@@ -183,7 +185,7 @@ public:
 
 private:
     friend class AccessLaunch;
-    friend void check_access(const void*, unsigned, const void*);
+    friend struct AccessHook;
     std::vector<Region*> buffers_;
     std::size_t cell_bytes_ = 0;
     std::atomic<bool> inputs_written_{false};
@@ -234,7 +236,11 @@ private:
 
 // The check, for WbEmuHooks::access. A misaligned access (for a GPU) goes
 // to `on_misaligned`, which ends the launch as error 716 would and does not return.
+// check_access_counted also counts for the access limits: the hook of a
+// launch whose shadow counts (AccessShadow::counting()), so that a launch
+// without limits runs none of the counting.
 void check_access(const void* address, unsigned how, const void* pc);
+void check_access_counted(const void* address, unsigned how, const void* pc);
 void set_misaligned_handler(void (*on_misaligned)(const void* address, unsigned how, const void* pc));
 
 }  // namespace wb
