@@ -161,8 +161,9 @@ struct AccessLimitResult {
     // What was found: a broken limit's worst thread, element or line and its
     // count; a passed one's extremes; why one was not judged.
     Sentence said;
-    // The worst count (a thread's or an element's, the one `said` names), or
-    // the worst line's figure; 0 when not judged.
+    // The count on the side the limit watches (the highest against at_most,
+    // else the lowest; a broken limit's is the one `said` names), or the
+    // worst line's figure; 0 when not judged.
     double value = 0;
     // The lesson's reason for the limit, by language ("en", "zh"; "" for a
     // plain string), said after a broken limit's verdict.

@@ -153,7 +153,7 @@ void judge_count(const AccessLimitBounds& b, const AccessCounts::Count& c, bool 
     const bool under = !over && b.at_least && c.counted > 0 && c.min < *b.at_least;
     if (!over && !under) {
         out.verdict = LimitVerdict::Passed;
-        out.value = double(c.max);
+        out.value = double(b.at_most || !b.at_least ? c.max : c.min);  // the side the limit watches
         out.said = c.counted == 0 ? Sentence{{"access.passed.nothing", {}}}
                                   : Sentence{{things, {std::to_string(c.counted), std::to_string(c.max), std::to_string(c.min)}}};
         return;
