@@ -171,7 +171,8 @@ public:
     void record(AccessRecord* record) { record_ = record; }
 
     // From the next launch on: count with `counters`, from zero (a run starts
-    // its counts again); an empty list stops counting. A pinpointing launch
+    // its counts again); an empty list stops counting. At most 32 of them
+    // count per thread (a step has at most kMaxAccessLimits). A pinpointing launch
     // counts nothing. counts() gives each counter's result, in their order,
     // over the launches since.
     void count(std::vector<AccessCounter> counters);

@@ -183,6 +183,9 @@ bool access_count_shared(AccessCount c);       // shared_reads, shared_writes, s
 enum class AccessFigure { SectorsPerRequest, BankConflictWays };
 const char* access_figure_name(AccessFigure f);  // "sectors_per_request", "bank_conflict_ways"
 
+// The most limits one step's checks.access holds (the emulator counts each thread's in a word).
+constexpr std::size_t kMaxAccessLimits = 16;
+
 struct AccessLimitSpec {
     bool is_figure = false;
     // A count: of `count`, per thread or per element of `buffer`. Per thread,

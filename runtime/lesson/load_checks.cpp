@@ -49,6 +49,10 @@ void Loader::parse_access(const Json& j, const std::string& path, Step& step) {
         issue(path, "a host step's run() is not emulated, and access limits are judged by the CPU emulator; leave out 'access'");
         return;
     }
+    if (j.size() > kMaxAccessLimits) {
+        issue(path, std::to_string(j.size()) + " limits; a step has at most " + std::to_string(kMaxAccessLimits));
+        return;
+    }
     static const std::vector<std::string> kCounts = {"global_reads", "global_writes", "global_atomics",
                                                      "shared_reads", "shared_writes", "shared_atomics"};
     static const std::vector<std::string> kFigures = {"sectors_per_request", "bank_conflict_ways"};
