@@ -258,7 +258,7 @@ void tally_run(AppState& state, const RunResult& r, const std::string& digest) {
     if (digest.empty() || !state.lesson || r.lesson_id != state.lesson->id) return;
     const Step* step = state.lesson->find_step(r.step_id);
     if (!step || step->id != r.step_id) return;
-    const bool judged = r.status == RunStatus::Passed || r.status == RunStatus::Mismatch ||
+    const bool judged = r.status == RunStatus::Passed || r.status == RunStatus::Mismatch || r.status == RunStatus::AccessLimit ||
                         r.status == RunStatus::CudaError || r.status == RunStatus::TimedOut ||
                         r.status == RunStatus::Crashed || r.status == RunStatus::SanitizerErrors ||
                         r.status == RunStatus::HostError;

@@ -16,6 +16,7 @@ bool ended_in_error(const JobOutcome& outcome) {
     switch (outcome.result.status) {
     case RunStatus::Passed:
     case RunStatus::Mismatch:
+    case RunStatus::AccessLimit:
     case RunStatus::CompileOnly:
     case RunStatus::Stopped:
         return false;

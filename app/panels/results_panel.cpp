@@ -70,6 +70,17 @@ void draw_comparisons(const RunResult& r, const std::string& lang) {
         }
         if (!c.note.empty()) ImGui::TextColored(kBad, "%s", c.note_in(lang).c_str());
     }
+    // The step's access limits (lesson checks.access), each with its verdict and what was found.
+    ImGui::PushTextWrapPos(0.0f);
+    for (const AccessLimitResult& l : r.access_limits) {
+        const bool passed = l.verdict == LimitVerdict::Passed;
+        const ImVec4& colour = passed ? kGood : l.verdict == LimitVerdict::Failed ? kBad : kNeutral;
+        ImGui::TextColored(colour, "%s: %s", l.limit_in(lang).c_str(), tr(passed ? UiText::ResOk : UiText::ResWrong, lang));
+        ImGui::TextUnformatted(l.said_in(lang).c_str());
+        if (l.verdict == LimitVerdict::Failed && !l.why.empty())
+            ImGui::TextUnformatted(render({{"access.limit.why_line", {}}, lesson_text(l.why)}, lang).c_str());
+    }
+    ImGui::PopTextWrapPos();
 }
 
 // The lesson's baseline: its time, that its output checked out, and how close the kernel came.

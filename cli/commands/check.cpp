@@ -44,6 +44,10 @@ std::string failure_details(const RunResult& r) {
         for (const auto& m : c.first)
             d << c.buffer << index_str(m.index) << ": got " << fmt("%.9g", m.got) << ", want " << fmt("%.9g", m.want)
               << " (" << mismatch_reason_name(m.reason) << ")\n";
+    for (const auto& l : r.access_limits)
+        if (l.verdict != LimitVerdict::Passed)
+            d << "access limit " << l.json_path << " (" << l.limit_in("en") << "): " << limit_verdict_name(l.verdict) << ": "
+              << l.said_in("en") << "\n";
     if (!r.hint.empty()) d << "hint: " << r.hint << "\n";
     return d.str();
 }

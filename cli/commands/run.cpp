@@ -108,6 +108,17 @@ void print_access(const AccessSummary& a, const std::string& lang) {
     }
 }
 
+// The step's access limits (lesson checks.access), one line each: the
+// verdict, the limit, and what was found (the worst thread, element or line).
+void print_access_limits(const RunResult& r, const std::string& lang) {
+    for (const AccessLimitResult& l : r.access_limits) {
+        const char* verdict = l.verdict == LimitVerdict::Passed ? "PASS" : l.verdict == LimitVerdict::Failed ? "FAIL" : "not judged";
+        std::cout << "limit   " << verdict << "  " << l.limit_in(lang) << " — " << l.said_in(lang) << "\n";
+        if (l.verdict == LimitVerdict::Failed && !l.why.empty())
+            std::cout << "        " << render({{"access.limit.why_line", {}}, lesson_text(l.why)}, lang) << "\n";
+    }
+}
+
 // The run as text. Its sentences (the result, the hint, a refusal, a note, why there is no
 // GPU) are in the student's language (LANG, core/phrase.hpp); the row names are the fields'.
 void print_run_text(const RunResult& r, const std::string& lang) {
@@ -163,6 +174,7 @@ void print_run_text(const RunResult& r, const std::string& lang) {
             std::cout << "        at " << index_str(m.index) << ": got " << fmt("%.9g", m.got) << ", want "
                       << fmt("%.9g", m.want) << " (" << render({{mismatch_reason_key(m.reason), {}}}, lang) << ")\n";
     }
+    print_access_limits(r, lang);
     if (r.wall_time) {
         const auto& t = *r.wall_time;
         std::cout << "time    run() " << fmt("%.4f", t.median_ms) << " ms median (min " << fmt("%.4f", t.min_ms) << ", max "

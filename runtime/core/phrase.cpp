@@ -25,11 +25,70 @@ struct Entry {
 
 // Sorted by key (checked by phrase_keys' test): looked up by binary search.
 constexpr Entry kCatalogue[] = {
+    {"access.bound.at_least", ": at least {0}", "：至少 {0}"},
+    {"access.bound.at_most", ": at most {0}", "：最多 {0}"},
+    {"access.bound.between", ": at least {0} and at most {1}", "：至少 {0}，最多 {1}"},
+    {"access.bound.exactly", ": exactly {0}", "：恰好 {0}"},
+    {"access.desc.bank_ways", "bank-conflict ways on the worst line of shared memory {0}", "共享内存{0}中最差一行的存储体冲突路数"},
+    {"access.desc.per_element", "{0} of each element of '{1}'", "'{1}' 每个元素的{0}次数"},
+    {"access.desc.per_thread", "{0} per thread", "每个线程的{0}次数"},
+    {"access.desc.per_thread_buffer", "{0} of '{1}' per thread", "每个线程对 '{1}' 的{0}次数"},
+    {"access.desc.sectors", "32-byte sectors per request on the worst line of global memory {0}", "全局内存{0}中最差一行的每次请求 32 字节扇区数"},
+    {"access.did.global_atomics", "made atomic operations on global memory", "对全局内存做原子操作"},
+    {"access.did.global_reads", "read global memory", "读取全局内存"},
+    {"access.did.global_writes", "wrote global memory", "写入全局内存"},
+    {"access.did.shared_atomics", "made atomic operations on shared memory", "对共享内存做原子操作"},
+    {"access.did.shared_reads", "read shared memory", "读取共享内存"},
+    {"access.did.shared_writes", "wrote shared memory", "写入共享内存"},
+    {"access.did_buffer.global_atomics", "made atomic operations on '{0}'", "对 '{0}' 做原子操作"},
+    {"access.did_buffer.global_reads", "read '{0}'", "读取 '{0}'"},
+    {"access.did_buffer.global_writes", "wrote '{0}'", "写入 '{0}'"},
+    {"access.done.global_atomics", "updated atomically", "原子更新"},
+    {"access.done.global_reads", "read", "读取"},
+    {"access.done.global_writes", "written", "写入"},
+    {"access.limit.allows_at_most", "; this step allows at most {0}.", "；本步骤最多允许 {0} 次。"},
+    {"access.limit.bank_line", "Line {0} {1} shared memory with {2}-way bank conflicts; this step allows at most {3}-way.", "第 {0} 行{1}共享内存时有 {2} 路存储体冲突；本步骤最多允许 {3} 路。"},
+    {"access.limit.element", "Element {0} of '{1}' was {2} {3}", "'{1}' 的元素 {0} 被{2} {3}"},
+    {"access.limit.in_kernel", " in kernel '{0}'", "（核函数 '{0}'）"},
+    {"access.limit.in_pass", " in kernel '{0}', pass {1}", "（核函数 '{0}' 的第 {1} 趟，从 0 数起）"},
+    {"access.limit.more_elements", " {0} of the {1} elements break this limit.", "{1} 个元素中有 {0} 个违反此限制。"},
+    {"access.limit.more_threads", " {0} of the {1} threads break this limit.", "{1} 个线程中有 {0} 个违反此限制。"},
+    {"access.limit.others", " Access limits broken besides this one: {0}.", "除此之外还有 {0} 个访问限制未满足。"},
+    {"access.limit.sector_line", "Line {0} {1} global memory with {2} sectors per request; this step allows at most {3}.", "第 {0} 行{1}全局内存时每次请求 {2} 个扇区；本步骤最多允许 {3} 个。"},
+    {"access.limit.thread", "Thread ({1}) of block ({0}) {2} {3}", "线程块 ({0}) 中的线程 ({1}) {2} {3}"},
+    {"access.limit.wants_at_least", "; this step wants at least {0}.", "；本步骤要求至少 {0} 次。"},
+    {"access.limit.wants_exactly", "; this step wants exactly {0}.", "；本步骤要求恰好 {0} 次。"},
+    {"access.limit.why", " Why: ", "原因："},
+    {"access.limit.why_line", "Why: ", "原因："},
+    {"access.lines.any", "accesses", "访问"},
+    {"access.lines.atomic", "atomics", "原子操作"},
+    {"access.lines.load", "loads", "读取"},
+    {"access.lines.store", "stores", "写入"},
     {"access.needs_emulator", "The memory table (sectors and bank conflicts per line, each thread's reads and writes) is recorded by the CPU emulator, and this run used the GPU.", "内存访问表（每行的扇区数和存储体冲突、每个线程的读写次数）由 CPU 模拟器记录，而这次运行用的是 GPU。"},
     {"access.none", "No load or store of a global buffer or of shared memory was recorded.", "没有记录到对全局缓冲区或共享内存的读写。"},
+    {"access.not_judged.emulator_failed", "The CPU emulator, which judges this step's access limits, could not run this case, so they were not judged: ", "本步骤的访问限制由 CPU 模拟器判定，而它无法运行这个测试用例，因此没有判定："},
+    {"access.not_judged.no_record", "Not judged: the run kept no record of its accesses.", "未判定：这次运行没有保留访问记录。"},
+    {"access.not_judged.not_emulated", "Not judged on this case: it is too large for the CPU emulator, which judges access limits on the step's other cases.", "未在此测试用例上判定：它对 CPU 模拟器来说太大，访问限制在本步骤的其他测试用例上判定。"},
+    {"access.not_judged.timed", "Not judged on this case: access limits are judged by the CPU emulator, on the step's cases that are not timed.", "未在此测试用例上判定：访问限制由 CPU 模拟器在本步骤不计时的测试用例上判定。"},
+    {"access.once", "once", "1 次"},
+    {"access.op.atomic", "makes atomic operations on", "原子操作"},
+    {"access.op.load", "reads", "读取"},
+    {"access.op.store", "writes", "写入"},
+    {"access.passed.elements", "{0} elements: the most {1}, the fewest {2}.", "共 {0} 个元素：最多 {1} 次，最少 {2} 次。"},
+    {"access.passed.line", "The worst line, line {0}, shows {1}.", "最差的是第 {0} 行，为 {1}。"},
+    {"access.passed.no_lines", "No such access was recorded.", "没有记录到这类访问。"},
+    {"access.passed.nothing", "No thread ran, so nothing was counted.", "没有线程运行，因此没有计数。"},
+    {"access.passed.threads", "{0} threads: the most {1}, the fewest {2}.", "共 {0} 个线程：最多 {1} 次，最少 {2} 次。"},
     {"access.run_stopped", "No memory table: it is made from a run that completes, and this one stopped before its end.", "没有内存访问表：这张表只能由完整执行的运行得出，而这次运行没有执行完。"},
     {"access.sampled", "kernel '{0}': {1} of its {2} blocks recorded: {3}", "核函数 '{0}'：记录了它 {2} 个线程块中的 {1} 个：{3}"},
+    {"access.times", "{0} times", "{0} 次"},
     {"access.truncated", "The record reached its limit of {0} accesses: the accesses after it are not counted.", "记录已达到 {0} 次访问的上限：之后的访问没有计入。"},
+    {"access.what.global_atomics", "global memory atomic operations", "全局内存原子操作"},
+    {"access.what.global_reads", "global memory reads", "全局内存读取"},
+    {"access.what.global_writes", "global memory writes", "全局内存写入"},
+    {"access.what.shared_atomics", "shared memory atomic operations", "共享内存原子操作"},
+    {"access.what.shared_reads", "shared memory reads", "共享内存读取"},
+    {"access.what.shared_writes", "shared memory writes", "共享内存写入"},
     {"baseline.buffer_too_small", "buffer '{0}' holds {1} elements; the baseline needs {2}", "缓冲区 '{0}' 有 {1} 个元素；基准需要 {2} 个"},
     {"baseline.copy_differs", "the copy differs from its source", "复制的结果与源数据不同"},
     {"baseline.cub_not_compiled", "the CUB kernels did not compile: {0}", "CUB 核函数没有编译通过：{0}"},
@@ -163,6 +222,8 @@ constexpr Entry kCatalogue[] = {
     {"emu.wrote_nowhere", "the kernel wrote to an address that is no buffer's ({0})", "核函数写入了一个不属于任何缓冲区的地址（{0}）"},
     {"emu.wrote_past", "the kernel wrote outside buffer '{0}' ({1} elements): element [{2}], past its end",
      "核函数写到了缓冲区 '{0}'（{1} 个元素）之外的元素 [{2}]，越过了它的末尾"},
+    {"hint.access_limit", "Count what each thread does against the limit: a run with --access in the command line, or the Memory access results, lists each recorded thread's reads and writes and each line's sectors and bank conflicts.", "对照限制数一数每个线程做了什么：命令行加上 --access 运行，或看“访存”结果页，会列出每个被记录线程的读写次数，以及每一行的扇区数和存储体冲突。"},
+    {"hint.access_limit_not_judged", "Run this case on the CPU emulator (--backend cpu, or the CPU in the app) to see why it cannot run there: the step's access limits are judged there.", "在 CPU 模拟器上运行这个测试用例（--backend cpu，或在应用中选 CPU），看看它为什么无法在那里运行：本步骤的访问限制在那里判定。"},
     {"hint.bad_free", "free (or delete) only what malloc (or new) returned, and each pointer once: on a GPU anything else is undefined",
      "只释放（free 或 delete）malloc（或 new）返回的指针，而且每个只释放一次：在 GPU 上，其他做法的结果是未定义的"},
     {"hint.changed_while_timed", "A kernel must compute its result every time it runs. Look for state kept between launches (a __device__ flag, a counter, a cached answer) or code that behaves differently when run many times.", "核函数每次运行都必须重新算出结果。检查是否有在多次启动之间保留的状态（__device__ 标志、计数器、缓存的答案），或多次运行时行为不同的代码。"},
@@ -425,6 +486,7 @@ constexpr Entry kCatalogue[] = {
     {"signal.8", "signal 8 (SIGFPE, Floating point exception)", "信号 8（SIGFPE，算术异常）"},
     {"signal.9", "signal 9 (SIGKILL, Killed)", "信号 9（SIGKILL，被强制结束）"},
     {"signal.other", "signal {0} ({1})", "信号 {0}（{1}）"},
+    {"status.access-limit", "access-limit", "违反访问限制"},
     {"status.compile-error", "compile-error", "编译错误"},
     {"status.compile-only", "compile-only", "仅编译"},
     {"status.crashed", "crashed", "崩溃"},
@@ -958,11 +1020,48 @@ std::string fill(std::string_view tmpl, const std::vector<std::string>& args, st
 
 Phrase verbatim(std::string text) { return Phrase{"", {std::move(text)}}; }
 
+namespace {
+
+constexpr std::string_view kLessonText = "=lesson";
+
+// A lesson_text() phrase's words in `lang`: its own, else one of the same
+// primary language ("zh-Hans" for "zh"), else English, else the plain string.
+std::string lesson_text_in(const std::vector<std::string>& args, std::string_view lang) {
+    const auto primary = [](std::string_view tag) { return tag.substr(0, tag.find('-')); };
+    const std::string* exact = nullptr;
+    const std::string* same = nullptr;
+    const std::string* english = nullptr;
+    const std::string* plain = nullptr;
+    for (std::size_t i = 0; i + 1 < args.size(); i += 2) {
+        const std::string& tag = args[i];
+        if (tag == lang) exact = &args[i + 1];
+        else if (!tag.empty() && !same && primary(tag) == primary(lang)) same = &args[i + 1];
+        if (tag == "en") english = &args[i + 1];
+        if (tag.empty()) plain = &args[i + 1];
+    }
+    for (const std::string* t : {exact, same, english, plain})
+        if (t) return *t;
+    return args.size() >= 2 ? args[1] : std::string();
+}
+
+}  // namespace
+
+Phrase lesson_text(const std::map<std::string, std::string>& by_lang) {
+    Phrase p{std::string(kLessonText), {}};
+    for (const auto& [tag, text] : by_lang) {
+        p.args.push_back(tag);
+        p.args.push_back(text);
+    }
+    return p;
+}
+
 std::string render(const Sentence& s, std::string_view lang) {
     std::string out;
     for (const Phrase& p : s) {
         if (p.key.empty()) {
             if (!p.args.empty()) out += p.args[0];
+        } else if (p.key == kLessonText) {
+            out += lesson_text_in(p.args, lang);
         } else if (const Entry* e = find_entry(p.key)) {
             out += fill(pick(*e, lang), p.args, lang);
         }
@@ -984,7 +1083,7 @@ std::string language_from_environment() {
     return "en";
 }
 
-bool phrase_known(std::string_view key) { return key.empty() || find_entry(key) != nullptr; }
+bool phrase_known(std::string_view key) { return key.empty() || key == kLessonText || find_entry(key) != nullptr; }
 
 std::vector<std::string_view> phrase_keys() {
     std::vector<std::string_view> keys;

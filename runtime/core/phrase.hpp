@@ -13,9 +13,12 @@
 // An argument written "@key" is itself a catalogue entry without arguments
 // (a phase such as "@phase.gpu"). The key "" is verbatim text: its first
 // argument, the same in every language. Compiler output and a refusal's
-// arithmetic stay verbatim; they are English in every language.
+// arithmetic stay verbatim; they are English in every language. The key
+// "=lesson" is a lesson author's own words (lesson_text()): in each language
+// the author gave, not the catalogue's.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +34,11 @@ struct Phrase {
 using Sentence = std::vector<Phrase>;
 
 Phrase verbatim(std::string text);
+
+// A lesson author's text in a sentence (a limit's "why"), by language tag
+// ("en", "zh", "zh-Hans"; "" for a plain string): rendered in the student's
+// language when the author gave it, else in English, else the plain string.
+Phrase lesson_text(const std::map<std::string, std::string>& by_lang);
 
 // The sentence in `lang` ("en", "zh"; another falls back to English). An
 // unknown key renders as "" in every language, so the check in

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <tuple>
 
@@ -39,33 +40,37 @@ struct Cell {
 std::uint64_t load(const std::uint64_t& v) { return __atomic_load_n(&v, __ATOMIC_RELAXED); }
 void store(std::uint64_t& v, std::uint64_t x) { __atomic_store_n(&v, x, __ATOMIC_RELAXED); }
 
-// Cells mapped lazily: untouched pages cost nothing, and start zeroed (empty).
-class CellMap {
+// An array mapped lazily: untouched pages cost nothing, and start zeroed.
+template <class T>
+class LazyArray {
 public:
-    CellMap() = default;
-    ~CellMap() { release(); }
-    CellMap(const CellMap&) = delete;
-    CellMap& operator=(const CellMap&) = delete;
+    LazyArray() = default;
+    ~LazyArray() { release(); }
+    LazyArray(const LazyArray&) = delete;
+    LazyArray& operator=(const LazyArray&) = delete;
     void resize(std::size_t n) {
         if (n <= n_) return;
         release();
-        bytes_ = std::max<std::size_t>(n, 1) * sizeof(Cell);
+        bytes_ = std::max<std::size_t>(n, 1) * sizeof(T);
         void* m = ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        cells_ = m == MAP_FAILED ? nullptr : static_cast<Cell*>(m);
-        n_ = cells_ ? n : 0;
+        items_ = m == MAP_FAILED ? nullptr : static_cast<T*>(m);
+        n_ = items_ ? n : 0;
     }
-    Cell* data() const { return cells_; }
+    T* data() const { return items_; }
     std::size_t size() const { return n_; }
 
 private:
     void release() {
-        if (cells_) ::munmap(cells_, bytes_);
-        cells_ = nullptr;
+        if (items_) ::munmap(items_, bytes_);
+        items_ = nullptr;
         n_ = bytes_ = 0;
     }
-    Cell* cells_ = nullptr;
+    T* items_ = nullptr;
     std::size_t n_ = 0, bytes_ = 0;
 };
+
+// The shadow cells (empty when zero).
+using CellMap = LazyArray<Cell>;
 
 }  // namespace
 
@@ -75,6 +80,7 @@ struct AccessShadow::Region {
     bool input = false;     // reads unrecorded until a kernel writes it (AccessShadow::add_buffer)
     std::uintptr_t begin = 0, end = 0;
     unsigned shift = 0;  // a granule is 1 << shift bytes
+    std::size_t element_bytes = 1;  // the buffer's element, for a count per element
     CellMap cells;
     std::vector<std::uint8_t> written;  // per granule
 };
@@ -92,7 +98,63 @@ struct AccessShadow::Pin {
     std::vector<Access> log;
 };
 
+// The counts of a run's access limits (AccessShadow::count): the counters,
+// each per-thread counter's result as the cores merge theirs in, and each
+// per-element counter's array.
+struct AccessShadow::Counting {
+    std::vector<AccessCounter> counters;
+    // The per-thread counters: their index in `counters`, the class of access
+    // each counts (class_of) and the buffer it keeps (-1 any).
+    std::vector<std::size_t> per_thread;
+    std::vector<unsigned> thread_class;
+    std::vector<long long> thread_buffer;
+    struct Elements {
+        std::size_t counter = 0;
+        unsigned access_class = 0;
+        const Region* region = nullptr;
+        std::size_t element_bytes = 1;
+        std::size_t elements = 0;
+        LazyArray<std::uint32_t> counts;
+    };
+    std::deque<Elements> per_element;
+    std::mutex mutex;
+    std::vector<AccessCountResult> thread_results;  // per per-thread counter
+    int launches = 0;                               // numbered so far
+};
+
 namespace {
+
+// An access's class for counting: read 0, write 1, atomic 2; +3 in shared memory.
+constexpr unsigned access_class(bool write, bool atomic, bool shared) { return (atomic ? 2u : write ? 1u : 0u) + (shared ? 3u : 0u); }
+unsigned class_of(const AccessCounter& k) { return static_cast<unsigned>(k.op) + (k.shared ? 3u : 0u); }
+
+bool breaks(const AccessCounter& k, long long v) { return (k.at_most && v > *k.at_most) || (k.at_least && v < *k.at_least); }
+
+auto who_key(const AccessCounted& w) { return std::make_tuple(w.launch, w.block, w.thread, w.element); }
+
+// `v` at `who` into a result: the count, how many break the bounds, and the
+// first of the highest and of the lowest.
+void tally(AccessCountResult& t, const AccessCounter& k, long long v, const AccessCounted& who) {
+    if (t.counted == 0 || v > t.max || (v == t.max && who_key(who) < who_key(t.max_at))) t.max = v, t.max_at = who;
+    if (t.counted == 0 || v < t.min || (v == t.min && who_key(who) < who_key(t.min_at))) t.min = v, t.min_at = who;
+    ++t.counted;
+    if (breaks(k, v)) ++t.outside;
+}
+
+// Two results of one counter, as one.
+void merge_tally(AccessCountResult& into, const AccessCountResult& from) {
+    if (from.counted == 0) return;
+    if (into.counted == 0) {
+        into = from;
+        return;
+    }
+    if (from.max > into.max || (from.max == into.max && who_key(from.max_at) < who_key(into.max_at))) into.max = from.max, into.max_at = from.max_at;
+    if (from.min < into.min || (from.min == into.min && who_key(from.min_at) < who_key(into.min_at))) into.min = from.min, into.min_at = from.min_at;
+    into.counted += from.counted;
+    into.outside += from.outside;
+}
+
+constexpr std::size_t kMaxThreadCounters = 32;  // per-thread counters a run counts with, at most
 
 constexpr std::size_t kPinLog = std::size_t(1) << 20;  // accesses kept for pinpoint(), at most
 
@@ -127,6 +189,22 @@ struct Core {
     // block's log in it when the block is sampled.
     AccessRecord* record = nullptr;
     AccessRecord::Block* log = nullptr;
+    // The access limits' counts (AccessShadow::count), while the launch
+    // counts: per thread of the running block, a word per per-thread
+    // counter; `mine` is the running thread's. A block's words are tallied
+    // when the next starts on this core, and when the core leaves the launch.
+    AccessShadow::Counting* counting = nullptr;
+    unsigned count_classes = 0;    // bit access_class() set: some counter counts that class
+    unsigned element_classes = 0;  // the same for the per-element counters
+    std::uint32_t thread_slots[6] = {};  // per class: the per-thread counters (bit i: per_thread[i]) that count it
+    const long long* thread_buffer = nullptr;  // per per-thread counter: its buffer, -1 any
+    int launch_number = 0;
+    unsigned threads = 0;  // per block
+    std::vector<std::uint32_t> thread_counts;
+    std::uint32_t* mine = nullptr;
+    bool block_counted = false;
+    unsigned long long counted_block = 0;
+    std::vector<AccessCountResult> tallies;  // this core's blocks, per per-thread counter
     // What this core found in the launch: the lowest of each kind, merged
     // into the launch's when the core leaves it (no lock per finding: a racy
     // kernel can conflict millions of times).
@@ -267,10 +345,55 @@ struct AccessShadow::Launch {
     }
 };
 
+namespace {
+
+// The running block's per-thread counts into the core's tallies.
+void tally_block(Core& c) {
+    if (!c.counting || !c.block_counted) return;
+    c.block_counted = false;
+    const AccessShadow::Counting& k = *c.counting;
+    const std::size_t n = k.per_thread.size();
+    AccessCounted who;
+    who.launch = c.launch_number;
+    who.block = c.counted_block;
+    for (unsigned t = 0; t < c.threads; ++t) {
+        who.thread = t;
+        for (std::size_t i = 0; i < n; ++i) tally(c.tallies[i], k.counters[k.per_thread[i]], c.thread_counts[t * n + i], who);
+    }
+}
+
+// An access of a global buffer, counted by each element counter of that buffer and class.
+[[gnu::noinline]] void count_elements(const AccessShadow::Counting& k, unsigned access_class, std::uintptr_t a, unsigned size,
+                                      const AccessShadow::Region* region) {
+    for (const AccessShadow::Counting::Elements& e : k.per_element) {
+        if (e.region != region || e.access_class != access_class || !e.counts.data()) continue;
+        const std::uintptr_t end = std::min<std::uintptr_t>(a + size, region->end);
+        for (std::size_t n = (a - region->begin) / e.element_bytes, last = (end - 1 - region->begin) / e.element_bytes; n <= last; ++n)
+            __atomic_fetch_add(e.counts.data() + n, 1u, __ATOMIC_RELAXED);
+    }
+}
+
+// One access, counted: by the running thread's counters that count its
+// class (and its buffer), and by the element counters of its buffer.
+// The per-thread part is a few instructions for the one or two counters of
+// the access's class (an emulated access costs a few nanoseconds in all).
+[[gnu::always_inline]] inline void count_access(Core& c, unsigned access_class, long long buffer, std::uintptr_t a, unsigned size,
+                                                const AccessShadow::Region* region) {
+    if (std::uint32_t* mine = c.mine)
+        for (std::uint32_t m = c.thread_slots[access_class]; m != 0; m &= m - 1) {
+            const int i = __builtin_ctz(m);
+            if (c.thread_buffer[i] < 0 || c.thread_buffer[i] == buffer) ++mine[i];
+        }
+    if (region && (c.element_classes >> access_class & 1u)) count_elements(*c.counting, access_class, a, size, region);
+}
+
+}  // namespace
+
 AccessShadow::AccessShadow() = default;
 AccessShadow::~AccessShadow() {
     for (Region* r : buffers_) delete r;
     delete pin_;
+    delete counting_;
 }
 
 void AccessShadow::add_buffer(const std::string& name, const std::byte* data, std::size_t bytes, std::size_t element_size,
@@ -281,6 +404,7 @@ void AccessShadow::add_buffer(const std::string& name, const std::byte* data, st
     r->index = buffers_.size();
     r->begin = reinterpret_cast<std::uintptr_t>(data);
     r->end = r->begin + bytes;
+    r->element_bytes = std::max<std::size_t>(element_size, 1);
     std::size_t g = std::min<std::size_t>(std::max<std::size_t>(element_size, 1), 8);
     while (g & (g - 1)) g &= g - 1;  // a power of two
     while ((std::size_t(1) << r->shift) < g) ++r->shift;
@@ -298,6 +422,52 @@ void AccessShadow::set_written(std::size_t i, bool written) {
     std::fill(r.written.begin(), r.written.end(), written ? 1 : 0);
 }
 
+void AccessShadow::count(std::vector<AccessCounter> counters) {
+    delete counting_;
+    counting_ = nullptr;
+    if (counters.empty()) return;
+    auto* k = new Counting;
+    k->counters = std::move(counters);
+    for (std::size_t i = 0; i < k->counters.size(); ++i) {
+        const AccessCounter& c = k->counters[i];
+        if (!c.per_element) {
+            if (k->per_thread.size() == kMaxThreadCounters) continue;  // Core::thread_slots' bits
+            k->per_thread.push_back(i);
+            k->thread_class.push_back(class_of(c));
+            k->thread_buffer.push_back(c.buffer);
+            continue;
+        }
+        if (c.buffer < 0 || std::size_t(c.buffer) >= buffers_.size()) continue;  // no such buffer: counts nothing
+        Counting::Elements& e = k->per_element.emplace_back();
+        e.counter = i;
+        e.access_class = class_of(c);
+        e.region = buffers_[std::size_t(c.buffer)];
+        e.element_bytes = e.region->element_bytes;
+        e.elements = (e.region->end - e.region->begin + e.element_bytes - 1) / e.element_bytes;
+        e.counts.resize(e.elements);
+    }
+    k->thread_results.resize(k->per_thread.size());
+    counting_ = k;
+}
+
+std::vector<AccessCountResult> AccessShadow::counts() const {
+    std::vector<AccessCountResult> out;
+    if (!counting_) return out;
+    const Counting& k = *counting_;
+    out.resize(k.counters.size());
+    for (std::size_t i = 0; i < k.per_thread.size(); ++i) out[k.per_thread[i]] = k.thread_results[i];
+    for (const Counting::Elements& e : k.per_element) {
+        AccessCountResult& t = out[e.counter];
+        const std::uint32_t* counts = e.counts.data();
+        for (std::size_t n = 0; counts && n < e.elements; ++n) {
+            AccessCounted who;
+            who.element = static_cast<long long>(n);
+            tally(t, k.counters[e.counter], counts[n], who);
+        }
+    }
+    return out;
+}
+
 void AccessShadow::pinpoint(const AccessFinding& f) {
     delete pin_;
     pin_ = new Pin;
@@ -313,11 +483,17 @@ void AccessShadow::pinpoint(const AccessFinding& f) {
     pinned_.reset();
 }
 
-AccessLaunch::AccessLaunch(AccessShadow* shadow, unsigned long long blocks) : shadow_(shadow), blocks_(blocks) {
+AccessLaunch::AccessLaunch(AccessShadow* shadow, unsigned long long blocks, unsigned threads_per_block)
+    : shadow_(shadow), blocks_(blocks), threads_(threads_per_block) {
     // Each launch numbers its blocks apart from every earlier launch's, so a
     // cell from an earlier launch reads as empty without clearing any cell.
     base_ = g_next_block.fetch_add(static_cast<std::uint32_t>(std::min<unsigned long long>(blocks, 0x7FFFFFFFull)));
     if (shadow_) shadow_->findings_.clear();
+    // A pinpointing launch repeats what was counted already: it counts nothing.
+    if (shadow_ && shadow_->counting_ && !shadow_->pin_) {
+        counting_ = shadow_->counting_;
+        number_ = counting_->launches++;
+    }
 }
 
 AccessLaunch::~AccessLaunch() = default;
@@ -379,6 +555,23 @@ void AccessLaunch::bind_core(const std::byte* dynamic_shared, std::size_t bytes,
     c.blocks = blocks_;
     c.last = nullptr;
     c.statics = statics;
+    c.counting = counting_;
+    c.count_classes = 0;
+    c.mine = nullptr;
+    c.block_counted = false;
+    std::fill(std::begin(c.thread_slots), std::end(c.thread_slots), 0u);
+    c.element_classes = 0;
+    if (counting_) {
+        for (std::size_t i = 0; i < counting_->per_thread.size(); ++i) c.thread_slots[counting_->thread_class[i]] |= 1u << i;
+        for (const auto& e : counting_->per_element) c.element_classes |= 1u << e.access_class;
+        for (unsigned cls = 0; cls < 6; ++cls)
+            if (c.thread_slots[cls] != 0 || (c.element_classes >> cls & 1u)) c.count_classes |= 1u << cls;
+        c.thread_buffer = counting_->thread_buffer.data();
+        c.launch_number = number_;
+        c.threads = threads_;
+        c.thread_counts.assign(std::size_t(threads_) * counting_->per_thread.size(), 0);
+        c.tallies.assign(counting_->per_thread.size(), AccessCountResult{});
+    }
     for (auto& f : c.found) f = Core::Found{};
     for (auto& sh : c.shared) sh.begin = sh.end = 0;
     if (!shadow_) return;  // nothing recorded: only misaligned accesses are caught
@@ -410,6 +603,14 @@ void AccessLaunch::bind_core(const std::byte* dynamic_shared, std::size_t bytes,
 void AccessLaunch::unbind_core() {
     Core& c = core();
     if (c.launch) AccessShadow::Launch::merge(c, *c.launch);
+    if (c.counting) {
+        tally_block(c);
+        std::lock_guard<std::mutex> lock(c.counting->mutex);
+        for (std::size_t i = 0; i < c.tallies.size(); ++i) merge_tally(c.counting->thread_results[i], c.tallies[i]);
+    }
+    c.counting = nullptr;
+    c.count_classes = 0;
+    c.mine = nullptr;
     c.launch = nullptr;
     c.shadow = nullptr;
     c.pin = nullptr;
@@ -425,6 +626,13 @@ void AccessLaunch::enter_block(unsigned long long linear_block) {
     Core& c = core();
     c.block = base_ + static_cast<std::uint32_t>(linear_block);
     c.log = c.record ? c.record->enter_block(linear_block) : nullptr;
+    if (c.counting) {
+        tally_block(c);
+        std::fill(c.thread_counts.begin(), c.thread_counts.end(), 0u);
+        c.block_counted = true;
+        c.counted_block = linear_block;
+        c.mine = nullptr;
+    }
     for (auto& sh : c.shared)
         if (!sh.written_in_cells) std::copy(sh.written_at_start.begin(), sh.written_at_start.end(), sh.written.begin());
 }
@@ -434,6 +642,7 @@ void AccessLaunch::enter_thread(unsigned thread, unsigned barrier_generation, un
     Core& c = *t_core;
     c.me = kValid | (std::uint64_t(barrier_generation & 0x3FF) << 50) | (std::uint64_t(warp_generation & 0xFF) << 42) |
            (std::uint64_t(thread & 0x3FF) << 32) | c.block;
+    if (c.counting && thread < c.threads) c.mine = c.thread_counts.data() + std::size_t(thread) * c.counting->per_thread.size();
 }
 
 namespace {
@@ -520,75 +729,99 @@ const std::string kDynamicShared = "extern __shared__";  // the dynamic region's
 
 void set_misaligned_handler(void (*on_misaligned)(const void*, unsigned, const void*)) { g_on_misaligned = on_misaligned; }
 
-void check_access(const void* address, unsigned how, const void* pc_ptr) {
-    const auto a = reinterpret_cast<std::uintptr_t>(address);
-    const unsigned size = how & kAccessSizeMask;
-    Core* cp = t_core;
-    if (!cp || !cp->launch || size == 0) return;
-    Core& c = *cp;
-    if ((how & kAccessAligned) && size > 1 && (a & (size - 1)) != 0 && g_on_misaligned) g_on_misaligned(address, how, pc_ptr);
-    const auto pc = reinterpret_cast<std::uintptr_t>(pc_ptr);
-    const bool write = (how & kAccessWrite) != 0;
-    const bool atomic = (how & kAccessAtomic) != 0;
-    const std::uint64_t me = c.me | (atomic ? kAtomic : 0);
-    if (c.log) record_access(c, c.shadow->buffers_, a, size, write, atomic, pc);
-    for (int k = 0; k < 3; ++k) {
-        Core::Shared& sh = c.shared[k];
-        if (a < sh.begin || a >= sh.end) continue;
-        if (!write && !atomic && !c.pin) {
-            // The common case, a tiled loop's reads: a granule written earlier in
-            // this block, which this read cannot conflict with, and whose reader
-            // the cell already keeps. Nothing to record.
-            const std::size_t g = a - sh.begin;
-            const Cell& cell = sh.cells.data()[g];
-            const std::uint64_t w = load(cell.w), r = load(cell.r);
-            const bool written = sh.written_in_cells ? (w & kValid) && block_of(w) == block_of(me) : sh.written[g] != 0;
-            if (written && !conflicts(c, w, me, true) && (r == me || ((r & kMany) && keep_reader(c, r, me, true)))) return;
-        }
-        if (c.pin) {
-            const AccessFinding& f = c.pin->finding;
-            if (f.shared && f.region == std::size_t(k) && c.block - c.base == f.later.block && a - sh.begin <= c.pin->begin &&
-                c.pin->begin < a - sh.begin + size)
-                pin_log(c, me, pc, write);
+// The check at one access; with kCount, also the access limits' counts
+// (AccessShadow::count). The launch picks the variant by the hook it binds
+// (AccessShadow::counting()): a run without limits runs none of the counting.
+struct AccessHook {
+    template <bool kCount>
+    static void check(const void* address, unsigned how, const void* pc) { body<kCount>(address, how, pc); }
+    template <bool kCount>
+    [[gnu::always_inline]] static inline void body(const void* address, unsigned how, const void* pc_ptr) {
+        const auto a = reinterpret_cast<std::uintptr_t>(address);
+        const unsigned size = how & kAccessSizeMask;
+        Core* cp = t_core;
+        if (!cp || !cp->launch || size == 0) return;
+        Core& c = *cp;
+        if ((how & kAccessAligned) && size > 1 && (a & (size - 1)) != 0 && g_on_misaligned) g_on_misaligned(address, how, pc_ptr);
+        const auto pc = reinterpret_cast<std::uintptr_t>(pc_ptr);
+        const bool write = (how & kAccessWrite) != 0;
+        const bool atomic = (how & kAccessAtomic) != 0;
+        const std::uint64_t me = c.me | (atomic ? kAtomic : 0);
+        if (c.log) record_access(c, c.shadow->buffers_, a, size, write, atomic, pc);
+        for (int k = 0; k < 3; ++k) {
+            Core::Shared& sh = c.shared[k];
+            if (a < sh.begin || a >= sh.end) continue;
+            if constexpr (kCount)
+                if (const unsigned cls = access_class(write, atomic, true); c.count_classes >> cls & 1u) [[unlikely]]
+                        count_access(c, cls, -1, a, size, nullptr);
+            if (!write && !atomic && !c.pin) {
+                // The common case, a tiled loop's reads: a granule written earlier in
+                // this block, which this read cannot conflict with, and whose reader
+                // the cell already keeps. Nothing to record.
+                const std::size_t g = a - sh.begin;
+                const Cell& cell = sh.cells.data()[g];
+                const std::uint64_t w = load(cell.w), r = load(cell.r);
+                const bool written = sh.written_in_cells ? (w & kValid) && block_of(w) == block_of(me) : sh.written[g] != 0;
+                if (written && !conflicts(c, w, me, true) && (r == me || ((r & kMany) && keep_reader(c, r, me, true)))) return;
+            }
+            if (c.pin) {
+                const AccessFinding& f = c.pin->finding;
+                if (f.shared && f.region == std::size_t(k) && c.block - c.base == f.later.block && a - sh.begin <= c.pin->begin &&
+                    c.pin->begin < a - sh.begin + size)
+                    pin_log(c, me, pc, write);
+                return;
+            }
+            const Where at{true, k, k == 2 ? c.statics : nullptr, 0, &kDynamicShared, sh.begin, a, size};
+            // A read is checked by its first byte (a struct read whole may hold
+            // padding nobody wrote); a write records every byte it covers.
+            const std::uintptr_t end = write ? std::min<std::uintptr_t>(a + size, sh.end) : a + 1;
+            for (std::uintptr_t p = a; p < end; ++p) {
+                const std::size_t g = p - sh.begin;
+                check_cell(c, sh.cells.data()[g], sh.written_in_cells ? nullptr : &sh.written[g], at, me, pc, write, atomic, p == a);
+            }
             return;
         }
-        const Where at{true, k, k == 2 ? c.statics : nullptr, 0, &kDynamicShared, sh.begin, a, size};
-        // A read is checked by its first byte (a struct read whole may hold
-        // padding nobody wrote); a write records every byte it covers.
-        const std::uintptr_t end = write ? std::min<std::uintptr_t>(a + size, sh.end) : a + 1;
-        for (std::uintptr_t p = a; p < end; ++p) {
-            const std::size_t g = p - sh.begin;
-            check_cell(c, sh.cells.data()[g], sh.written_in_cells ? nullptr : &sh.written[g], at, me, pc, write, atomic, p == a);
+        // Past the cells' budget a buffer's accesses are still counted.
+        if (!c.global && !(kCount && c.counting)) return;
+        if (c.pin) {
+            if (!c.pin->finding.shared && a < c.pin->end && c.pin->begin < a + size) pin_log(c, me, pc, write);
+            return;
+        }
+        const AccessShadow::Region* r = c.last;
+        if (!r || a < r->begin || a >= r->end) {
+            r = nullptr;
+            for (const AccessShadow::Region* q : c.shadow->buffers_)
+                if (a >= q->begin && a < q->end) {
+                    r = q;
+                    break;
+                }
+            if (!r) return;
+            c.last = r;
+        }
+        if constexpr (kCount) {
+            if (const unsigned cls = access_class(write, atomic, false); c.count_classes >> cls & 1u) [[unlikely]]
+                count_access(c, cls, static_cast<long long>(r->index), a, size, r);
+            if (!c.global) return;
+        }
+        if (r->input && !c.shadow->check_inputs_) {
+            if (!write) return;  // an input nothing has written: its reads cannot race yet
+            c.shadow->inputs_written_.store(true, std::memory_order_relaxed);
+        }
+        auto* region = const_cast<AccessShadow::Region*>(r);
+        const std::uintptr_t end = std::min<std::uintptr_t>(a + size, r->end);
+        for (std::uintptr_t g = (a - r->begin) >> r->shift, last = (end - 1 - r->begin) >> r->shift; g <= last; ++g) {
+            const Where at{false, 0, nullptr, r->index, &r->name, r->begin, r->begin + (g << r->shift), 1u << r->shift};
+            check_cell(c, region->cells.data()[g], &region->written[g], at, me, pc, write, atomic, true);
         }
         return;
     }
-    if (!c.global) return;
-    if (c.pin) {
-        if (!c.pin->finding.shared && a < c.pin->end && c.pin->begin < a + size) pin_log(c, me, pc, write);
-        return;
-    }
-    const AccessShadow::Region* r = c.last;
-    if (!r || a < r->begin || a >= r->end) {
-        r = nullptr;
-        for (const AccessShadow::Region* q : c.shadow->buffers_)
-            if (a >= q->begin && a < q->end) {
-                r = q;
-                break;
-            }
-        if (!r) return;
-        c.last = r;
-    }
-    if (r->input && !c.shadow->check_inputs_) {
-        if (!write) return;  // an input nothing has written: its reads cannot race yet
-        c.shadow->inputs_written_.store(true, std::memory_order_relaxed);
-    }
-    auto* region = const_cast<AccessShadow::Region*>(r);
-    const std::uintptr_t end = std::min<std::uintptr_t>(a + size, r->end);
-    for (std::uintptr_t g = (a - r->begin) >> r->shift, last = (end - 1 - r->begin) >> r->shift; g <= last; ++g) {
-        const Where at{false, 0, nullptr, r->index, &r->name, r->begin, r->begin + (g << r->shift), 1u << r->shift};
-        check_cell(c, region->cells.data()[g], &region->written[g], at, me, pc, write, atomic, true);
-    }
-    return;
-}
+};
+
+// The plain check is the hook's own body; the counting one a function of its
+// own that the hook jumps to. Built so, each measured fastest
+// (bench/access_limits.cpp): the compiler lays the code out differently, and
+// that moved a run's time by a fifth.
+void check_access(const void* address, unsigned how, const void* pc) { AccessHook::body<false>(address, how, pc); }
+void check_access_counted(const void* address, unsigned how, const void* pc) { AccessHook::check<true>(address, how, pc); }
 
 }  // namespace wb

@@ -30,6 +30,14 @@
 //
 // The findings are kept per launch, the lowest (region, element) of each kind,
 // so what is said does not depend on which core got there first.
+//
+// For a step's access limits (lesson checks.access) the check also counts, in
+// a run that asks for it (AccessShadow::count): per thread of every block, a
+// word per limit on the core (no sharing, no lock), tallied into the highest
+// and lowest counts when the core's next block starts; per element of a
+// named buffer, a counter added to atomically. A launch without limits runs
+// check_access, which has none of the counting in it; one with them,
+// check_access_counted.
 #pragma once
 
 #include <cstddef>
@@ -76,6 +84,39 @@ struct AccessFinding {
     AccessSide earlier;         // a race's first access (its pc from pinpoint(); none for an unwritten read)
     AccessSide later;           // the access that found it
     long long granules = 0;     // how many accesses of that kind were found in the launch
+};
+
+// What a step's access limits count (lesson checks.access), over every
+// thread of every launch of a run, or every element of one global buffer:
+// its accesses of one kind (a read, a write, an atomic; shared or global
+// memory). An access is one hook call: a float4 load is one read (of four
+// elements, per element). Counting is on only for a run that asks
+// (AccessShadow::count); a run that does not pays one untaken branch per access.
+struct AccessCounter {
+    enum class Op : std::uint8_t { Read, Write, Atomic };
+    Op op = Op::Read;
+    bool shared = false;       // shared memory (per thread only), else global buffers
+    bool per_element = false;  // each element of `buffer`, else each thread
+    long long buffer = -1;     // the buffer's index (AccessShadow::add_buffer's order); per thread, -1 = any
+    // Bounds, to count how many threads or elements break them.
+    std::optional<long long> at_most, at_least;
+};
+
+// Who a count is of: a thread (the run's launch number, counted from 0 over
+// every launch and pass, and its linear block and thread) or an element.
+struct AccessCounted {
+    int launch = 0;
+    unsigned long long block = 0;
+    unsigned thread = 0;
+    long long element = 0;
+};
+
+// What a counter found over the run.
+struct AccessCountResult {
+    long long counted = 0;  // threads, or elements
+    long long outside = 0;  // of them, how many broke a bound
+    long long max = 0, min = 0;
+    AccessCounted max_at, min_at;  // the first (lowest launch, block, thread; or element) with each
 };
 
 // The shadow of a run's global buffers, kept for the whole run (so what was
@@ -129,13 +170,23 @@ public:
     // in `record` (access_record.hpp); null stops it. A pinpointing launch records nothing.
     void record(AccessRecord* record) { record_ = record; }
 
+    // From the next launch on: count with `counters`, from zero (a run starts
+    // its counts again); an empty list stops counting. At most 32 of them
+    // count per thread (a step has at most kMaxAccessLimits). A pinpointing launch
+    // counts nothing. counts() gives each counter's result, in their order,
+    // over the launches since.
+    void count(std::vector<AccessCounter> counters);
+    bool counting() const { return counting_ != nullptr && pin_ == nullptr; }
+    std::vector<AccessCountResult> counts() const;
+
     struct Region;
     struct Launch;
     struct Pin;
+    struct Counting;
 
 private:
     friend class AccessLaunch;
-    friend void check_access(const void*, unsigned, const void*);
+    friend struct AccessHook;
     std::vector<Region*> buffers_;
     std::size_t cell_bytes_ = 0;
     std::atomic<bool> inputs_written_{false};
@@ -144,6 +195,7 @@ private:
     Pin* pin_ = nullptr;  // set by pinpoint(), for one launch
     std::optional<AccessFinding> pinned_;
     AccessRecord* record_ = nullptr;
+    Counting* counting_ = nullptr;  // set by count(), while it counts
 };
 
 // One launch's use of a shadow, on the emulator's side: constructed before
@@ -151,7 +203,7 @@ private:
 // run; finish() gathers the findings.
 class AccessLaunch {
 public:
-    AccessLaunch(AccessShadow* shadow, unsigned long long blocks);
+    AccessLaunch(AccessShadow* shadow, unsigned long long blocks, unsigned threads_per_block);
     ~AccessLaunch();
     AccessLaunch(const AccessLaunch&) = delete;
     AccessLaunch& operator=(const AccessLaunch&) = delete;
@@ -178,11 +230,18 @@ private:
     std::vector<long long> counts_;
     std::uint32_t base_ = 0;  // this launch's first block number in the cells
     unsigned long long blocks_ = 0;
+    unsigned threads_ = 0;         // per block
+    AccessShadow::Counting* counting_ = nullptr;  // the shadow's, when this launch counts
+    int number_ = 0;               // its launch number among those counted
 };
 
 // The check, for WbEmuHooks::access. A misaligned access (for a GPU) goes
 // to `on_misaligned`, which ends the launch as error 716 would and does not return.
+// check_access_counted also counts for the access limits: the hook of a
+// launch whose shadow counts (AccessShadow::counting()), so that a launch
+// without limits runs none of the counting.
 void check_access(const void* address, unsigned how, const void* pc);
+void check_access_counted(const void* address, unsigned how, const void* pc);
 void set_misaligned_handler(void (*on_misaligned)(const void* address, unsigned how, const void* pc));
 
 }  // namespace wb

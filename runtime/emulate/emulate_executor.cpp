@@ -32,6 +32,7 @@ public:
     std::optional<std::vector<HostBuffer>> validate(RunResult& r, unsigned char poison, unsigned char guard,
                                                     const std::vector<HostBuffer>* first) override;
     Sentence out_of_bounds() const override { return out_of_bounds_; }
+    std::optional<AccessCounts> access_counts() const override { return counts_; }
     Sentence warnings() const override { return notes_; }
 
     // Nothing is timed here; what the emulator cannot judge is said.
@@ -58,6 +59,7 @@ public:
 private:
     std::size_t index_of(const std::string& name) const { return buffer_index(in_.host, name); }
     void report_fault(RunResult& r, EmuFault& fault) const;
+    AccessCounts access_counts_of(const std::vector<AccessCountResult>& found, std::optional<AccessSummary> figures) const;
     void report_finding(RunResult& r, const AccessFinding& f, const LaunchDims& dims, const std::string& kernel) const;
 
     const StepInputs& in_;
@@ -67,8 +69,20 @@ private:
     std::optional<EmuModule> plain_module_;  // unchecked, for the second (EmuBuild::plain_library)
     EmuArena arena_;
     AccessShadow shadow_;  // every access of the run's launches: races, unwritten reads
-    // With RunRequest::access: the sampled blocks' accesses in the first, checked run.
+    // With RunRequest::access, or a figure limit: the sampled blocks' accesses in the first, checked run.
     std::unique_ptr<AccessRecord> record_;
+    // The step's access limits that count (lesson checks.access): their
+    // counters (AccessShadow::count), the limit each is, and what the first
+    // run's launches were (by the number the shadow gives them).
+    std::vector<AccessCounter> counters_;
+    std::vector<std::size_t> counter_limit_;
+    struct CountedLaunch {
+        std::string entry;
+        LaunchDims dims;
+        long long pass = -1;
+    };
+    std::vector<CountedLaunch> counted_launches_;
+    std::optional<AccessCounts> counts_;  // after a first run that completed
     Sentence out_of_bounds_;
     Sentence notes_;  // the first launch's EmuModule::notes() that said something
 };
@@ -133,7 +147,28 @@ bool EmulateExecutor::prepare(RunResult& r) {
         const std::byte* data = arena_.add(h.name, h.size_bytes(), dtype_size(h.type));
         shadow_.add_buffer(h.name, data, h.size_bytes(), dtype_size(h.type), h.role == BufferRole::Input);
     }
-    if (in_.req.access) record_ = std::make_unique<AccessRecord>();
+    bool figures = false;
+    for (std::size_t i = 0; i < in_.access_limits.size(); ++i) {
+        const AccessLimitSpec& spec = *in_.access_limits[i].spec;
+        if (spec.is_figure) {
+            figures = true;
+            continue;
+        }
+        AccessCounter k;
+        switch (spec.count) {
+        case AccessCount::GlobalReads: case AccessCount::SharedReads: k.op = AccessCounter::Op::Read; break;
+        case AccessCount::GlobalWrites: case AccessCount::SharedWrites: k.op = AccessCounter::Op::Write; break;
+        case AccessCount::GlobalAtomics: case AccessCount::SharedAtomics: k.op = AccessCounter::Op::Atomic; break;
+        }
+        k.shared = access_count_shared(spec.count);
+        k.per_element = spec.per_element;
+        k.buffer = spec.buffer.empty() ? -1 : static_cast<long long>(index_of(spec.buffer));
+        k.at_most = in_.access_limits[i].at_most;
+        k.at_least = in_.access_limits[i].at_least;
+        counters_.push_back(k);
+        counter_limit_.push_back(i);
+    }
+    if (in_.req.access || figures) record_ = std::make_unique<AccessRecord>();
     return true;
 }
 
@@ -169,6 +204,10 @@ std::optional<std::vector<HostBuffer>> EmulateExecutor::validate(RunResult& r, u
         const bool recording = record_ && !first && !pin;
         if (recording) record_->clear();
         shadow_.record(recording ? record_.get() : nullptr);
+        // The access limits' counts, likewise: the whole checked run, from zero.
+        const bool counting = !counters_.empty() && !first && !pin;
+        shadow_.count(counting ? counters_ : std::vector<AccessCounter>{});
+        counted_launches_.clear();
         // The device heap lasts the run, as a GPU's lasts its context: a pointer
         // one launch malloc'ed can be used and freed by the next. Each run starts
         // with it empty, and what the kernels leaked is given back when it ends.
@@ -198,6 +237,9 @@ std::optional<std::vector<HostBuffer>> EmulateExecutor::validate(RunResult& r, u
                 const bool checked = !first || !plain_module_;
                 EmuModule& module = checked ? *module_ : *plain_module_;
                 if (recording && checked) record_->begin_launch(r.launches[li].entry, end.dims.grid, end.dims.block);
+                // Numbered as the shadow numbers them: a launch of no thread runs nothing (EmuModule::launch).
+                if (counting && end.dims.blocks() > 0 && end.dims.threads_per_block() > 0)
+                    counted_launches_.push_back({r.launches[li].entry, end.dims, spec.multi_pass() ? p : -1});
                 end.fault = module.launch(entry_of_[li], end.dims, pack.pointers.data(), &arena_, checked ? &shadow_ : nullptr,
                                           first ? kSecondSchedule : 0, pinning ? 1 : 0);
                 if (notes_.empty()) notes_ = module.notes();
@@ -225,19 +267,26 @@ std::optional<std::vector<HostBuffer>> EmulateExecutor::validate(RunResult& r, u
         shadow_.check_inputs(false);
     }
     shadow_.record(nullptr);
+    std::optional<AccessSummary> figures;
     if (record_ && !first) {
         // The figures of a run that completed; a fault or a finding stopped this one part way.
         if (end.fault || end.finding) {
-            r.access = AccessSummary{};
-            r.access->not_recorded = {{"access.run_stopped", {}}};
+            if (in_.req.access) {
+                r.access = AccessSummary{};
+                r.access->not_recorded = {{"access.run_stopped", {}}};
+            }
         } else {
             // The global buffers by their index in the shadow, named as the lesson (and the launch's args) name them.
             std::vector<AccessBuffer> globals;
             for (const auto& h : in_.host) globals.push_back({h.name, "global", static_cast<int>(dtype_size(h.type))});
-            r.access = record_->summarise(emulated_source_lines, globals);
+            figures = record_->summarise(emulated_source_lines, globals);
+            if (in_.req.access) r.access = figures;
         }
         record_.reset();  // the memory back: the second run records nothing
     }
+    // The access limits' counts, of a first run that completed.
+    if (!first && !end.fault && !end.finding && !in_.access_limits.empty()) counts_ = access_counts_of(shadow_.counts(), std::move(figures));
+    shadow_.count({});
     if (end.fault) {
         report_fault(r, *end.fault);
         return std::nullopt;
@@ -272,6 +321,43 @@ std::optional<std::vector<HostBuffer>> EmulateExecutor::validate(RunResult& r, u
             std::memcpy(b.mutable_data(), arena_.data(binding[i]), b.size_bytes());
             out.push_back(std::move(b));
         }
+    return out;
+}
+
+// The counters' results as the verdict reads them: per limit, whom each
+// names in the student's terms (the kernel, blockIdx and threadIdx).
+AccessCounts EmulateExecutor::access_counts_of(const std::vector<AccessCountResult>& found,
+                                               std::optional<AccessSummary> figures) const {
+    AccessCounts out;
+    out.counts.resize(in_.access_limits.size());
+    out.figures = std::move(figures);
+    out.several_launches = counted_launches_.size() > 1;
+    const auto xyz = [](unsigned long long linear, const std::array<long long, 3>& d) {
+        const auto x = static_cast<unsigned long long>(std::max(1ll, d[0])), y = static_cast<unsigned long long>(std::max(1ll, d[1]));
+        return std::array<long long, 3>{static_cast<long long>(linear % x), static_cast<long long>((linear / x) % y),
+                                        static_cast<long long>(linear / (x * y))};
+    };
+    const auto who = [&](const AccessCounted& c, bool per_element) {
+        AccessCounts::Who w;
+        w.element = c.element;
+        if (per_element || std::size_t(c.launch) >= counted_launches_.size()) return w;
+        const CountedLaunch& l = counted_launches_[std::size_t(c.launch)];
+        w.kernel = l.entry;
+        w.pass = l.pass;
+        w.block = xyz(c.block, l.dims.grid);
+        w.thread = xyz(c.thread, l.dims.block);
+        return w;
+    };
+    for (std::size_t k = 0; k < found.size() && k < counter_limit_.size(); ++k) {
+        const AccessCountResult& f = found[k];
+        AccessCounts::Count& c = out.counts[counter_limit_[k]];
+        c.counted = f.counted;
+        c.outside = f.outside;
+        c.max = f.max;
+        c.min = f.min;
+        c.max_at = who(f.max_at, counters_[k].per_element);
+        c.min_at = who(f.min_at, counters_[k].per_element);
+    }
     return out;
 }
 

@@ -636,6 +636,9 @@ std::optional<EmuFault> shared_overflow(const WbEmuDim3& block) {
 
 const WbEmuHooks kHooks = {hook_syncthreads, hook_warp_exchange, hook_trap, hook_heap_alloc, hook_heap_free,
                            hook_ended, hook_threw, check_access, hook_shared_declared};
+// For a launch that counts for a step's access limits (access_check.hpp).
+const WbEmuHooks kCountingHooks = {hook_syncthreads, hook_warp_exchange, hook_trap, hook_heap_alloc, hook_heap_free,
+                                   hook_ended, hook_threw, check_access_counted, hook_shared_declared};
 
 // Releases what can go on after every ready thread has run: a block barrier
 // when all live threads wait at one, or a warp whose waiting lanes' masks are
@@ -770,6 +773,7 @@ EmuModule::EmuModule(const EmuBuild& build, bool plain)
     auto bind = reinterpret_cast<void (*)(const WbEmuHooks*)>(::dlsym(handle_, "wb_emu_bind"));
     if (!bind) throw Error(ErrorKind::Internal, "the emulated kernel library has no wb_emu_bind");
     bind(&kHooks);
+    bind_ = bind;
     statics_ = read_static_shared(library_);
     for (std::size_t i = 0; i < build.entries.size(); ++i) {
         const std::string n = std::to_string(i);
@@ -860,7 +864,16 @@ std::optional<EmuFault> EmuModule::launch(std::size_t entry, const LaunchDims& d
     const bool fibers = fibers_;
     const std::vector<unsigned> order = thread_order(per_block, schedule);
     set_misaligned_handler(on_misaligned);
-    AccessLaunch checks(shadow, static_cast<unsigned long long>(blocks));
+    AccessLaunch checks(shadow, static_cast<unsigned long long>(blocks), per_block);
+    // The hooks that count, for this launch only, when the run counts for access limits.
+    struct Counting {
+        void (*bind)(const WbEmuHooks*);
+        bool on;
+        ~Counting() {
+            if (on) bind(&kHooks);
+        }
+    } counting{bind_, shadow && shadow->counting()};
+    if (counting.on) bind_(&kCountingHooks);
 
     auto worker = [&] {
         AltStack alt;

@@ -41,6 +41,8 @@
 #include <string>
 #include <vector>
 
+struct WbEmuHooks;  // emulate/include/wb_emu_abi.h
+
 namespace wb {
 
 struct NvrtcHeader;
@@ -192,6 +194,7 @@ public:
 
 private:
     void* handle_ = nullptr;
+    void (*bind_)(const WbEmuHooks*) = nullptr;  // the library's wb_emu_bind: which hooks it calls
     std::vector<void (*)(void**)> entries_;
     std::vector<int> arities_;
     bool fibers_ = false;

@@ -35,6 +35,30 @@ const char* target_measure_name(TargetMeasure m) {
     return "?";
 }
 
+const char* access_count_name(AccessCount c) {
+    switch (c) {
+    case AccessCount::GlobalReads: return "global_reads";
+    case AccessCount::GlobalWrites: return "global_writes";
+    case AccessCount::GlobalAtomics: return "global_atomics";
+    case AccessCount::SharedReads: return "shared_reads";
+    case AccessCount::SharedWrites: return "shared_writes";
+    case AccessCount::SharedAtomics: return "shared_atomics";
+    }
+    return "?";
+}
+
+bool access_count_shared(AccessCount c) {
+    return c == AccessCount::SharedReads || c == AccessCount::SharedWrites || c == AccessCount::SharedAtomics;
+}
+
+const char* access_figure_name(AccessFigure f) {
+    switch (f) {
+    case AccessFigure::SectorsPerRequest: return "sectors_per_request";
+    case AccessFigure::BankConflictWays: return "bank_conflict_ways";
+    }
+    return "?";
+}
+
 const std::vector<std::string>& host_libraries_known() {
     static const std::vector<std::string> known = {"cublas", "curand", "cufft"};
     return known;

@@ -171,6 +171,40 @@ struct TargetSpec {
     std::string json_path;                   // "steps[2].checks.target"
 };
 
+// One limit of `checks.access`: how often each thread (or each element of a
+// global buffer) may read, write or atomically update memory, or how far from
+// ideal the kernel's worst source line may be. Only the CPU emulator can judge
+// them (it sees every access): a count over every thread of every launch of a
+// case, a figure over the record's sampled blocks (emulate/access_record.hpp).
+// On a GPU a case's limits are judged by an extra emulated run (run.cpp).
+enum class AccessCount { GlobalReads, GlobalWrites, GlobalAtomics, SharedReads, SharedWrites, SharedAtomics };
+const char* access_count_name(AccessCount c);  // "global_reads", ...
+bool access_count_shared(AccessCount c);       // shared_reads, shared_writes, shared_atomics
+enum class AccessFigure { SectorsPerRequest, BankConflictWays };
+const char* access_figure_name(AccessFigure f);  // "sectors_per_request", "bank_conflict_ways"
+
+// The most limits one step's checks.access holds (the emulator counts each thread's in a word).
+constexpr std::size_t kMaxAccessLimits = 16;
+
+struct AccessLimitSpec {
+    bool is_figure = false;
+    // A count: of `count`, per thread or per element of `buffer`. Per thread,
+    // `buffer` (when set) keeps only that buffer's accesses.
+    AccessCount count = AccessCount::GlobalReads;
+    bool per_element = false;
+    std::string buffer;
+    // A figure: the worst source line's, of `op` ("load", "store", "atomic"; "" any).
+    AccessFigure figure = AccessFigure::SectorsPerRequest;
+    std::string op;
+    // Bounds: a count's are expressions over params ("" = none), whole
+    // numbers >= 0 for each case; `exactly` is at_most and at_least at once.
+    // A figure has figure_at_most only.
+    std::string at_most, at_least, exactly;
+    double figure_at_most = 0;
+    LocalizedText why;      // said after a broken limit's verdict
+    std::string json_path;  // "steps[2].checks.access[1]"
+};
+
 struct Checks {
     std::vector<CompareSpec> compare;
     std::vector<TestCase> cases;
@@ -187,6 +221,7 @@ struct Checks {
     std::string json_path;
 
     std::optional<TargetSpec> target;
+    std::vector<AccessLimitSpec> access;  // checks.access, in the lesson's order
 
     bool requires_memcheck(const TestCase& c) const { return c.memcheck.value_or(memcheck); }
     bool requires_racecheck(const TestCase& c) const { return c.racecheck.value_or(racecheck); }

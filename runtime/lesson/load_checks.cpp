@@ -1,7 +1,7 @@
 // runtime/lesson/load_checks.cpp — the Loader's checks of how a step is
 // judged and measured: "checks" (the buffers compared and their tolerances,
 // the cases and what each may override, the timing target against another
-// step), "metrics" (bytes and flops for the roofline) and the library
+// step, the access limits), "metrics" (bytes and flops for the roofline) and the library
 // "baseline" timed beside the kernel (see loader_impl.hpp).
 #include "lesson/loader_impl.hpp"
 
@@ -36,6 +36,167 @@ void Loader::parse_target(const Json& j, const std::string& path, Step& step) {
     step.checks.target = std::move(t);
 }
 
+// checks.access: the limits on what the threads read and write (lesson.hpp,
+// AccessLimitSpec). Each is a count or a figure, never both; a count needs
+// `per` and at least one bound; names are checked against the step's buffers.
+void Loader::parse_access(const Json& j, const std::string& path, Step& step) {
+    if (!j.is_array()) {
+        issue(path, "expected an array of limits ({\"count\": \"global_reads\", \"per\": \"thread\", \"at_most\": 2}), got " +
+                        type_name(j));
+        return;
+    }
+    if (step.host) {
+        issue(path, "a host step's run() is not emulated, and access limits are judged by the CPU emulator; leave out 'access'");
+        return;
+    }
+    if (j.size() > kMaxAccessLimits) {
+        issue(path, std::to_string(j.size()) + " limits; a step has at most " + std::to_string(kMaxAccessLimits));
+        return;
+    }
+    static const std::vector<std::string> kCounts = {"global_reads", "global_writes", "global_atomics",
+                                                     "shared_reads", "shared_writes", "shared_atomics"};
+    static const std::vector<std::string> kFigures = {"sectors_per_request", "bank_conflict_ways"};
+    // A name from a fixed list, with the nearest one suggested.
+    auto one_of = [&](const std::string& got, const std::vector<std::string>& names, const std::string& p) -> std::optional<std::size_t> {
+        for (std::size_t k = 0; k < names.size(); ++k)
+            if (names[k] == got) return k;
+        std::string msg = "\"" + got + "\" is not one of " + join(names);
+        std::string best;
+        std::size_t best_d = 4;
+        for (const auto& n : names)
+            if (const std::size_t d = edit_distance(got, n); d < best_d) best_d = d, best = n;
+        if (!best.empty()) msg += " (did you mean \"" + best + "\"?)";
+        issue(p, msg);
+        return std::nullopt;
+    };
+    for (std::size_t i = 0; i < j.size(); ++i) {
+        const Json& lj = j[i];
+        const std::string p = index_path(path, i);
+        if (!want_object(lj, p, "a limit object ({\"count\": \"global_reads\", \"per\": \"thread\", \"at_most\": 2})")) continue;
+        AccessLimitSpec a;
+        a.json_path = p;
+        const Json* count = field(lj, "count");
+        const Json* figure = field(lj, "figure");
+        if (field(lj, "line")) {
+            issue(p + ".line", "a limit cannot name a line: lines move as the student edits; a figure is judged on the kernel's worst line");
+        }
+        if (count && figure) {
+            issue(p, "a limit names 'count' or 'figure', not both");
+            continue;
+        }
+        if (!count && !figure) {
+            issue(p, "missing key 'count' (what each thread or element may do: " + join(kCounts) + ") or 'figure' (" +
+                         join(kFigures) + ")");
+            continue;
+        }
+        if (const Json* w = field(lj, "why")) a.why = text(*w, p + ".why");
+        bool ok = true;
+        if (figure) {
+            a.is_figure = true;
+            check_keys(lj, p, {"figure", "op", "at_most", "why", "line"});
+            if (auto f = get_string(lj, "figure", p, true)) {
+                if (auto k = one_of(*f, kFigures, p + ".figure")) a.figure = static_cast<AccessFigure>(*k);
+                else ok = false;
+            }
+            if (auto op = get_string(lj, "op", p, false)) {
+                if (one_of(*op, {"load", "store", "atomic"}, p + ".op")) a.op = *op;
+                else ok = false;
+            }
+            if (const Json* m = field(lj, "at_most")) {
+                if (!m->is_number() || !(m->get<double>() >= 1) || !std::isfinite(m->get<double>())) {
+                    issue(p + ".at_most", std::string("expected a number from 1 (a request takes at least one ") +
+                                              (a.figure == AccessFigure::SectorsPerRequest ? "sector" : "pass of the banks") + "), got " +
+                                              (m->is_number() ? fmt_num(m->get<double>()) : type_name(*m)));
+                    ok = false;
+                } else {
+                    a.figure_at_most = m->get<double>();
+                }
+            } else {
+                issue(p, "missing key 'at_most' (the most the kernel's worst line may show)");
+                ok = false;
+            }
+            if (ok) step.checks.access.push_back(std::move(a));
+            continue;
+        }
+        check_keys(lj, p, {"count", "per", "buffer", "at_most", "at_least", "exactly", "why", "line"});
+        if (auto c = get_string(lj, "count", p, true)) {
+            if (auto k = one_of(*c, kCounts, p + ".count")) a.count = static_cast<AccessCount>(*k);
+            else ok = false;
+        } else {
+            ok = false;
+        }
+        if (auto per = get_string(lj, "per", p, true)) {
+            if (auto k = one_of(*per, {"thread", "element"}, p + ".per")) a.per_element = *k == 1;
+            else ok = false;
+        } else {
+            ok = false;
+        }
+        const bool shared = access_count_shared(a.count);
+        if (auto b = get_string(lj, "buffer", p, false)) {
+            a.buffer = *b;
+            if (!step.find_buffer(*b)) {
+                std::vector<std::string> names;
+                for (const auto& buf : step.buffers) names.push_back(buf.name);
+                issue(p + ".buffer", "unknown buffer '" + *b + "'; this step's buffers are " + (names.empty() ? "(none)" : join(names)));
+                ok = false;
+            } else if (ok && shared) {
+                issue(p + ".buffer", "shared memory holds no named buffer: a " + std::string(access_count_name(a.count)) +
+                                         " count cannot name one; leave out 'buffer', or count global_" +
+                                         std::string(access_count_name(a.count)).substr(7));
+                ok = false;
+            }
+        } else if (ok && a.per_element) {
+            issue(p, "missing key 'buffer': a count per element counts the elements of one global buffer");
+            ok = false;
+        }
+        if (ok && a.per_element && shared) {
+            issue(p + ".per", "shared memory holds no named buffer, so " + std::string(access_count_name(a.count)) +
+                                  " are counted per thread; write \"per\": \"thread\"");
+            ok = false;
+        }
+        // The bounds: whole numbers >= 0, or expressions over params (evaluated per case).
+        auto bound = [&](const char* key, std::string& out) {
+            const Json* v = field(lj, key);
+            if (!v) return;
+            if (v->is_number() && (v->get<double>() < 0 || v->get<double>() != std::floor(v->get<double>()) ||
+                                   !std::isfinite(v->get<double>()))) {
+                issue(p + "." + key, std::string(key) + " must be a whole number >= 0 or an expression over params, got " +
+                                         fmt_num(v->get<double>()));
+                ok = false;
+                return;
+            }
+            out = expr(*v, p + "." + key, Scope::Params);
+        };
+        bound("at_most", a.at_most);
+        bound("at_least", a.at_least);
+        bound("exactly", a.exactly);
+        if (a.at_most.empty() && a.at_least.empty() && a.exactly.empty() && !field(lj, "at_most") && !field(lj, "at_least") &&
+            !field(lj, "exactly")) {
+            issue(p, "missing a bound: give at_most, at_least or exactly (a whole number, or an expression over params)");
+            ok = false;
+        }
+        if (field(lj, "exactly") && (field(lj, "at_most") || field(lj, "at_least"))) {
+            issue(p + ".exactly", "exactly is at_most and at_least at once; give it alone");
+            ok = false;
+        }
+        const Json* most = field(lj, "at_most");
+        const Json* least = field(lj, "at_least");
+        if (ok && most && least && most->is_number() && least->is_number() && least->get<double>() > most->get<double>()) {
+            issue(p + ".at_least", "at_least " + fmt_num(least->get<double>()) + " is above at_most " + fmt_num(most->get<double>()) +
+                                       ": nothing could pass");
+            ok = false;
+        }
+        if (ok) step.checks.access.push_back(std::move(a));
+    }
+    if (step.checks.access.empty()) return;
+    // Judged where the CPU emulator runs a case that is not timed (run.cpp): there must be one.
+    bool judged_somewhere = false;
+    for (const TestCase& c : step.checks.cases) judged_somewhere = judged_somewhere || (c.emulate && !c.timing);
+    if (!judged_somewhere && !step.checks.cases.empty())
+        issue(path, "access limits are judged on the cases the CPU emulator runs that are not timed, and this step has none; "
+                    "add a small case");
+}
+
 void Loader::parse_checks(const Section& s, Step& step) {
     Checks& c = step.checks;
     c.json_path = s.path;
@@ -45,7 +206,7 @@ void Loader::parse_checks(const Section& s, Step& step) {
     }
     if (!want_object(*s.value, s.path, "a checks object")) return;
     const Json& j = *s.value;
-    check_keys(j, s.path, {"compare", "cases", "warmup", "repeat", "timeout_s", "memcheck", "racecheck", "target"});
+    check_keys(j, s.path, {"compare", "cases", "warmup", "repeat", "timeout_s", "memcheck", "racecheck", "target", "access"});
     if (const Json* t = field(j, "target")) parse_target(*t, s.path + ".target", step);
 
     // A number, or an expression over params so a tolerance can grow with
@@ -231,6 +392,8 @@ void Loader::parse_checks(const Section& s, Step& step) {
         if (!m->is_boolean()) issue(s.key_path("racecheck"), "expected true or false, got " + type_name(*m));
         else c.racecheck = m->get<bool>();
     }
+    // After the cases: the limits need one the emulator judges them on.
+    if (const Json* a = field(j, "access")) parse_access(*a, s.key_path("access"), step);
 }
 
 // A case's "block": 1 to 3 whole numbers (not expressions: the case pins one

@@ -145,8 +145,16 @@ LoadResult Loader::load_text(const std::string& json_text) {
             parse_step(root, sj, i, step);
             if (!step.id.empty() && !step_ids.insert(step.id).second)
                 issue(index_path("steps", i) + ".id", "duplicate step id '" + step.id + "'");
-            for (const auto& k : kDefaultKeys)
-                if (!field(sj, k)) overridden_everywhere.erase(k);
+            for (const auto& k : kDefaultKeys) {
+                // Format 2 lays a step's "checks" over the lesson's key by key: the lesson's is used
+                // unless the step sets every key it has (a step's checks.access alone keeps its cases).
+                const Json* own = field(sj, k);
+                const Json* shared = field(root, k);
+                bool replaced = own != nullptr;
+                if (replaced && format_ >= 2 && k == "checks" && own->is_object() && shared && shared->is_object())
+                    for (auto it = shared->begin(); it != shared->end(); ++it) replaced = replaced && own->contains(it.key());
+                if (!replaced) overridden_everywhere.erase(k);
+            }
             lesson.steps.push_back(std::move(step));
         }
         for (std::size_t i = 0; i < lesson.steps.size(); ++i) {

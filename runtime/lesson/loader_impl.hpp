@@ -8,7 +8,7 @@
 //                      source, expressions, types)
 //   load_data.cpp      params, buffers and their inits (images included), constants, views
 //   load_launches.cpp  host, launches (args, swap), the reference, compile, limits
-//   load_checks.cpp    checks (compare, cases, target), metrics, the baseline
+//   load_checks.cpp    checks (compare, cases, target, access), metrics, the baseline
 #pragma once
 
 #include "lesson/json_parse.hpp"
@@ -107,6 +107,7 @@ private:
     void parse_launches(const Section& s, Step& step);
     void parse_host(const Section& s, Step& step);
     void parse_target(const Json& j, const std::string& path, Step& step);
+    void parse_access(const Json& j, const std::string& path, Step& step);
     void parse_swap(const Json& j, const std::string& path, const Step& step, LaunchSpec& l);
     std::vector<Arg> parse_args(const Json& j, const std::string& path, const Step& step);
     void parse_reference(const Section& s, Step& step);

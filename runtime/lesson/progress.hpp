@@ -1,6 +1,8 @@
 // runtime/lesson/progress.hpp — when a step counts as done: the rule `check` applies to a
 // solution, applied to a student's work, decided here once for the app and the CLI.
 //
+// A case passes when its outputs match and the step's access limits held (checks.access: on a GPU
+// an extra emulated run judges them; the timing case leaves them to the step's other cases).
 // A step is done when one text of the kernel has passed every case that applies where it ran:
 // on a GPU, every case; on the CPU emulator, every case the lesson does not mark
 // "emulate": false (as `check --backend cpu` skips them). A host step is never done on the

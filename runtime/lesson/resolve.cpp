@@ -116,6 +116,30 @@ std::vector<CompareSpec> resolve_compare(const Step& step, const std::map<std::s
     return out;
 }
 
+std::vector<AccessLimitBounds> resolve_access_limits(const Step& step, const std::map<std::string, double>& params) {
+    std::vector<AccessLimitBounds> out;
+    const ExprVars vars(params.begin(), params.end());
+    for (const AccessLimitSpec& spec : step.checks.access) {
+        AccessLimitBounds b;
+        b.spec = &spec;
+        b.figure_at_most = spec.figure_at_most;
+        const auto eval = [&](const std::string& e, const char* key) -> std::optional<long long> {
+            if (e.empty()) return std::nullopt;
+            try {
+                return eval_int_expr(e, vars, 0, 1ll << 53);
+            } catch (const Error& err) {
+                throw Error(ErrorKind::Expression, err.message() + " (a bound on an access count is a whole number >= 0)",
+                            {"", spec.json_path + "." + key});
+            }
+        };
+        b.at_most = eval(spec.at_most, "at_most");
+        b.at_least = eval(spec.at_least, "at_least");
+        if (const auto n = eval(spec.exactly, "exactly")) b.at_most = b.at_least = n;
+        out.push_back(b);
+    }
+    return out;
+}
+
 // The bytes a __constant__ variable is filled with: an input buffer's, or
 // the lesson's values evaluated for these params and converted to its type.
 std::vector<unsigned char> constant_bytes(const ConstantSpec& c, const std::vector<HostBuffer>& host,

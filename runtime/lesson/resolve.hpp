@@ -1,6 +1,6 @@
 // runtime/lesson/resolve.hpp — a lesson step's rules evaluated for one run:
-// its params for a case, each launch's sizes and passes, its tolerances,
-// its buffers and its __constant__ bytes.
+// its params for a case, each launch's sizes and passes, its tolerances and
+// access limits, its buffers and its __constant__ bytes.
 //
 // These are the lesson's own rules, the same wherever the step runs (the GPU,
 // host steps, the CPU emulator) and wherever it is shown (the GUI's launch
@@ -54,6 +54,18 @@ long long resolve_malloc_heap(const Step& step, const std::map<std::string, doub
 // The compare list with each tolerance expression evaluated for these params.
 // Throws wb::Error (Expression) for one that does not give a finite number >= 0.
 std::vector<CompareSpec> resolve_compare(const Step& step, const std::map<std::string, double>& params);
+
+// A step's access limit (checks.access) with its bounds for these params.
+struct AccessLimitBounds {
+    const AccessLimitSpec* spec = nullptr;  // in the step, which outlives the run
+    std::optional<long long> at_most, at_least;  // a count's; `exactly` sets both
+    double figure_at_most = 0;                   // a figure's
+};
+
+// The step's access limits with each bound evaluated for these params.
+// Throws wb::Error (Expression) with the bound's JSON path for one that does
+// not give a whole number >= 0.
+std::vector<AccessLimitBounds> resolve_access_limits(const Step& step, const std::map<std::string, double>& params);
 
 // A step's host buffers for a case: each made as its spec says, unless the
 // case gives an input other contents; an output with "fill" holds that value.

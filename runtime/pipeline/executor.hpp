@@ -19,6 +19,29 @@
 
 namespace wb {
 
+// What a run counted for the step's access limits (lesson checks.access):
+// the CPU emulator's first, checked validation run, over every thread of
+// every launch. Per limit, in the lesson's order; a figure's count is empty,
+// and `figures` holds the record its figures come from.
+struct AccessCounts {
+    // Whom a count names, as the student's code sees it.
+    struct Who {
+        std::string kernel;
+        long long pass = -1;  // of a launch with passes; -1 when it makes one
+        std::array<long long, 3> block{}, thread{};
+        long long element = 0;  // a count per element's
+    };
+    struct Count {
+        long long counted = 0;  // threads, or elements
+        long long outside = 0;  // of them, how many broke a bound
+        long long max = 0, min = 0;
+        Who max_at, min_at;     // the first with each
+    };
+    std::vector<Count> counts;
+    std::optional<AccessSummary> figures;  // with a figure limit: the sampled blocks' record
+    bool several_launches = false;         // more than one launch (or pass) ran: a thread is named with its kernel
+};
+
 // What every executor is given for one run. `host` holds the step's buffers
 // as made (inputs, and outputs' fill values), in the step's order; it is
 // never written.
@@ -27,6 +50,7 @@ struct StepInputs {
     const Step& step;
     const SourceText& source;
     const std::vector<CompareSpec>& compare;
+    const std::vector<AccessLimitBounds>& access_limits;  // the step's checks.access, for this case
     const std::vector<std::vector<unsigned char>>& constants;  // the bytes of step.constants[i]
     const std::vector<HostBuffer>& host;
     const std::vector<HostBuffer>& reference_out;
@@ -55,6 +79,10 @@ public:
 
     // The first guard zone either validation run wrote; empty when none.
     virtual Sentence out_of_bounds() const { return {}; }
+
+    // What the validation runs counted for the step's access limits; nullopt
+    // where nothing was (a GPU, a host step, a step without limits).
+    virtual std::optional<AccessCounts> access_counts() const { return std::nullopt; }
 
     // What the runs did that CUDA leaves undefined (the emulator's warp
     // operation whose mask leaves out its own lane), said after the verdict

@@ -160,7 +160,9 @@ void check_consistent(const RunResult& r) {
 }  // namespace
 
 void to_json(json& j, RunStatus s) { j = run_status_name(s); }
-void from_json(const json& j, RunStatus& s) { enum_from_json(j, s, RunStatus::SanitizerErrors, run_status_name, "run status"); }
+void from_json(const json& j, RunStatus& s) { enum_from_json(j, s, RunStatus::AccessLimit, run_status_name, "run status"); }
+void to_json(json& j, LimitVerdict v) { j = limit_verdict_name(v); }
+void from_json(const json& j, LimitVerdict& v) { enum_from_json(j, v, LimitVerdict::NotJudged, limit_verdict_name, "limit verdict"); }
 void to_json(json& j, Severity s) { j = severity_name(s); }
 void from_json(const json& j, Severity& s) { enum_from_json(j, s, Severity::Note, severity_name, "severity"); }
 void to_json(json& j, MismatchReason r) { j = mismatch_reason_name(r); }
@@ -328,6 +330,12 @@ const RunResult& every_path_result() {
         access.not_recorded = {{"status.passed", {}}};
         r.access = access;
         r.profile = access;
+        AccessLimitResult limit;
+        limit.limit = {{"access.bound.at_most", {"2"}}};
+        limit.said = {{"access.passed.nothing", {}}};
+        limit.value = 1.5;
+        limit.why = {{"en", "why"}};
+        r.access_limits = {limit};
         HostBuffer buf;
         buf.shape = {2};
         buf.sample_of = SampleOf{{4}, {2}};

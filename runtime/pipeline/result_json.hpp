@@ -70,6 +70,8 @@ void to_json(nlohmann::json& j, DType t);
 void from_json(const nlohmann::json& j, DType& t);
 void to_json(nlohmann::json& j, BufferRole r);
 void from_json(const nlohmann::json& j, BufferRole& r);
+void to_json(nlohmann::json& j, LimitVerdict v);
+void from_json(const nlohmann::json& j, LimitVerdict& v);
 
 // The forms that need care (see above).
 void to_json(nlohmann::json& j, const Phrase& p);
@@ -135,14 +137,15 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessThread, launch, block, thr
                                                 accesses_left_out)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessSampledLaunch, number, kernel, blocks, sampled, block_dim)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessSummary, source, lines, threads, launches, buffers, truncated, not_recorded)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessLimitResult, json_path, limit, verdict, said, value, why)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunResult, status, message, hint, error_code, output, context_lost,
                                                 fault_line, lesson_id, step_id, case_name, params, arch, device,
                                                 device_note, message_said, hint_said, device_note_said, notice_said, compile,
                                                 inspection, reference, launches, comparisons, gpu_time, host_step,
                                                 wall_time, timeline, target, emulated, emulated_ms, cpu_ms, cpu_cold_ms,
                                                 cpu_warm_runs, cpu_threads, cpu_from_cache, bytes, flops, ceilings,
-                                                baseline, sanitizer, sanitizer_findings, sanitizer_errors, access, profile, inputs,
-                                                gpu_outputs, cpu_outputs)
+                                                baseline, sanitizer, sanitizer_findings, sanitizer_errors, access, profile,
+                                                access_limits, inputs, gpu_outputs, cpu_outputs)
 
 // The result's form, with numbers that are not finite as "nan", "inf", "-inf".
 nlohmann::json result_json(const RunResult& r);

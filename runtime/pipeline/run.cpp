@@ -18,7 +18,9 @@
 //      (emulate/emulate_executor)
 //   6. validate twice: outputs poisoned with pattern A, then B (unwritten
 //      cells show up as A/B), guard zones around every buffer
-//   7. judge against the reference (verdict.hpp), once for every executor
+//   7. judge against the reference (verdict.hpp), once for every executor,
+//      and the step's access limits (counted by the CPU emulator: on a GPU
+//      by one extra emulated run of the case)
 //   8. only when it passed: measure (measure/), then check the outputs the
 //      timed runs left against the reference again, then what is measured
 //      beside it (a baseline, a target)
@@ -120,6 +122,13 @@ private:
     // Steps 5 to 8 over one executor: prepare, validate twice, judge, keep
     // the outputs, measure, check after timing, and what is beside it.
     void run_on(StepExecutor& ex, const StepInputs& in, RunResult& r);
+    // 7. The step's access limits (lesson checks.access), which only the CPU
+    // emulator can count: from the emulator's own validation runs, or on a
+    // GPU, once the outputs passed, from one extra emulated (checked, untimed)
+    // run of the case. A timed case, or one the lesson marks too large to
+    // emulate, is not judged (the step's other cases are); a case the
+    // emulator cannot run fails, since nothing shows its limits kept.
+    void judge_limits(StepExecutor& ex, const StepInputs& in, RunResult& r);
     // A kernel step's target (TargetSpec): the named step's solution is run
     // and timed on the same case, and the ratio of the GPU times goes into
     // r.target. Only after this step passed and was timed, on the GPU.
@@ -268,6 +277,7 @@ void LocalBackend::run_impl(const RunRequest& asked, RunResult& r) {
     r.bytes = metric(step->metrics.bytes, "bytes");
     r.flops = metric(step->metrics.flops, "flops");
     const std::vector<CompareSpec> compare = resolve_compare(*step, r.params);  // a bad tolerance fails here, GPU or not
+    const std::vector<AccessLimitBounds> access_limits = resolve_access_limits(*step, r.params);  // and a bad bound
 
     // Compile-as-you-type: diagnostics and the launch limits, nothing run. The
     // reference may be built (not run) ahead of the first Run.
@@ -361,7 +371,7 @@ void LocalBackend::run_impl(const RunRequest& asked, RunResult& r) {
     }
 
     // 5 to 8, on the executor for where the code runs
-    const StepInputs in{req, *step, source, compare, constants, host, *reference_out, heap};
+    const StepInputs in{req, *step, source, compare, access_limits, constants, host, *reference_out, heap};
     std::unique_ptr<StepExecutor> ex;
     if (on_cpu) {
         phase("emulate");
@@ -385,7 +395,11 @@ void LocalBackend::run_on(StepExecutor& ex, const StepInputs& in, RunResult& r) 
     const std::optional<std::vector<HostBuffer>> run_b = ex.validate(r, kPoisonB, kGuardB, &*run_a);
     if (!run_b) return;
     // 7. the verdict, and the outputs the front end shows beside the reference's
-    const bool passed = judge_outputs(r, in.compare, *run_a, *run_b, in.reference_out, ex.out_of_bounds());
+    bool passed = judge_outputs(r, in.compare, *run_a, *run_b, in.reference_out, ex.out_of_bounds());
+    if (!in.access_limits.empty()) {
+        judge_limits(ex, in, r);
+        passed = passed && r.status == RunStatus::Passed;
+    }
     for (const Phrase& p : ex.warnings()) r.say_more(p);
     if (in.req.keep_buffers) {
         r.gpu_outputs = *run_a;
@@ -403,6 +417,38 @@ void LocalBackend::run_on(StepExecutor& ex, const StepInputs& in, RunResult& r) 
     }
     if (r.gpu_time) add_ceilings(in.req, r);
     ex.beside(r);
+}
+
+void LocalBackend::judge_limits(StepExecutor& ex, const StepInputs& in, RunResult& r) {
+    if (const std::optional<AccessCounts> counts = ex.access_counts()) {
+        judge_access_limits(r, in.access_limits, &*counts);
+        return;
+    }
+    if (r.status != RunStatus::Passed) return;  // a wrong output is the verdict: no emulated run for it
+    const TestCase* tc = request_case(in.req, in.step);
+    if (tc && tc->timing) {
+        judge_access_limits(r, in.access_limits, nullptr, {{"access.not_judged.timed", {}}});
+        return;
+    }
+    if (tc && !tc->emulate) {
+        judge_access_limits(r, in.access_limits, nullptr, {{"access.not_judged.not_emulated", {}}});
+        return;
+    }
+    if (in.req.on_phase) in.req.on_phase("emulate");
+    RunResult emulated;
+    emulated.params = r.params;
+    emulated.launches = r.launches;
+    std::optional<AccessCounts> counts;
+    const std::unique_ptr<StepExecutor> em = make_emulate_executor(in);
+    if (em->prepare(emulated) && em->validate(emulated, kPoisonA, kGuardA, nullptr)) counts = em->access_counts();
+    if (counts) {
+        judge_access_limits(r, in.access_limits, &*counts);
+        return;
+    }
+    Sentence why{{"access.not_judged.emulator_failed", {}}};
+    if (!emulated.message_said.empty()) why.insert(why.end(), emulated.message_said.begin(), emulated.message_said.end());
+    else why.push_back(verbatim(emulated.message));
+    judge_access_limits(r, in.access_limits, nullptr, why, true);
 }
 
 void LocalBackend::add_ceilings(const RunRequest& req, RunResult& r) {

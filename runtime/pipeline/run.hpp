@@ -124,6 +124,11 @@ enum class RunStatus {
     // CudaError memcheck causes by stopping the kernel at the bad access; the
     // message says what the run itself did.
     SanitizerErrors,
+    // Every compared output was right, but the kernel broke one of the step's
+    // access limits (lesson checks.access): it read, wrote or updated memory
+    // more or fewer times than the step allows, or a line's sectors per
+    // request or bank conflicts went past the step's bound.
+    AccessLimit,
 };
 
 const char* run_status_name(RunStatus s);
@@ -146,6 +151,30 @@ struct TargetResult {
     double ratio() const { return that_ms > 0 ? this_ms / that_ms : 0; }
     bool applies() const { return not_applicable.empty() && that_ms > 0; }
     bool met() const { return applies() && ratio() <= at_most; }
+};
+
+// One access limit's verdict (lesson checks.access), decided by
+// judge_access_limits (verdict.hpp) from what the CPU emulator counted.
+enum class LimitVerdict { Passed, Failed, NotJudged };
+const char* limit_verdict_name(LimitVerdict v);  // "passed", "failed", "not-judged"
+
+struct AccessLimitResult {
+    std::string json_path;  // the limit in the lesson: "steps[2].checks.access[1]"
+    Sentence limit;         // the limit, as a student reads it: "global memory reads per thread: at most 2"
+    LimitVerdict verdict = LimitVerdict::NotJudged;
+    // What was found: a broken limit's worst thread, element or line and its
+    // count; a passed one's extremes; why one was not judged.
+    Sentence said;
+    // The count on the side the limit watches (the highest against at_most,
+    // else the lowest; a broken limit's is the one `said` names), or the
+    // worst line's figure; 0 when not judged.
+    double value = 0;
+    // The lesson's reason for the limit, by language ("en", "zh"; "" for a
+    // plain string), said after a broken limit's verdict.
+    std::map<std::string, std::string> why;
+
+    std::string said_in(std::string_view lang) const { return render(said, lang); }
+    std::string limit_in(std::string_view lang) const { return render(limit, lang); }
 };
 
 struct LaunchReport {
@@ -278,6 +307,10 @@ struct RunResult {
     // counters, every block of the first validation run's launches (source "ncu");
     // its not_recorded says why there is none (no GPU, no ncu, no permission).
     std::optional<AccessSummary> profile;
+    // The step's access limits (lesson checks.access), each with its verdict,
+    // in the lesson's order; empty when the step has none or the run did not
+    // get as far as judging them (it stopped, or its outputs were wrong on a GPU).
+    std::vector<AccessLimitResult> access_limits;
 
     std::vector<HostBuffer> inputs;        // as given to the kernel (when keep_buffers)
     std::vector<HostBuffer> gpu_outputs;   // outputs and inouts after the kernel

@@ -41,6 +41,16 @@ const char* run_status_name(RunStatus s) {
     case RunStatus::Stopped: return "stopped";
     case RunStatus::SanitizerErrors: return "sanitizer-errors";
     case RunStatus::HostError: return "host-error";
+    case RunStatus::AccessLimit: return "access-limit";
+    }
+    return "unknown";
+}
+
+const char* limit_verdict_name(LimitVerdict v) {
+    switch (v) {
+    case LimitVerdict::Passed: return "passed";
+    case LimitVerdict::Failed: return "failed";
+    case LimitVerdict::NotJudged: return "not-judged";
     }
     return "unknown";
 }

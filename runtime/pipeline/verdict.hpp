@@ -4,6 +4,7 @@
 
 #include "compare/compare.hpp"
 #include "data/buffers.hpp"
+#include "pipeline/executor.hpp"
 #include "pipeline/run.hpp"
 
 #include <string>
@@ -21,6 +22,18 @@ void set_refused(RunResult& r, const LaunchReport& lr);
 bool judge_outputs(RunResult& r, const std::vector<CompareSpec>& compare, const std::vector<HostBuffer>& run_a,
                    const std::vector<HostBuffer>& run_b, const std::vector<HostBuffer>& reference_out,
                    const Sentence& out_of_bounds);
+
+// The step's access limits (lesson checks.access) against what the CPU
+// emulator counted: each limit's verdict into r.access_limits, in the
+// lesson's order. A broken limit of a run whose outputs passed fails it
+// (AccessLimit), said with the first broken limit's worst thread, element or
+// line, its count, the bound, and the lesson's `why`. With `counts` null the
+// limits were not judged, and each says `not_judged`: a case whose `fails`
+// is true then fails too (the emulator could not run it: nothing shows the
+// limits kept), otherwise it passes on its outputs (the step's other cases
+// judge the limits).
+void judge_access_limits(RunResult& r, const std::vector<AccessLimitBounds>& limits, const AccessCounts* counts,
+                         const Sentence& not_judged = {}, bool fails = false);
 
 // The check after timing: the outputs the last timed run left, against the
 // reference by the same rules. A kernel that computed once and replayed the

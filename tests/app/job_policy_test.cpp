@@ -23,7 +23,7 @@ TEST(JobPolicy, ARunThatWentWrongEndedInError) {
 }
 
 TEST(JobPolicy, AVerdictOnTheKernelOrAStopDidNot) {
-    for (RunStatus s : {RunStatus::Passed, RunStatus::Mismatch, RunStatus::CompileOnly, RunStatus::Stopped})
+    for (RunStatus s : {RunStatus::Passed, RunStatus::Mismatch, RunStatus::AccessLimit, RunStatus::CompileOnly, RunStatus::Stopped})
         EXPECT_FALSE(ended_in_error(run_outcome(s))) << run_status_name(s);
     JobOutcome stopped = run_outcome(RunStatus::Crashed);
     stopped.discarded = true;  // Stop pressed: the result is dropped, not a failure

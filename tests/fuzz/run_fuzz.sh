@@ -88,7 +88,7 @@ wire)
     # pipeline with the driver and the emulator; the comparison with the
     # buffers and images): it compiles those functions alone, taken from the
     # files that define them, against pipeline/run.hpp.
-    extract_functions="run_status_name mismatch_reason_name"
+    extract_functions="run_status_name limit_verdict_name mismatch_reason_name"
     seeds="$work/wire/seeds $src/tests/fuzz/seeds/wire"
     export WB_FUZZ_SEEDS="$work/wire/seeds"
     export WB_FUZZ_LESSON="$src/lessons/01_vector_add.json"

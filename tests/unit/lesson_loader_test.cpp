@@ -286,14 +286,15 @@ TEST(LessonLoader, GoodLessonsAreListedSortedWithoutTheSchema) {
     EXPECT_TRUE(list_lessons(dir.path() / "missing").empty());
 
     auto good = list_lessons(kGood);
-    ASSERT_EQ(good.size(), 7u);
-    EXPECT_EQ(good[0].filename(), "constant_mask.json");
-    EXPECT_EQ(good[1].filename(), "format2.json");
-    EXPECT_EQ(good[2].filename(), "full.json");
-    EXPECT_EQ(good[3].filename(), "half_scale.json");
-    EXPECT_EQ(good[4].filename(), "malloc_heap.json");
-    EXPECT_EQ(good[5].filename(), "minimal.json");
-    EXPECT_EQ(good[6].filename(), "multipass_scan.json");
+    ASSERT_EQ(good.size(), 8u);
+    EXPECT_EQ(good[0].filename(), "access_limits.json");
+    EXPECT_EQ(good[1].filename(), "constant_mask.json");
+    EXPECT_EQ(good[2].filename(), "format2.json");
+    EXPECT_EQ(good[3].filename(), "full.json");
+    EXPECT_EQ(good[4].filename(), "half_scale.json");
+    EXPECT_EQ(good[5].filename(), "malloc_heap.json");
+    EXPECT_EQ(good[6].filename(), "minimal.json");
+    EXPECT_EQ(good[7].filename(), "multipass_scan.json");
 }
 
 // ---------------------------------------------------------------------------

@@ -61,12 +61,20 @@ TEST(ResultJson, EveryMemberComesBackUnchanged) {
 }
 
 TEST(ResultJson, EveryEnumCrossesByItsName) {
-    for (int i = 0; i <= static_cast<int>(RunStatus::SanitizerErrors); ++i) {
+    for (int i = 0; i <= static_cast<int>(RunStatus::AccessLimit); ++i) {
         RunResult r;
         r.status = static_cast<RunStatus>(i);
         const json form = result_json(r);
         EXPECT_EQ(form.at("status"), run_status_name(r.status));
         EXPECT_EQ(result_from_json(form).status, r.status);
+    }
+    for (LimitVerdict v : {LimitVerdict::Passed, LimitVerdict::Failed, LimitVerdict::NotJudged}) {
+        RunResult r;
+        r.access_limits = {AccessLimitResult{}};
+        r.access_limits[0].verdict = v;
+        const json form = result_json(r);
+        EXPECT_EQ(form.at("access_limits")[0].at("verdict"), limit_verdict_name(v));
+        EXPECT_EQ(result_from_json(form).access_limits[0].verdict, v);
     }
     RunResult r;
     r.sanitizer = SanitizerTool::Racecheck;
