@@ -6,6 +6,7 @@
 #include "widgets/warp_request_view.hpp"
 
 #include <gtest/gtest.h>
+#include <imgui.h>
 
 namespace wb::app {
 namespace {
@@ -61,6 +62,36 @@ TEST(WarpRequestLayout, APaddedColumnARowAndABroadcastTakeOneRow) {
     EXPECT_EQ(broadcast.cell_lanes[2].size(), 32u);  // word 2, bank 2: every lane
     // Consecutive float2s: 64 words, two passes, and no conflict in either.
     EXPECT_EQ(warp_request_layout(warp(0, 8, 8), true).rows, 2);
+}
+
+// Hovering a cell names it: the per-thread view's tooltip lists that thread's accesses.
+TEST(ThreadGrid, TheCellUnderTheMouseIsTheOneReturned) {
+    ImGuiContext* ctx = ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(800, 600);
+    io.DeltaTime = 1.0f / 60.0f;
+    io.IniFilename = nullptr;
+    io.Fonts->AddFontDefault();
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    const std::vector<ThreadGridCell> cells(32 * 8);  // a 32 x 8 block
+    int under = -2;
+    ImVec2 origin;
+    for (int frame = 0; frame < 3; ++frame) {
+        ImGui::NewFrame();
+        ImGui::SetNextWindowPos(ImVec2(0, 0));
+        ImGui::SetNextWindowSize(ImVec2(800, 600));
+        ImGui::Begin("host", nullptr, ImGuiWindowFlags_NoDecoration);
+        origin = ImGui::GetCursorScreenPos();
+        // 640 pixels for 32 columns: cells of 20.
+        under = draw_thread_grid("grid", cells, 32, ThreadGridStyle{}, 640);
+        ImGui::End();
+        ImGui::Render();
+        io.MousePos = ImVec2(origin.x + 3 * 20 + 10, origin.y + 5 * 20 + 10);  // column 3, row 5
+    }
+    EXPECT_EQ(under, 5 * 32 + 3);
+    ImGui::DestroyContext(ctx);
 }
 
 TEST(ThreadGrid, AnyAccessShowsAndNoneIsEmpty) {
