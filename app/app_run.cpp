@@ -52,6 +52,7 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -509,39 +510,32 @@ void act_on_requests(AppState& state, JobRunner& jobs) {
     // A lesson whose file on disk is broken still runs: the request carries
     // the last version that loaded, which is the one on screen.
     const std::string off_reason = untrusted_reason(state);
-    if (rq.sanitize != SanitizerTool::None && !rq.run) {
-        // Check memory / Check races: a full run under compute-sanitizer.
+    // Check memory / Check races (a full run under compute-sanitizer) and Profile
+    // this run (the run again on the GPU under Nsight Compute, profile/ncu.hpp):
+    // one run each, in a worker of its own, when Run itself would be allowed.
+    const auto submit_tool_run = [&](const char* what, const std::string& tool, const std::function<void(RunRequest&)>& set) {
         const std::string blocked = run_blocked_reason(state);
         if (!off_reason.empty()) {
-            log_line(state, "Check is unavailable: " + off_reason, true);
+            log_line(state, std::string(what) + " is unavailable: " + off_reason, true);
         } else if (!blocked.empty() && !rq.run_even_without_gpu) {
-            log_line(state, "Check is unavailable: " + blocked, true);
+            log_line(state, std::string(what) + " is unavailable: " + blocked, true);
         } else if (state.lesson && selected_step(state)) {
             RunRequest req = make_request(state, false);
-            req.sanitizer = rq.sanitize;
+            set(req);
             state.last_submitted_job = jobs.submit(JobKind::Run, std::move(req), ed.revision);
             ed.compile_submitted_revision = ed.revision;
-            log_line(state, std::string("compute-sanitizer ") +
-                                (rq.sanitize == SanitizerTool::Memcheck ? "memcheck" : "racecheck") +
-                                " submitted (case " + state.launch.test_case + "); this takes a few seconds");
+            log_line(state, tool + " submitted (case " + state.launch.test_case + "); this takes a few seconds");
         }
-    }
-    if (rq.profile && !rq.run) {
-        // Profile this run: the run again on the GPU, under Nsight Compute (profile/ncu.hpp).
-        const std::string blocked = run_blocked_reason(state);
-        if (!off_reason.empty()) {
-            log_line(state, "Profile is unavailable: " + off_reason, true);
-        } else if (!blocked.empty() && !rq.run_even_without_gpu) {
-            log_line(state, "Profile is unavailable: " + blocked, true);
-        } else if (state.lesson && selected_step(state)) {
-            RunRequest req = make_request(state, false);
+    };
+    if (rq.sanitize != SanitizerTool::None && !rq.run)
+        submit_tool_run("Check",
+                        std::string("compute-sanitizer ") + (rq.sanitize == SanitizerTool::Memcheck ? "memcheck" : "racecheck"),
+                        [&](RunRequest& req) { req.sanitizer = rq.sanitize; });
+    if (rq.profile && !rq.run)
+        submit_tool_run("Profile", "Nsight Compute profile", [](RunRequest& req) {
             req.profile = true;
             req.executor = Executor::Gpu;
-            state.last_submitted_job = jobs.submit(JobKind::Run, std::move(req), ed.revision);
-            ed.compile_submitted_revision = ed.revision;
-            log_line(state, "Nsight Compute profile submitted (case " + state.launch.test_case + "); this takes a few seconds");
-        }
-    }
+        });
     if (rq.run && !off_reason.empty()) {
         log_line(state, "Run is unavailable: " + off_reason, true);
     } else if (rq.run) {

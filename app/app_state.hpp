@@ -210,7 +210,6 @@ struct DrawnFrame {
     bool find_bar = false;            // the editor's find bar (Ctrl+F) was drawn
     bool run_button = false;          // the Run button was drawn...
     bool run_disabled = false;        // ...disabled (what ImGui::BeginDisabled was given)
-    bool profile_button_enabled = false;  // the Memory access tab's "Profile this run" could be pressed
     std::vector<std::string> texts;   // messages drawn: the launch refusal, diagnostics, the device note
     int timeline_lanes = -1;          // lanes the Timeline tab drew (0: its message instead); -1: no timeline drawn
     int timeline_bars = -1;           // bars it drew inside the visible range; -1: no timeline drawn

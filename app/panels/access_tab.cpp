@@ -360,7 +360,6 @@ bool draw_profile(AppState& state, const RunResult* r) {
     ImGui::BeginDisabled(!can);
     if (ImGui::Button(tr(UiText::ProfileRun, lang))) state.requests.profile = true;
     ImGui::EndDisabled();
-    state.drawn.profile_button_enabled = can;
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("%s", tr(can ? UiText::ProfileRunTip : UiText::ProfileNeedsGpu, lang));
     if (!r || !r->profile) return false;

@@ -75,15 +75,16 @@ void print_access(const AccessSummary& a, const std::string& lang) {
         std::cout << head << render(why, lang) << "\n";
         return;
     }
-    if (ncu) std::cout << head << render({{"profile.source", {std::to_string(a.launches.size())}}}, lang) << "\n";
-    for (const auto& l : a.launches) {
-        if (ncu) break;
-        std::string blocks;
-        for (const auto& b : l.sampled) blocks += (blocks.empty() ? "" : ", ") + dims_str(b);
-        std::cout << "access  "
-                  << render({{"access.sampled", {l.kernel, std::to_string(l.sampled.size()), std::to_string(l.blocks), blocks}}}, lang)
-                  << "\n";
-    }
+    if (ncu)  // every block
+        std::cout << head << render({{"profile.source", {std::to_string(a.launches.size())}}}, lang) << "\n";
+    else  // the emulator's sampled blocks
+        for (const auto& l : a.launches) {
+            std::string blocks;
+            for (const auto& b : l.sampled) blocks += (blocks.empty() ? "" : ", ") + dims_str(b);
+            std::cout << "access  "
+                      << render({{"access.sampled", {l.kernel, std::to_string(l.sampled.size()), std::to_string(l.blocks), blocks}}}, lang)
+                      << "\n";
+        }
     if (a.truncated)
         std::cout << "        " << render({{"access.truncated", {std::to_string(AccessRecord::kAccesses)}}}, lang) << "\n";
     if (a.lines.empty()) {
