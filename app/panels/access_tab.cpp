@@ -140,7 +140,12 @@ void draw_access_table(AppState& state, const std::vector<AccessLine>& lines, co
         ImGui::TableSetColumnIndex(2);
         ImGui::TextUnformatted(access_word(l.space, lang));
         ImGui::TableSetColumnIndex(3);
-        ImGui::Text("%lld", l.requests);
+        if (l.uneven_requests > 0) {
+            ImGui::Text("%lld~", l.requests);
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", render({{"access.uneven", {}}}, lang).c_str());
+        } else {
+            ImGui::Text("%lld", l.requests);
+        }
         const AccessCost cost = access_cost(l);
         const std::string figure = format("%.2f", global ? l.sectors_per_request : l.bank_conflict_ways);
         const ImVec4 colour = access_cost_colour(cost).vec4();
@@ -153,6 +158,11 @@ void draw_access_table(AppState& state, const std::vector<AccessLine>& lines, co
         if (visible) state.drawn.access_rows.push_back({l.line, l.op, l.space, figure, access_cost_name(cost)});
     }
     ImGui::EndTable();
+    if (std::any_of(lines.begin(), lines.end(), [](const AccessLine& l) { return l.uneven_requests > 0; })) {
+        ImGui::PushTextWrapPos(0.0f);
+        say(state, render({{"access.uneven", {}}}, lang), true);
+        ImGui::PopTextWrapPos();
+    }
 }
 
 namespace {

@@ -99,14 +99,18 @@ void print_access(const AccessSummary& a, const std::string& lang) {
     }
     const auto w = static_cast<int>(width);
     std::cout << "        " << std::left << std::setw(w) << "line" << "  op      space   requests  sectors/req  ways\n";
+    bool uneven = false;
     for (std::size_t i = 0; i < a.lines.size(); ++i) {
         const AccessLine& l = a.lines[i];
         const bool global = l.space == "global";
+        uneven = uneven || l.uneven_requests > 0;
         std::cout << "        " << std::left << std::setw(w) << where[i] << "  " << std::setw(6) << l.op << "  " << std::setw(6)
-                  << l.space << "  " << std::right << std::setw(8) << l.requests << "  " << std::setw(11)
+                  << l.space << "  " << std::right << std::setw(8)
+                  << (std::to_string(l.requests) + (l.uneven_requests > 0 ? "~" : "")) << "  " << std::setw(11)
                   << (global ? fmt("%.2f", l.sectors_per_request) : "-") << "  " << std::setw(4)
                   << (global ? "-" : fmt("%.2f", l.bank_conflict_ways)) << "\n";
     }
+    if (uneven) std::cout << "        " << render({{"access.uneven", {}}}, lang) << "\n";
 }
 
 // The step's access limits (lesson checks.access), one line each: the

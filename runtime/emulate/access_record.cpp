@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <set>
 #include <tuple>
 #include <unordered_map>
 
@@ -209,6 +210,7 @@ AccessSummary AccessRecord::summarise(const LinesOf& lines_of, const std::vector
         std::uintptr_t pc = 0;
         std::uint8_t kind = 0;
         long long requests = 0, sectors = 0, wavefronts = 0, least_sectors = 0, least_wavefronts = 0;
+        long long uneven_requests = 0;  // AccessLine::uneven_requests
         std::vector<Example> examples;  // by launch and block, then as met
     };
     std::vector<Figures> instructions;
@@ -280,6 +282,20 @@ AccessSummary AccessRecord::summarise(const LinesOf& lines_of, const std::vector
             lanes.lane.push_back(static_cast<int>(a.thread % kWarpLanes));
             lanes.bytes.emplace_back(a.offset, a.size);
         }
+        // The (warp, instruction) pairs whose lanes ran it different numbers
+        // of times (a lane that never ran it is only inactive).
+        std::set<std::pair<unsigned, int>> uneven;
+        {
+            std::map<std::pair<unsigned, int>, std::pair<unsigned, unsigned>> runs;  // least and most
+            for (std::size_t t = 0; t < seen.size(); ++t)
+                for (const auto& [instruction, n] : seen[t]) {
+                    const auto [it, added] = runs.try_emplace({unsigned(t / kWarpLanes), instruction}, n, n);
+                    it->second.first = std::min(it->second.first, n);
+                    it->second.second = std::max(it->second.second, n);
+                }
+            for (const auto& [key, range] : runs)
+                if (range.first != range.second) uneven.insert(key);
+        }
         std::vector<std::pair<const Key*, const Lanes*>> met;
         for (const auto& [key, lanes] : requests) met.emplace_back(&key, &lanes);
         std::sort(met.begin(), met.end(), [](const auto& a, const auto& b) { return a.second->first < b.second->first; });
@@ -287,6 +303,7 @@ AccessSummary AccessRecord::summarise(const LinesOf& lines_of, const std::vector
             Figures& f = instructions[static_cast<std::size_t>(std::get<1>(*key))];
             const bool shared = (f.kind & kShared) != 0;
             ++f.requests;
+            if (uneven.count({std::get<0>(*key), std::get<1>(*key)})) ++f.uneven_requests;
             const long long took = shared ? request_wavefronts(lanes->bytes) : request_sectors(lanes->bytes);
             if (shared) {
                 f.wavefronts += took;
@@ -344,6 +361,7 @@ AccessSummary AccessRecord::summarise(const LinesOf& lines_of, const std::vector
             line.wavefronts += f.wavefronts;
             line.least_sectors += f.least_sectors;
             line.least_wavefronts += f.least_wavefronts;
+            line.uneven_requests += f.uneven_requests;
             for (const Example& e : f.examples) examples.push_back(&e);
             row_of[static_cast<std::size_t>(i)] = static_cast<int>(s.lines.size());
         }

@@ -72,6 +72,13 @@ struct AccessLine {
     // distinct bytes in whole sectors; shared, its distinct words in passes of 32.
     long long least_sectors = 0;
     long long least_wavefronts = 0;
+    // Requests of a warp whose lanes ran that instruction different numbers of
+    // times (the emulator only): lane by lane, the k-th runs make one request,
+    // as a loop's k-th iterations do. A GPU pairs them so too where its loop is
+    // a loop, but where nvcc unrolled it each iteration is an instruction of
+    // its own, and the lanes of one request can differ: the GPU's sectors and
+    // ways for such a line can differ a little (docs/memory-access.md).
+    long long uneven_requests = 0;
     // Its first requests, in the order the warps met them (at most
     // AccessRecord::kRequestsPerLine, fewer when the kernel has many lines).
     std::vector<AccessRequest> examples;

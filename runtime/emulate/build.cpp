@@ -102,7 +102,11 @@ constexpr int arity(void (*)(P...)) { return int(sizeof...(P)); }
 // `checked`: -fsanitize=thread puts a call to cuda_emu.h's __tsan_ functions
 // before every access (emulate/access_check.hpp); -nodefaultlibs, with the
 // default libraries named again, keeps GCC from linking ThreadSanitizer's own
-// runtime in. The plain build, for the second validation run, has neither.
+// runtime in; -fno-tree-sra keeps a copy of a float4 (or any small struct) one
+// access, as nvcc's LDG.128/LDS.128 make it, where GCC's scalar replacement
+// would split it into four 4-byte accesses and the access record would count
+// four requests of other conflicts (docs/memory-access.md). The plain build,
+// for the second validation run, has none of these.
 std::vector<std::string> emulator_library_flags(bool checked) {
     const fs::path include = emulator_include_dir();
     std::vector<std::string> flags{"-std=c++17", "-O2", "-march=native", "-ffp-contract=off", "-fno-strict-aliasing", "-g1",
@@ -110,7 +114,7 @@ std::vector<std::string> emulator_library_flags(bool checked) {
             "-fcheck-new", "-fno-optimize-sibling-calls", "-I" + include.string(),
             "-Wl,--version-script=" + (include / "wb_emu_heap.map").string(), "-pthread",
             "-Wl,--wrap=exit,--wrap=quick_exit,--wrap=_exit,--wrap=_Exit,--wrap=abort,--wrap=raise",
-            "-fsanitize=thread", "--param=tsan-instrument-func-entry-exit=0", "-nodefaultlibs", "-lstdc++", "-lm", "-lc",
+            "-fsanitize=thread", "-fno-tree-sra", "--param=tsan-instrument-func-entry-exit=0", "-nodefaultlibs", "-lstdc++", "-lm", "-lc",
             "-lgcc_s", "-lgcc"};
     if (!checked) flags.erase(std::find(flags.begin(), flags.end(), "-fsanitize=thread"), flags.end());
     return flags;

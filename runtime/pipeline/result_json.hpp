@@ -131,7 +131,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessBuffer, name, space, eleme
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessRequest, launch, block, warp, buffer, origin, size, sectors, wavefronts, lanes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessLine, file, line, op, space, requests, sectors, wavefronts,
                                                 sectors_per_request, bank_conflict_ways, least_sectors, least_wavefronts,
-                                                examples)
+                                                uneven_requests, examples)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessThread, launch, block, thread, global_reads, global_writes,
                                                 global_atomics, shared_reads, shared_writes, shared_atomics, accesses,
                                                 accesses_left_out)

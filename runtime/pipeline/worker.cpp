@@ -470,11 +470,12 @@ RunResult WorkerBackend::run_locked(const RunRequest& req) {
 // `r` is what is known before the worker answers; `output` is what the tool
 // and the worker printed, which an answered result's output starts with when
 // `tool_output_shown` (compute-sanitizer's report is for the student; ncu's
-// source page is for parse_ncu_source_page only).
+// source page is for parse_ncu_source_page only). `max_output` is how much of
+// that is kept (spawn); a result's own output keeps kMaxOutput of it at most.
 RunResult WorkerBackend::run_one_shot(const RunRequest& req, const std::vector<std::string>& wrapper, const std::string& tool,
-                                      RunResult r, std::string& output, bool tool_output_shown) {
+                                      RunResult r, std::string& output, bool tool_output_shown, std::size_t max_output) {
     std::string why;
-    std::unique_ptr<Process> sp = spawn(wrapper, why);
+    std::unique_ptr<Process> sp = spawn(wrapper, why, max_output);
     if (!sp) {
         r.status = RunStatus::Crashed;
         r.message = why;
@@ -517,10 +518,14 @@ RunResult WorkerBackend::run_one_shot(const RunRequest& req, const std::vector<s
     sp->finish_output();
     output = sp->take_output();
 
+    const auto kept = [&] {
+        if (output.size() <= kMaxOutput) return output;
+        return output.substr(0, kMaxOutput) + kOutputTruncated + std::to_string(kMaxOutput / 1024) + " KiB]\n";
+    };
     if (answered) {
-        if (tool_output_shown) r.output = output + r.output;
+        if (tool_output_shown) r.output = kept() + r.output;
     } else {
-        r.output = output;
+        r.output = kept();
         describe_failure(r, req, st, e, at, timeout, cancelled(), tool, decode_error);
     }
     r.context_lost = false;  // that worker was for this run only; the warm one is untouched
@@ -609,7 +614,7 @@ RunResult WorkerBackend::run_profiled(const RunRequest& request) {
         return without(e.said().empty() ? Sentence{verbatim(e.message())} : e.said());
     }
     std::string output;
-    r = run_one_shot(req, wrapper, "Nsight Compute (ncu)", std::move(r), output, false);
+    r = run_one_shot(req, wrapper, "Nsight Compute (ncu)", std::move(r), output, false, kMaxProfileOutput);
     r.profile = parse_ncu_source_page(output);
     return r;
 }

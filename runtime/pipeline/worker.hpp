@@ -88,13 +88,14 @@ private:
     struct Process;
     bool ensure_worker(std::string& why);
     bool ensure_live_worker(std::string& why);  // replaces a warm worker that died while idle
-    std::unique_ptr<Process> spawn(const std::vector<std::string>& wrapper, std::string& why);
+    // `max_output`: how much of what it prints is kept; 0 for kMaxOutput (worker_process.hpp).
+    std::unique_ptr<Process> spawn(const std::vector<std::string>& wrapper, std::string& why, std::size_t max_output = 0);
     BackendInfo info_locked();
     RunResult run_locked(const RunRequest& request);
     RunResult run_sanitized(const RunRequest& request);
     RunResult run_profiled(const RunRequest& request);
     RunResult run_one_shot(const RunRequest& req, const std::vector<std::string>& wrapper, const std::string& tool,
-                           RunResult r, std::string& output, bool tool_output_shown);
+                           RunResult r, std::string& output, bool tool_output_shown, std::size_t max_output = 0);
     void stop_worker();
     // Adds the request's lesson folders to what a worker sees, replacing a
     // contained worker that cannot see them.

@@ -114,7 +114,8 @@ fs::path find_worker_executable() {
     return {};
 }
 
-std::unique_ptr<WorkerBackend::Process> WorkerBackend::spawn(const std::vector<std::string>& wrapper, std::string& why) {
+std::unique_ptr<WorkerBackend::Process> WorkerBackend::spawn(const std::vector<std::string>& wrapper, std::string& why,
+                                                             std::size_t max_output) {
     if (options_.executable.empty()) {
         why = "the worker program cuda-workbook-worker was not found (set WB_WORKER to its path)";
         return nullptr;
@@ -202,6 +203,7 @@ std::unique_ptr<WorkerBackend::Process> WorkerBackend::spawn(const std::vector<s
         return nullptr;
     }
     auto p = std::make_unique<Process>();
+    p->max_output = max_output > 0 ? max_output : kMaxOutput;
     p->pid = pid;
     p->builder_pid = builder_pid;
     p->builder_cgroup = std::move(builder_cgroup);
@@ -225,7 +227,7 @@ std::unique_ptr<WorkerBackend::Process> WorkerBackend::spawn(const std::vector<s
             const ssize_t n = ::read(raw->output_fd, buf, sizeof buf);
             if (n <= 0) return false;
             std::lock_guard<std::mutex> lock(raw->output_mutex);
-            std::size_t room = kMaxOutput > raw->output.size() ? kMaxOutput - raw->output.size() : 0;
+            std::size_t room = raw->max_output > raw->output.size() ? raw->max_output - raw->output.size() : 0;
             raw->output.append(buf, std::min<std::size_t>(room, std::size_t(n)));
             if (std::size_t(n) > room) raw->output_truncated = true;
             return true;

@@ -26,6 +26,10 @@
 namespace wb {
 
 constexpr std::size_t kMaxOutput = 256 * 1024;  // what a worker printed that a result keeps
+// What a run under Nsight Compute may print: its source page has a row per
+// SASS instruction, about 0.6 MB per launch of lesson 06's register-tiled kernel.
+constexpr std::size_t kMaxProfileOutput = std::size_t(64) << 20;
+constexpr const char* kOutputTruncated = "\n[output truncated at ";
 
 // One running worker: its pid, its pipes, and a thread that collects what it prints.
 struct WorkerBackend::Process {
@@ -50,6 +54,7 @@ struct WorkerBackend::Process {
     std::mutex output_mutex;
     std::string output;
     bool output_truncated = false;
+    std::size_t max_output = kMaxOutput;  // set before the reader starts
     std::condition_variable output_synced;
     unsigned long long syncs_done = 0;  // drains the reader finished for sync_output
     bool reader_done = false;           // the reader has returned
@@ -117,7 +122,7 @@ struct WorkerBackend::Process {
     std::string take_output() {
         std::lock_guard<std::mutex> lock(output_mutex);
         std::string out = std::move(output);
-        if (output_truncated) out += "\n[output truncated at " + std::to_string(kMaxOutput / 1024) + " KiB]\n";
+        if (output_truncated) out += kOutputTruncated + std::to_string(max_output / 1024) + " KiB]\n";
         output.clear();
         output_truncated = false;
         return out;

@@ -112,6 +112,7 @@ AccessSummary parse_ncu_source_page(const std::string& output) {
     std::vector<Launch> launches;
     std::string first_error;
     bool no_permission = false, nothing_profiled = false;
+    std::string truncated_at;  // "65536 KiB": the worker kept that much of the page
     std::vector<std::string> header;
     auto col = [&](const char* name) -> int {
         auto it = std::find(header.begin(), header.end(), name);
@@ -125,6 +126,7 @@ AccessSummary parse_ncu_source_page(const std::string& output) {
         if (line.find("ERR_NVGPUCTRPERM") != std::string::npos) no_permission = true;
         if (starts_with(line, "==ERROR==") && first_error.empty()) first_error = line.substr(9);
         if (starts_with(line, "==WARNING== No kernels were profiled")) nothing_profiled = true;
+        if (starts_with(line, "[output truncated at ")) truncated_at = line.substr(21, line.size() > 22 ? line.size() - 22 : 0);
         if (!starts_with(line, "\"")) continue;
         std::vector<std::string> f = csv_fields(line);
         if (f.size() == 2 && f[0] == "File Path") {
@@ -208,6 +210,11 @@ AccessSummary parse_ncu_source_page(const std::string& output) {
     }
     if (no_permission)
         a.not_recorded = {{"profile.no_permission", {}}};
+    else if (!truncated_at.empty()) {  // a row per line is there only if its instructions came before the cut
+        a.lines.clear();
+        a.launches.clear();
+        a.not_recorded = {{"profile.too_long", {truncated_at}}};
+    }
     else if (launches.empty() && !first_error.empty())
         a.not_recorded = {{"profile.failed", {first_error}}};
     else if (launches.empty() || nothing_profiled)

@@ -39,7 +39,8 @@ std::vector<std::string> ncu_wrapper(const std::filesystem::path& cuda_home, con
 // (shared). The pipeline validates a case twice, so when the profiled
 // launches are the same kernels twice over, only the first half (the first
 // validation run) is counted. `not_recorded` says why the table is empty:
-// ncu profiled nothing, or could not read the GPU's counters.
+// ncu profiled nothing, could not read the GPU's counters, or printed more
+// than the worker keeps (the output ends "[output truncated at N KiB]").
 AccessSummary parse_ncu_source_page(const std::string& output);
 
 }  // namespace wb

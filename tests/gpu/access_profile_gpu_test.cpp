@@ -82,11 +82,20 @@ TEST_P(AccessProfileGpu, NsightComputeAndTheEmulatorGiveTheSameSectorsAndBankCon
             else std::snprintf(s, sizeof s, "%.2f ways (%lld/%lld)", l.bank_conflict_ways, l.wavefronts, l.least_wavefronts);
             return std::string(s);
         };
-        std::printf("[ figures  ]   %d %s %s | %lld %s | %s\n", el->line, el->op.c_str(), el->space.c_str(), el->requests,
+        std::printf("[ figures  ]   %d %s %s | %lld%s %s | %s\n", el->line, el->op.c_str(), el->space.c_str(), el->requests,
+                    el->uneven_requests > 0 ? "~" : "",
                     fig(*el).c_str(), it == profiled.end() ? "-" : (std::to_string(it->second->requests) + " " + fig(*it->second)).c_str());
-        ASSERT_NE(it, profiled.end()) << "ncu has no " << el->op << " of " << el->space << " memory on line " << el->line;
-        if (global) EXPECT_EQ(it->second->sectors, el->sectors) << "line " << el->line << " " << el->op;
-        else EXPECT_NEAR(it->second->bank_conflict_ways, el->bank_conflict_ways, 0.05) << "line " << el->line << " " << el->op;
+        EXPECT_NE(it, profiled.end()) << "ncu has no " << el->op << " of " << el->space << " memory on line " << el->line;
+        if (it == profiled.end()) continue;  // every row is still printed
+        // Where lanes of a warp ran the line unequally, an unrolled loop on the GPU
+        // can pair them otherwise (AccessLine::uneven_requests): within 5% there.
+        const double slack = el->uneven_requests > 0 ? 0.05 : 0.0;
+        if (global)
+            EXPECT_LE(std::abs(double(it->second->sectors - el->sectors)), slack * double(el->sectors))
+                << "line " << el->line << " " << el->op << ": ncu " << it->second->sectors << " sectors, the emulator " << el->sectors;
+        else
+            EXPECT_NEAR(it->second->bank_conflict_ways, el->bank_conflict_ways, std::max(0.05, slack * el->bank_conflict_ways))
+                << "line " << el->line << " " << el->op;
     }
     for (const auto& [key, pl] : profiled)
         EXPECT_TRUE(emulated.count(key)) << "the emulator has no " << pl->op << " of " << pl->space << " memory on line "
@@ -98,6 +107,7 @@ INSTANTIATE_TEST_SUITE_P(Lessons, AccessProfileGpu,
                                            Case{"09_transpose.json", "1", "one_tile"}, Case{"09_transpose.json", "2", "ragged"},
                                            Case{"09_transpose.json", "3", "ragged"}, Case{"09_transpose.json", "2", "one_tile"},
                                            Case{"06_matmul.json", "2", "ragged"}, Case{"06_matmul.json", "3", "ragged"},
+                                           Case{"06_matmul.json", "4", "ragged"},
                                            Case{"03_rgb_to_gray.json", "1", "ragged"}, Case{"03_rgb_to_gray.json", "2", "ragged"}),
                          [](const ::testing::TestParamInfo<Case>& i) {
                              std::string n = std::string(i.param.lesson).substr(0, 2) + "_step" + i.param.step + "_" + i.param.test_case;

@@ -153,6 +153,29 @@ TEST(AccessRecord, TheRaggedCasesGiveTheSectorsPerRequestNsightComputeMeasuredOn
     EXPECT_NEAR(global_load_sectors_per_request(step2), 3.8, 0.05);
 }
 
+TEST(AccessRecord, Float4CopiesAreOneAccessAndLanesThatRanALineUnequallyAreMarked) {
+    // Lesson 06 step 4, case ragged (N = 17, so every C store takes the
+    // scalar path): Nsight Compute on an H200 measured line 82's STS.128 and
+    // lines 90-93's LDS.128 1.00-way, and line 119 68 requests of 345 sectors.
+    const wb::RunResult r = recorded("lessons/06_matmul.json", "register_tiles", "ragged");
+    const wb::AccessLine* tile = line_of(r, "store", "shared", 82);
+    ASSERT_NE(tile, nullptr);
+    EXPECT_EQ(tile->requests, 48);  // one float4 store per thread: 8 warps x 6 tiles
+    EXPECT_DOUBLE_EQ(tile->bank_conflict_ways, 1);
+    for (int line : {90, 91, 92, 93}) {
+        ASSERT_NE(line_of(r, "load", "shared", line), nullptr) << line;
+        EXPECT_DOUBLE_EQ(line_of(r, "load", "shared", line)->bank_conflict_ways, 1) << line;
+    }
+    EXPECT_DOUBLE_EQ(line_of(r, "store", "shared", 64)->bank_conflict_ways, 2);  // the transposed A tile
+    EXPECT_EQ(line_of(r, "store", "shared", 64)->uneven_requests, 0);
+    // Lanes tx 0-3 store 4 columns per row, tx 4 one: their k-th stores pair unequally.
+    const wb::AccessLine* c = line_of(r, "store", "global", 119);
+    ASSERT_NE(c, nullptr);
+    EXPECT_EQ(c->requests, 68);
+    EXPECT_EQ(c->uneven_requests, 68);
+    EXPECT_NEAR(double(c->sectors), 345.0, 0.05 * 345);
+}
+
 TEST(AccessRecord, EachThreadOfAVectorAddReadsGlobalMemoryTwiceAndWritesItOnce) {
     // n = 1000 in 4 blocks of 256: threads 0..999 add, the last 24 do nothing.
     const wb::RunResult r = recorded("lessons/01_vector_add.json", "one_thread_per_element", "ragged");

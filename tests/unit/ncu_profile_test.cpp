@@ -73,6 +73,30 @@ TEST(NcuProfile, UnpaddedTileColumnReadIsSeventeenWayOnTheRaggedCaseAndThePadded
     EXPECT_DOUBLE_EQ(read->bank_conflict_ways, 1.0);
 }
 
+TEST(NcuProfile, RegisterTilesFloat4AndUnrolledScalarStoresAreCountedPerSourceLine) {
+    // Lesson 06 step 4, case ragged: every C store goes through the scalar path
+    // on line 119, sixteen STG instructions of one unrolled loop.
+    const wb::AccessSummary a = wb::parse_ncu_source_page(fixture("06_register_tiles_ragged.txt"));
+    ASSERT_TRUE(a.not_recorded.empty());
+    ASSERT_EQ(a.launches.size(), 1u);
+    EXPECT_EQ(a.launches[0].kernel, "matmul_regtile");
+    const auto* c = row(a, 119, "store", "global");
+    ASSERT_NE(c, nullptr);
+    EXPECT_EQ(c->requests, 68);
+    EXPECT_EQ(c->sectors, 345);
+    const auto* tile = row(a, 82, "store", "shared");  // one STS.128 per thread
+    ASSERT_NE(tile, nullptr);
+    EXPECT_EQ(tile->requests, 48);
+    EXPECT_DOUBLE_EQ(tile->bank_conflict_ways, 1.0);
+    const auto* a_lo = row(a, 90, "load", "shared");  // eight LDS.128 of the unrolled k loop
+    ASSERT_NE(a_lo, nullptr);
+    EXPECT_EQ(a_lo->requests, 384);
+    EXPECT_DOUBLE_EQ(a_lo->bank_conflict_ways, 1.0);
+    const auto* transposed = row(a, 64, "store", "shared");
+    ASSERT_NE(transposed, nullptr);
+    EXPECT_DOUBLE_EQ(transposed->bank_conflict_ways, 2.0);
+}
+
 TEST(NcuProfile, PrintedLinesAndWarningsAmongTheRowsAreSkipped) {
     std::string text = fixture("12_strided_reads_ragged.txt");
     // A kernel's printf and ncu's own notes may fall between the page's lines.
@@ -82,6 +106,17 @@ TEST(NcuProfile, PrintedLinesAndWarningsAmongTheRowsAreSkipped) {
     const wb::AccessSummary a = wb::parse_ncu_source_page(text);
     ASSERT_NE(row(a, 14, "load", "global"), nullptr);
     EXPECT_EQ(row(a, 14, "load", "global")->sectors, 870);
+}
+
+TEST(NcuProfile, APageTheWorkerCutShortGivesNoTableButSaysWhy) {
+    // The worker keeps kMaxProfileOutput of what ncu prints and then marks the cut.
+    std::string text = fixture("06_register_tiles_ragged.txt");
+    text = text.substr(0, text.find("\"119\"")) + "\n[output truncated at 65536 KiB]\n";
+    const wb::AccessSummary a = wb::parse_ncu_source_page(text);
+    EXPECT_TRUE(a.lines.empty());
+    ASSERT_EQ(a.not_recorded.size(), 1u);
+    EXPECT_EQ(a.not_recorded[0].key, "profile.too_long");
+    EXPECT_NE(wb::render(a.not_recorded, "en").find("65536 KiB"), std::string::npos);
 }
 
 TEST(NcuProfile, NoPermissionToReadTheCountersIsSaidWithTheFix) {
