@@ -17,5 +17,6 @@ CommandSpec device_command();    // device.cpp
 CommandSpec new_command();       // new.cpp
 CommandSpec inspect_command();   // inspect.cpp
 CommandSpec sweep_command();     // sweep.cpp
+CommandSpec grade_command();     // grade.cpp
 
 }  // namespace wb::cli

@@ -151,6 +151,9 @@ struct TestCase {
     // false: too large for the CPU emulator in reasonable time; the CPU
     // backend's check leaves it out and says so (it still runs when asked for).
     bool emulate = true;
+    // A grading case (grade/graded_lesson.hpp): a student's results.json shows
+    // its name and score only.
+    bool hidden = false;
     std::string json_path;
 };
 

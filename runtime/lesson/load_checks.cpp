@@ -297,7 +297,7 @@ void Loader::parse_checks(const Section& s, Step& step) {
             const Json& tj = (*cases)[i];
             const std::string p = index_path(cpath, i);
             if (!want_object(tj, p, "a case object ({\"name\": ..., \"params\": {...}})")) continue;
-            check_keys(tj, p, {"name", "params", "inputs", "timing", "timeout_s", "memcheck", "racecheck", "block", "emulate"});
+            check_keys(tj, p, {"name", "params", "inputs", "timing", "timeout_s", "memcheck", "racecheck", "block", "emulate", "hidden"});
             TestCase tc;
             tc.json_path = p;
             if (auto name = get_string(tj, "name", p, true)) {
@@ -325,6 +325,10 @@ void Loader::parse_checks(const Section& s, Step& step) {
                 else tc.racecheck = m->get<bool>();
             }
             if (const Json* b = field(tj, "block")) tc.block = parse_case_block(*b, p + ".block", step);
+            if (const Json* h = field(tj, "hidden")) {
+                if (!h->is_boolean()) issue(p + ".hidden", "expected true or false, got " + type_name(*h));
+                else tc.hidden = h->get<bool>();
+            }
             if (const Json* e = field(tj, "emulate")) {
                 if (!e->is_boolean()) issue(p + ".emulate", "expected true or false, got " + type_name(*e));
                 else tc.emulate = e->get<bool>();

@@ -1,0 +1,293 @@
+// cli/commands/grade.cpp — `cuda-workbook-cli grade LESSON SUBMISSIONS --out DIR`:
+// an instructor grades a class's submissions of one lesson.
+//
+// Each submission is graded by runtime/grade/ (grade.hpp) in a worker of its
+// own (a fresh WorkerBackend: contained, with deadlines), so one cannot change
+// another's result. What it writes under DIR: gradebook.csv, junit.xml, and per
+// student results.json (Gradescope), log.txt (the verdicts as the student reads
+// them) and grade.json (what a resumed grade reads back: a student whose
+// grade.json is there is not graded again). --jobs grades submissions side by
+// side: on the CPU emulator up to N at once, on GPUs one per GPU.
+// docs/grading.md is the instructor's guide.
+#include "commands.hpp"
+
+#include "common.hpp"
+#include "core/error.hpp"
+#include "core/sha256.hpp"
+#include "grade/grade.hpp"
+#include "grade/graded_lesson.hpp"
+#include "junit.hpp"
+#include "pipeline/worker.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace wb::cli {
+
+namespace {
+
+std::string read_all(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// Written beside, then renamed into place: an interrupted grade never leaves half a file.
+void write_file(const fs::path& p, const std::string& text) {
+    const fs::path tmp = p.string() + ".part";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out) throw Error(ErrorKind::Io, "cannot write this file", {tmp.string()});
+        out << text;
+        if (!out) throw Error(ErrorKind::Io, "writing failed (disk full?)", {tmp.string()});
+    }
+    fs::rename(tmp, p);
+}
+
+// What the grade in DIR is of: a resumed grade must be of the same lesson, hidden cases, seed and backend.
+json grade_identity(const fs::path& lesson, const std::optional<fs::path>& hidden, const std::optional<std::uint64_t>& seed,
+                    Executor executor) {
+    return {{"lesson", lesson.string()},
+            {"lesson_sha256", sha256_hex(read_all(lesson))},
+            {"hidden_sha256", hidden ? sha256_hex(read_all(*hidden)) : std::string()},
+            {"seed", seed ? json(*seed) : json(nullptr)},
+            {"backend", executor_name(executor)}};
+}
+
+std::string duration_text(double s) {
+    char buf[32];
+    if (s >= 3600) std::snprintf(buf, sizeof buf, "%dh%02dm", int(s / 3600), int(s / 60) % 60);
+    else if (s >= 60) std::snprintf(buf, sizeof buf, "%dm%02ds", int(s / 60), int(s) % 60);
+    else std::snprintf(buf, sizeof buf, "%.0fs", s);
+    return buf;
+}
+
+// One line, redrawn: "[#####.....] 12/100  2.3/s  about 40s left".
+void draw_progress(std::size_t done, std::size_t total, double seconds) {
+    constexpr int kWidth = 30;
+    const int filled = total ? int(kWidth * done / total) : kWidth;
+    const double rate = seconds > 0 ? double(done) / seconds : 0;
+    std::string bar(std::size_t(filled), '#');
+    bar += std::string(std::size_t(kWidth - filled), '.');
+    std::fprintf(stderr, "\r[%s] %zu/%zu  %.2f/s  %s   ", bar.c_str(), done, total, rate,
+                 rate > 0 && done < total ? ("about " + duration_text(double(total - done) / rate) + " left").c_str() : "");
+    std::fflush(stderr);
+}
+
+JunitSuite junit_suite(const StudentGrade& g) {
+    JunitSuite s;
+    s.name = g.student;
+    for (const GradeRow& row : g.rows) {
+        if (row.verdict == "missing") {
+            JunitCase c;
+            c.classname = g.student + "/" + row.step_id;
+            c.name = "handed in";
+            c.outcome = JunitCase::Outcome::Failed;
+            c.type = "missing";
+            c.message = "no file for step " + std::to_string(row.step) + " (" + row.step_id + ")";
+            s.cases.push_back(std::move(c));
+        }
+        for (const CaseGrade& k : g.cases) {
+            if (k.step != row.step) continue;
+            JunitCase c;
+            c.classname = g.student + "/" + k.step_id;
+            c.name = k.case_name + (k.hidden ? " (hidden)" : "");
+            c.seconds = k.seconds;
+            c.outcome = k.passed ? JunitCase::Outcome::Passed : JunitCase::Outcome::Failed;
+            c.type = k.status;
+            c.message = k.message;
+            c.details = k.output;
+            s.cases.push_back(std::move(c));
+        }
+    }
+    return s;
+}
+
+int grade_main(const Args& a) {
+    if (a.positional.size() != 2) throw UsageError("grade needs a lesson and a folder (or manifest) of submissions");
+    const auto out_arg = a.value("--out");
+    if (!out_arg) throw UsageError("grade needs --out DIR, the folder the gradebook is written to");
+    const fs::path lesson_file = a.positional[0];
+    const fs::path out = *out_arg;
+    if (!trusted_or_explain({lesson_file.string()}, a.flag("--trust"), "grade")) return kUntrusted;
+    std::optional<fs::path> hidden;
+    if (auto h = a.value("--hidden")) hidden = fs::path(*h);
+    std::optional<std::uint64_t> seed;
+    if (auto s = whole_number_option(a, "--seed", 0)) seed = static_cast<std::uint64_t>(*s);
+    const Executor executor = executor_from_args(a);
+    const long long jobs = whole_number_option(a, "--jobs", 1).value_or(1);
+    const std::string lang = a.value("--lang").value_or(language_from_environment());
+    if (lang != "en" && lang != "zh") throw UsageError("--lang takes en or zh, not '" + lang + "'");
+
+    std::shared_ptr<const Lesson> lesson;
+    std::vector<Submission> subs;
+    try {
+        lesson = graded_lesson(lesson_file, hidden, seed);
+        subs = find_submissions(a.positional[1], *lesson);
+    } catch (const Error& e) {
+        std::cerr << "grade: " << e.describe() << "\n";
+        return kUsage;
+    }
+    // A Slurm array task grades its chunk of the students, sorted by id.
+    const auto task = whole_number_option(a, "--task", 0);
+    const auto chunk = whole_number_option(a, "--chunk", 1);
+    if (task && !chunk) throw UsageError("--task needs --chunk K, the number of submissions a task grades");
+    if (task) {
+        const std::size_t from = std::min(subs.size(), std::size_t(*task * *chunk));
+        const std::size_t to = std::min(subs.size(), from + std::size_t(*chunk));
+        subs = std::vector<Submission>(subs.begin() + std::ptrdiff_t(from), subs.begin() + std::ptrdiff_t(to));
+    }
+
+    std::error_code ec;
+    fs::create_directories(out, ec);
+    if (ec) throw UsageError("--out " + out.string() + ": cannot create this folder: " + ec.message());
+    const json identity = grade_identity(lesson_file, hidden, seed, executor);
+    const fs::path identity_file = out / "grade-of.json";
+    if (fs::exists(identity_file) && !a.flag("--restart")) {
+        json was;
+        try {
+            was = json::parse(read_all(identity_file));
+        } catch (const json::parse_error&) {}
+        if (was != identity) {
+            std::cerr << "grade: " << out.string()
+                      << " holds a grade of another lesson, hidden cases, seed or backend (grade-of.json says which):\n"
+                         "       give another --out, or --restart to grade everyone again there\n";
+            return kUsage;
+        }
+    }
+    if (a.flag("--restart"))
+        for (const Submission& s : subs) fs::remove(out / s.student / "grade.json", ec);
+    write_file(identity_file, identity.dump(2) + "\n");
+
+    // Who is left: a student whose grade.json is there was graded by an earlier, interrupted grade.
+    std::vector<const Submission*> todo;
+    for (const Submission& s : subs)
+        if (!fs::exists(out / s.student / "grade.json")) todo.push_back(&s);
+    const BackendInfo info = WorkerBackend().info();
+    const bool on_gpu = executor == Executor::Gpu || (executor == Executor::Auto && info.has_gpu);
+    const std::size_t gpus = info.has_gpu ? std::max<std::size_t>(1, info.devices.size()) : 1;
+    const std::size_t workers = std::max<std::size_t>(1, std::min<std::size_t>(on_gpu ? gpus : std::size_t(jobs), todo.size()));
+    const bool progress = isatty(2) && !a.flag("--quiet");
+    std::printf("grade: %s, %zu submission(s), %zu to grade (%zu already graded in %s), %s, %zu at a time\n",
+                lesson->id.c_str(), subs.size(), todo.size(), subs.size() - todo.size(), out.string().c_str(),
+                on_gpu ? info.devices.empty() ? "GPU" : info.devices[0].name.c_str() : "the CPU emulator", workers);
+    std::fflush(stdout);
+
+    GradeOptions o;
+    o.executor = executor;
+    o.arch = a.value("--arch").value_or("");
+    o.timeout_s = seconds_option(a, "--timeout");
+    o.timing = !a.flag("--no-timing");
+    o.lang = lang;
+    const auto t0 = std::chrono::steady_clock::now();
+    std::atomic<std::size_t> next{0}, done{0};
+    std::mutex lock;
+    std::string failure;
+    auto work = [&](std::size_t slot) {
+        for (;;) {
+            const std::size_t i = next++;
+            if (i >= todo.size()) return;
+            const Submission& s = *todo[i];
+            try {
+                WorkerOptions wo;
+                wo.ordinal = on_gpu ? int(slot % gpus) : 0;
+                WorkerBackend backend(wo);  // fresh for this submission
+                const StudentGrade g = grade_submission(backend, lesson, s, o);
+                const fs::path dir = out / s.student;
+                fs::create_directories(dir);
+                write_file(dir / "results.json", gradescope_results(g, lang).dump(2) + "\n");
+                write_file(dir / "log.txt", student_log(g, *lesson, lang));
+                write_file(dir / "grade.json", to_json(g).dump(1) + "\n");  // last: the student is graded
+            } catch (const std::exception& e) {
+                std::lock_guard<std::mutex> l(lock);
+                if (failure.empty()) failure = s.student + ": " + e.what();
+            }
+            const std::size_t d = ++done;
+            if (progress) {
+                std::lock_guard<std::mutex> l(lock);
+                draw_progress(d, todo.size(), std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+            }
+        }
+    };
+    std::vector<std::thread> threads;
+    for (std::size_t w = 1; w < workers; ++w) threads.emplace_back(work, w);
+    work(0);
+    for (auto& t : threads) t.join();
+    if (progress) std::fprintf(stderr, "\n");
+    if (!failure.empty()) {
+        std::cerr << "grade: could not write a grade: " << failure << "\n";
+        return kFailed;
+    }
+
+    // The whole class, from each student's grade.json (this run's and earlier ones').
+    std::vector<GradeRow> rows;
+    std::vector<JunitSuite> suites;
+    int passed = 0, failed = 0, missing = 0;
+    for (const Submission& s : subs) {
+        const StudentGrade g = student_grade_from_json(json::parse(read_all(out / s.student / "grade.json")));
+        for (const GradeRow& r : g.rows) {
+            rows.push_back(r);
+            (r.verdict == "passed" ? passed : r.verdict == "missing" ? missing : failed)++;
+        }
+        suites.push_back(junit_suite(g));
+    }
+    write_file(out / "gradebook.csv", gradebook_csv(rows));
+    write_file(out / "junit.xml", junit_xml(suites));
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("graded %zu submission(s) in %s: %d step(s) passed, %d failed, %d missing\n", todo.size(),
+                duration_text(took).c_str(), passed, failed, missing);
+    std::printf("gradebook: %s\n", (out / "gradebook.csv").string().c_str());
+    return kOk;
+}
+
+}  // namespace
+
+CommandSpec grade_command() {
+    CommandSpec c;
+    c.name = "grade";
+    c.operands = "<lesson.json> <submissions>";
+    c.summary = "grade a class's submissions of a lesson (gradebook, JUnit, Gradescope)";
+    c.about =
+        "Grades every student's files against every case of every step, hidden cases\n"
+        "included, each submission in a contained worker of its own. <submissions> is a\n"
+        "folder with one subfolder per student holding step<N>.cu or <step-id>.cu, or a\n"
+        "manifest (CSV student,step,file, or JSON {student: {step: file}}). A missing file\n"
+        "is a zero for its step. Writes DIR/gradebook.csv, DIR/junit.xml, and per student\n"
+        "DIR/<student>/results.json (Gradescope) and log.txt. An interrupted grade resumes\n"
+        "where it stopped when run again with the same --out. docs/grading.md has more.\n"
+        "Exit 0 when every submission was graded, whatever its score.\n";
+    c.options = {
+        value_option("--out", "DIR", "where the gradebook and each student's results go (required)"),
+        value_option("--backend", "B", "gpu, cpu (the CPU emulator) or auto (the default: the GPU when there is one)"),
+        value_option("--jobs", "N", "submissions graded at once on the CPU emulator (default 1);\n"
+                                    "on GPUs one per GPU"),
+        value_option("--hidden", "FILE", "the instructor's hidden cases: {\"steps\": {\"<step>\": [<case>, ...]}}"),
+        value_option("--seed", "S", "draw every random input from this seed (a whole number the\n"
+                                    "students do not know), so outputs cannot be hard-coded"),
+        value_option("--timeout", "SECONDS", "each run's deadline instead of the lesson's"),
+        value_option("--lang", "L", "the language of the logs and results.json: en or zh (default: LANG)"),
+        value_option("--arch", "sm_XX", "compile for this architecture instead of the device's"),
+        value_option("--task", "I", "grade only chunk I of the students sorted by id (a Slurm array task)"),
+        value_option("--chunk", "K", "the submissions a --task grades"),
+        flag_option("--no-timing", "do not time the timing cases (faster; no times in the gradebook)"),
+        flag_option("--restart", "grade everyone again, even students an earlier grade in DIR finished"),
+        flag_option("--quiet", "no progress bar"),
+        flag_option("--trust", "grade with a lesson from outside the shipped lessons folder"),
+    };
+    c.run = grade_main;
+    return c;
+}
+
+}  // namespace wb::cli

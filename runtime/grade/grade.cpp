@@ -1,0 +1,273 @@
+// runtime/grade/grade.cpp — one submission, graded (grade.hpp).
+#include "grade/grade.hpp"
+
+#include "core/phrase.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace wb {
+
+namespace {
+
+constexpr std::size_t kOutputKept = 4096;
+
+// Where a case ran, in `lang`: a GPU's name, or the emulator.
+std::string device_label(const std::string& device, const std::string& lang) {
+    return device == "CPU emulator" ? render({{"cli.emulator", {}}}, lang) : device;
+}
+
+std::string num(double v, const char* f = "%.3g") {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+
+// The file's text, or why it cannot be graded.
+std::optional<std::string> read_submission(const fs::path& p, Sentence& why) {
+    std::error_code ec;
+    const auto size = fs::file_size(p, ec);
+    if (ec) return why = {{"grade.file_unreadable", {p.filename().string(), ec.message()}}}, std::nullopt;
+    if (size > kMaxSubmissionBytes)
+        return why = {{"grade.file_too_large", {p.filename().string(), std::to_string(size), std::to_string(kMaxSubmissionBytes)}}},
+               std::nullopt;
+    std::ifstream in(p, std::ios::binary);
+    if (!in) return why = {{"grade.file_unreadable", {p.filename().string(), "open failed"}}}, std::nullopt;
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// The figures of a passed timing case: its time, where, and its share of the baseline or target.
+void timing_of(const RunResult& r, CaseGrade& c) {
+    const Timing* t = r.step_time();
+    c.device = r.emulated ? "CPU emulator" : r.device ? r.device->name : "";
+    if (!t || t->median_ms <= 0) return;
+    c.time_ms = t->median_ms;
+    if (const double f = r.baseline_fraction(); f > 0) {
+        c.share = f;
+        c.share_of = r.baseline->label;
+    } else if (r.target && r.target->applies() && r.target->this_ms > 0) {
+        c.share = r.target->at_most * r.target->that_ms / r.target->this_ms;  // >= 1: the target is met
+        c.share_of = "target";
+    }
+}
+
+}  // namespace
+
+StudentGrade grade_submission(RunBackend& backend, const std::shared_ptr<const Lesson>& lesson, const Submission& s,
+                              const GradeOptions& o) {
+    const auto t0 = std::chrono::steady_clock::now();
+    StudentGrade g;
+    g.student = s.student;
+    g.notes = s.notes;
+    const bool emulated = o.executor == Executor::Cpu || (o.executor == Executor::Auto && !backend.info().has_gpu);
+    for (std::size_t n = 0; n < lesson->steps.size(); ++n) {
+        const Step& step = lesson->steps[n];
+        GradeRow row;
+        row.student = s.student;
+        row.lesson = lesson->id;
+        row.step = int(n + 1);
+        row.step_id = step.id;
+        std::vector<const TestCase*> cases;
+        for (const TestCase& c : step.checks.cases)
+            if (!emulated || c.emulate) cases.push_back(&c);
+        row.cases_total = int(cases.size());
+        row.max_score = row.cases_total;
+        const auto file = s.files.find(step.id);
+        if (file == s.files.end()) {
+            row.verdict = "missing";
+            g.rows.push_back(row);
+            continue;
+        }
+        Sentence why;
+        const std::optional<std::string> source = read_submission(file->second, why);
+        for (const TestCase* tc : cases) {
+            CaseGrade c;
+            c.step = row.step;
+            c.step_id = step.id;
+            c.case_name = tc->name;
+            c.hidden = tc->hidden;
+            if (!source) {
+                c.status = run_status_name(RunStatus::InputError);
+                c.message = render(why, o.lang);
+                g.cases.push_back(std::move(c));
+                continue;
+            }
+            RunRequest req;
+            req.lesson = lesson;
+            req.step = step.id;
+            req.test_case = tc->name;
+            req.source = SourceChoice::Custom;
+            req.custom_source = *source;
+            req.custom_origin = file->second.filename().string();
+            req.executor = o.executor;
+            req.arch = o.arch;
+            req.timing = o.timing && tc->timing;
+            req.keep_buffers = false;
+            req.trusted = true;  // the instructor's lesson; the student's code is contained by the backend
+            req.timeout_s = o.timeout_s;
+            const auto r0 = std::chrono::steady_clock::now();
+            const RunResult r = backend.run(req);
+            c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - r0).count();
+            c.passed = r.status == RunStatus::Passed;
+            c.status = run_status_name(r.status);
+            c.message = r.message_in(o.lang);
+            c.hint = r.hint_in(o.lang);
+            c.output = r.output.substr(0, kOutputKept);
+            if (c.passed) timing_of(r, c);
+            g.cases.push_back(std::move(c));
+        }
+        // The step: its passed cases, the first failure's status, the timing case's figures.
+        for (auto it = g.cases.end() - std::ptrdiff_t(cases.size()); it != g.cases.end(); ++it) {
+            row.cases_passed += it->passed;
+            if (!it->passed && row.verdict.empty()) row.verdict = it->status;
+            if (it->time_ms) row.time_ms = it->time_ms, row.share = it->share, row.share_of = it->share_of;
+            if (row.device.empty()) row.device = it->device;
+        }
+        if (row.verdict.empty()) row.verdict = cases.empty() ? "no-cases" : "passed";
+        row.score = row.cases_passed;
+        g.rows.push_back(row);
+    }
+    g.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return g;
+}
+
+json gradescope_results(const StudentGrade& g, const std::string& lang) {
+    double score = 0;
+    json tests = json::array();
+    for (const GradeRow& row : g.rows) {
+        score += row.score;
+        if (row.verdict == "missing") {
+            tests.push_back({{"name", render({{"grade.test_name", {std::to_string(row.step), row.step_id, "-"}}}, lang)},
+                             {"score", 0},
+                             {"max_score", row.max_score},
+                             {"status", "failed"},
+                             {"output", render({{"grade.log.missing", {std::to_string(row.cases_total)}}}, lang)}});
+            continue;
+        }
+        for (const CaseGrade& c : g.cases) {
+            if (c.step != row.step) continue;
+            json t = {{"name", render({{"grade.test_name", {std::to_string(c.step), c.step_id, c.case_name}}}, lang)},
+                      {"score", c.passed ? 1 : 0},
+                      {"max_score", 1},
+                      {"status", c.passed ? "passed" : "failed"}};
+            if (c.hidden) {
+                t["output"] = render({{"grade.log.hidden_case", {}}}, lang);
+            } else {
+                std::string out = c.message;
+                if (!c.hint.empty()) out += "\n" + c.hint;
+                if (c.time_ms) out += "\n" + render({{"grade.log.time", {num(*c.time_ms), device_label(c.device, lang)}}}, lang);
+                if (!c.output.empty()) out += "\n" + c.output;
+                t["output"] = out;
+            }
+            tests.push_back(std::move(t));
+        }
+    }
+    std::string notes;
+    for (const auto& n : g.notes) notes += n + "\n";
+    json j = {{"score", score}, {"tests", tests}, {"visibility", "visible"}, {"stdout_visibility", "hidden"}};
+    if (!notes.empty()) j["output"] = notes;
+    return j;
+}
+
+std::string student_log(const StudentGrade& g, const Lesson& lesson, const std::string& lang) {
+    std::ostringstream out;
+    out << render({{"grade.log.title", {lesson.title.get(lang), g.student}}}, lang) << "\n";
+    for (const auto& n : g.notes) out << n << "\n";
+    for (const GradeRow& row : g.rows) {
+        const Step* step = lesson.find_step(row.step_id);
+        out << "\n"
+            << render({{"grade.log.step", {std::to_string(row.step), step ? step->title.get(lang) : row.step_id,
+                                            std::to_string(row.cases_passed), std::to_string(row.cases_total)}}},
+                      lang)
+            << "\n";
+        if (row.verdict == "missing") {
+            out << "  " << render({{"grade.log.missing", {std::to_string(row.cases_total)}}}, lang) << "\n";
+            continue;
+        }
+        for (const CaseGrade& c : g.cases) {
+            if (c.step != row.step) continue;
+            const std::string mark = c.passed ? "PASS" : "FAIL";
+            if (c.hidden) {
+                out << "  " << mark << " " << render({{"grade.log.hidden_case", {}}}, lang) << "\n";
+                continue;
+            }
+            out << "  " << mark << " " << c.case_name << ": " << c.message << "\n";
+            if (!c.hint.empty()) out << "       " << c.hint << "\n";
+            if (c.time_ms) out << "       " << render({{"grade.log.time", {num(*c.time_ms), device_label(c.device, lang)}}}, lang) << "\n";
+        }
+    }
+    return out.str();
+}
+
+json to_json(const StudentGrade& g) {
+    json rows = json::array(), cases = json::array();
+    for (const GradeRow& r : g.rows) {
+        json j = {{"student", r.student}, {"lesson", r.lesson}, {"step", r.step}, {"step_id", r.step_id},
+                  {"cases_passed", r.cases_passed}, {"cases_total", r.cases_total}, {"verdict", r.verdict},
+                  {"score", r.score}, {"max_score", r.max_score}, {"device", r.device}, {"share_of", r.share_of}};
+        if (r.time_ms) j["time_ms"] = *r.time_ms;
+        if (r.share) j["share"] = *r.share;
+        rows.push_back(std::move(j));
+    }
+    for (const CaseGrade& c : g.cases) {
+        json j = {{"step", c.step}, {"step_id", c.step_id}, {"case", c.case_name}, {"hidden", c.hidden},
+                  {"passed", c.passed}, {"status", c.status}, {"message", c.message}, {"hint", c.hint},
+                  {"output", c.output}, {"seconds", c.seconds}, {"device", c.device}, {"share_of", c.share_of}};
+        if (c.time_ms) j["time_ms"] = *c.time_ms;
+        if (c.share) j["share"] = *c.share;
+        cases.push_back(std::move(j));
+    }
+    return {{"student", g.student}, {"rows", rows}, {"cases", cases}, {"notes", g.notes}, {"seconds", g.seconds}};
+}
+
+StudentGrade student_grade_from_json(const json& j) {
+    StudentGrade g;
+    g.student = j.at("student").get<std::string>();
+    g.notes = j.value("notes", std::vector<std::string>{});
+    g.seconds = j.value("seconds", 0.0);
+    for (const json& r : j.at("rows")) {
+        GradeRow row;
+        row.student = r.at("student");
+        row.lesson = r.at("lesson");
+        row.step = r.at("step");
+        row.step_id = r.at("step_id");
+        row.cases_passed = r.at("cases_passed");
+        row.cases_total = r.at("cases_total");
+        row.verdict = r.at("verdict");
+        row.score = r.at("score");
+        row.max_score = r.at("max_score");
+        row.device = r.value("device", "");
+        row.share_of = r.value("share_of", "");
+        if (r.contains("time_ms")) row.time_ms = r["time_ms"].get<double>();
+        if (r.contains("share")) row.share = r["share"].get<double>();
+        g.rows.push_back(std::move(row));
+    }
+    for (const json& c : j.at("cases")) {
+        CaseGrade k;
+        k.step = c.at("step");
+        k.step_id = c.at("step_id");
+        k.case_name = c.at("case");
+        k.hidden = c.at("hidden");
+        k.passed = c.at("passed");
+        k.status = c.at("status");
+        k.message = c.value("message", "");
+        k.hint = c.value("hint", "");
+        k.output = c.value("output", "");
+        k.seconds = c.value("seconds", 0.0);
+        k.device = c.value("device", "");
+        k.share_of = c.value("share_of", "");
+        if (c.contains("time_ms")) k.time_ms = c["time_ms"].get<double>();
+        if (c.contains("share")) k.share = c["share"].get<double>();
+        g.cases.push_back(std::move(k));
+    }
+    return g;
+}
+
+}  // namespace wb
