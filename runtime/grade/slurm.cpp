@@ -14,7 +14,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,7 +24,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
-#include <set>
 
 extern char** environ;
 
@@ -349,7 +347,6 @@ std::size_t merge_task_folders(const fs::path& dir) {
     for (int i = 0; i < tasks; ++i) {
         const fs::path t = dir / "tasks" / std::to_string(i);
         const fs::path csv = t / "gradebook.csv";
-        std::set<std::string> here;
         for (GradeRow& r : parse_gradebook_csv(read_file(csv), csv.string())) {
             const auto [it, fresh] = task_of.emplace(r.student, i);
             if (!fresh && it->second != i)

@@ -52,15 +52,16 @@ stop_recorded() {
       kill -TERM "$pid" 2>/dev/null && alive+=("$pid")
     fi
   done <"$dir/pids"
-  local t
-  for t in $(seq 50); do
+  for _ in $(seq 50); do
     local left=()
     for pid in "${alive[@]}"; do [[ -d /proc/$pid ]] && left+=("$pid"); done
     ((${#left[@]})) || break
     alive=("${left[@]}")
     sleep 0.1
   done
-  for pid in "${alive[@]}"; do [[ -d /proc/$pid ]] && kill -KILL "$pid" 2>/dev/null || true; done
+  for pid in "${alive[@]}"; do
+    if [[ -d /proc/$pid ]]; then kill -KILL "$pid" 2>/dev/null || true; fi
+  done
   rm -f "$dir/pids"
 }
 

@@ -51,6 +51,7 @@ took() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
 t0=$(now)
 "$here/cluster.sh" start "$tmp/cluster"
+# shellcheck source=/dev/null # written by cluster.sh start
 source "$tmp/cluster/env"
 echo "measured: cluster up in $(took "$t0") s"
 
@@ -90,7 +91,7 @@ expect_task() {  # task students...
     grep -q "^$s,vector_add,1," "$out/tasks/$t/gradebook.csv" || fail "task $t has no row for $s"
     [[ -f "$out/tasks/$t/$s/log.txt" ]] || fail "task $t has no log for $s"
   done
-  [[ $(($(wc -l <"$out/tasks/$t/gradebook.csv") - 1)) == $# ]] || fail "task $t graded other students than $*"
+  [[ $(($(wc -l <"$out/tasks/$t/gradebook.csv") - 1)) == "$#" ]] || fail "task $t graded other students than $*"
 }
 expect_task 0 ana ben
 expect_task 1 cat dan

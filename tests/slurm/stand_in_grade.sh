@@ -23,7 +23,7 @@ while (($#)); do
 done
 [[ -n "$out" && -n "$task" && -n "$chunk" ]] || { echo "stand_in_grade.sh: --out, --task and --chunk are needed" >&2; exit 2; }
 
-mapfile -t all < <(cd "$subs" && LC_ALL=C ls -1 | LC_ALL=C sort)
+mapfile -t all < <(find "$subs" -mindepth 1 -maxdepth 1 -printf '%f\n' | LC_ALL=C sort)
 mine=("${all[@]:task * chunk:chunk}")
 mkdir -p "$out"
 csv="student,lesson,step,step_id,cases_passed,cases_total,verdict,score,max_score,time_ms,device,share,share_of"
