@@ -16,6 +16,8 @@
 #include "core/sha256.hpp"
 #include "grade/grade.hpp"
 #include "grade/graded_lesson.hpp"
+#include "grade/leaderboard.hpp"
+#include "grade/slurm.hpp"
 #include "junit.hpp"
 #include "pipeline/worker.hpp"
 
@@ -27,6 +29,7 @@
 #include <fstream>
 #include <iostream>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -115,7 +118,29 @@ JunitSuite junit_suite(const StudentGrade& g) {
     return s;
 }
 
+// `grade --collect DIR`: a Slurm array's tasks merged into DIR (slurm.hpp).
+int collect_main(const Args& a, const fs::path& dir, const std::string& lang) {
+    if (!a.positional.empty()) throw UsageError("grade --collect DIR takes no lesson or submissions: they are in DIR/grade.sbatch");
+    try {
+        merge_task_folders(dir);
+        const auto rows = parse_gradebook_csv(read_all(dir / "gradebook.csv"), (dir / "gradebook.csv").string());
+        std::set<std::string> students;
+        for (const GradeRow& r : rows) students.insert(r.student);
+        std::printf("collected %zu student(s) into %s\n", students.size(), (dir / "gradebook.csv").string().c_str());
+        if (a.flag("--html")) {
+            write_leaderboard(dir / "leaderboard", leaderboard_pages(rows.empty() ? "" : rows[0].lesson, rows, lang));
+            std::printf("leaderboard: %s\n", (dir / "leaderboard" / "index.html").string().c_str());
+        }
+    } catch (const Error& e) {
+        std::cerr << "grade --collect: " << e.describe() << "\n";
+        return kFailed;
+    }
+    return kOk;
+}
+
 int grade_main(const Args& a) {
+    const std::string lang_asked = a.value("--lang").value_or(language_from_environment());
+    if (auto dir = a.value("--collect")) return collect_main(a, *dir, lang_asked);
     if (a.positional.size() != 2) throw UsageError("grade needs a lesson and a folder (or manifest) of submissions");
     const auto out_arg = a.value("--out");
     if (!out_arg) throw UsageError("grade needs --out DIR, the folder the gradebook is written to");
@@ -128,7 +153,7 @@ int grade_main(const Args& a) {
     if (auto s = whole_number_option(a, "--seed", 0)) seed = static_cast<std::uint64_t>(*s);
     const Executor executor = executor_from_args(a);
     const long long jobs = whole_number_option(a, "--jobs", 1).value_or(1);
-    const std::string lang = a.value("--lang").value_or(language_from_environment());
+    const std::string lang = lang_asked;
     if (lang != "en" && lang != "zh") throw UsageError("--lang takes en or zh, not '" + lang + "'");
 
     std::shared_ptr<const Lesson> lesson;
@@ -153,6 +178,44 @@ int grade_main(const Args& a) {
     std::error_code ec;
     fs::create_directories(out, ec);
     if (ec) throw UsageError("--out " + out.string() + ": cannot create this folder: " + ec.message());
+    if (a.flag("--slurm") || a.flag("--dry-run")) {
+        if (task) throw UsageError("--slurm writes the tasks' --task options itself");
+        SlurmOptions so;
+        so.cli = fs::read_symlink("/proc/self/exe");
+        so.lesson = fs::absolute(lesson_file);
+        so.submissions = fs::absolute(a.positional[1]);
+        so.out = fs::absolute(out);
+        if (hidden) so.hidden = fs::absolute(*hidden);
+        so.seed = seed;
+        so.backend = executor_name(executor);
+        so.jobs = int(jobs);
+        if (auto p = a.value("--partition")) so.partition = *p;
+        if (auto g = a.value("--gres")) so.gres = *g;
+        if (auto t = a.value("--time")) so.time_limit = *t;
+        so.chunk = int(chunk.value_or(10));
+        so.submissions_count = int(subs.size());
+        for (const char* v : {"--lang", "--timeout", "--arch"})
+            if (auto x = a.value(v)) so.extra_args.insert(so.extra_args.end(), {v, *x});
+        for (const char* f : {"--no-timing", "--trust"})
+            if (a.flag(f)) so.extra_args.push_back(f);
+        try {
+            const fs::path script = write_slurm_script(so);
+            if (a.flag("--dry-run")) {
+                std::cout << slurm_script(so);
+                std::cerr << "grade: wrote " << script.string() << " (" << slurm_task_count(so.submissions_count, so.chunk)
+                          << " task(s)); submit it with: sbatch " << script.string() << "\n";
+                return kOk;
+            }
+            const std::string job = submit_with_sbatch(script);
+            std::printf("submitted job %s: %d task(s) of up to %d submission(s)\nwhen it is done: %s grade --collect %s\n",
+                        job.c_str(), slurm_task_count(so.submissions_count, so.chunk), so.chunk, so.cli.string().c_str(),
+                        so.out.string().c_str());
+        } catch (const Error& e) {
+            std::cerr << "grade --slurm: " << e.describe() << "\n";
+            return e.kind() == ErrorKind::Usage ? kUsage : kFailed;
+        }
+        return kOk;
+    }
     const json identity = grade_identity(lesson_file, hidden, seed, executor);
     const fs::path identity_file = out / "grade-of.json";
     if (fs::exists(identity_file) && !a.flag("--restart")) {
@@ -249,6 +312,10 @@ int grade_main(const Args& a) {
     std::printf("graded %zu submission(s) in %s: %d step(s) passed, %d failed, %d missing\n", todo.size(),
                 duration_text(took).c_str(), passed, failed, missing);
     std::printf("gradebook: %s\n", (out / "gradebook.csv").string().c_str());
+    if (a.flag("--html")) {
+        write_leaderboard(out / "leaderboard", leaderboard_pages(lesson->title.get(lang), rows, lang));
+        std::printf("leaderboard: %s\n", (out / "leaderboard" / "index.html").string().c_str());
+    }
     return kOk;
 }
 
@@ -280,7 +347,14 @@ CommandSpec grade_command() {
         value_option("--lang", "L", "the language of the logs and results.json: en or zh (default: LANG)"),
         value_option("--arch", "sm_XX", "compile for this architecture instead of the device's"),
         value_option("--task", "I", "grade only chunk I of the students sorted by id (a Slurm array task)"),
-        value_option("--chunk", "K", "the submissions a --task grades"),
+        value_option("--chunk", "K", "the submissions a --task (or each Slurm task) grades (--slurm: default 10)"),
+        flag_option("--html", "also write DIR/leaderboard/: a static page per step of the fastest passing kernels"),
+        flag_option("--slurm", "grade as a Slurm job array: write DIR/grade.sbatch and submit it with sbatch"),
+        flag_option("--dry-run", "with --slurm: write and print the script, submit nothing"),
+        value_option("--partition", "P", "with --slurm: the partition (default: the cluster's)"),
+        value_option("--gres", "G", "with --slurm: generic resources per task, e.g. gpu:1"),
+        value_option("--time", "T", "with --slurm: each task's time limit, in Slurm's form (30, 01:00:00)"),
+        value_option("--collect", "DIR", "merge a Slurm grade's tasks (DIR/tasks/*) into DIR's gradebook"),
         flag_option("--no-timing", "do not time the timing cases (faster; no times in the gradebook)"),
         flag_option("--restart", "grade everyone again, even students an earlier grade in DIR finished"),
         flag_option("--quiet", "no progress bar"),

@@ -226,7 +226,8 @@ std::string slurm_script(const SlurmOptions& o) {
          std::to_string(o.chunk) + " --backend " + o.backend + " --jobs " + std::to_string(o.jobs);
     if (o.seed) s += " --seed " + std::to_string(*o.seed);
     if (o.hidden) s += " --hidden \"$HIDDEN\"";
-    s += "\n";
+    for (const std::string& w : o.extra_args) s += " " + shell_quote(w);
+    s += " --quiet\n";
     s += ": >\"$OUT/tasks/$task/done\"\n";
     return s;
 }

@@ -37,6 +37,9 @@ struct SlurmOptions {
     int submissions_count = 0;                     // n, from 1
     std::optional<std::string> time_limit;         // --time per task, Slurm's form ("30", "01:00:00", "1-0")
     std::string job_name = "cuda-workbook-grade";
+    // More of grade's options, passed on to each task as they are (each word
+    // shell-quoted): {"--lang", "zh", "--timeout", "10", "--no-timing", ...}.
+    std::vector<std::string> extra_args;
 };
 
 // How many array tasks n submissions make in chunks of K: ceil(n / K).

@@ -1,16 +1,14 @@
 #!/bin/bash
 # tests/slurm/cluster_test.sh — grading as a Slurm job array on a one-node cluster this
 # test starts itself (cluster.sh), with the CPU emulator backend:
-#   1. the script grade/slurm.hpp writes (wb_slurm_tool script) for 5 submissions in
-#      chunks of 2 is submitted through submit_with_sbatch: 3 array tasks;
+#   1. `cuda-workbook-cli grade --slurm --dry-run` writes and prints the script for 5
+#      submissions in chunks of 2 (3 array tasks), and `grade --slurm` submits it;
 #   2. squeue is polled until the job has left the queue (no sacct: this cluster keeps
 #      no accounting), then each task's folder must hold `done`, its students' rows and
-#      logs, with the four solutions passed and the one starter not;
-#   3. `collect` (merge_task_folders) merges them; with one task's `done` removed it
-#      refuses, naming the task and `sbatch --array=1`, and after exactly that
-#      resubmission it merges again.
-# The tasks run tests/slurm/stand_in_grade.sh as their CLI's `grade` (it runs the real
-# `cuda-workbook-cli run` per student) until `cuda-workbook-cli grade --task/--chunk` exists.
+#      logs, with the four solutions passed and the one starter a mismatch;
+#   3. `grade --collect --html` merges them; with one task's `done` removed it refuses,
+#      naming the task and `sbatch --array=1`, and after exactly that resubmission it
+#      merges again.
 #
 #   cluster_test.sh SOURCE_DIR WB_SLURM_TOOL CUDA_WORKBOOK_CLI
 #
@@ -63,8 +61,11 @@ mkdir -p "$subs/eve" && cp "$src/lessons/01_vector_add/starter_step1.cu" "$subs/
 # The tasks find the real CLI through the environment sbatch passes on (--export=ALL).
 export WB_CLI=$cli WB_DISABLE_CUDA_DRIVER=1
 out=$tmp/out
-script=$("$tool" script "$here/stand_in_grade.sh" "$src/lessons/01_vector_add.json" "$subs" "$out" 5 2 cpu wb-slurm-test)
+script=$out/grade.sbatch
+grade=("$cli" grade "$src/lessons/01_vector_add.json" "$subs" --out "$out" --backend cpu --chunk 2)
+"${grade[@]}" --slurm --dry-run >"$tmp/dry.txt" 2>&1 || fail "grade --slurm --dry-run failed: $(cat "$tmp/dry.txt")"
 grep -qx '#SBATCH --array=0-2' "$script" || fail "5 submissions in chunks of 2 did not make the array 0-2: $(grep array "$script")"
+grep -qx '#SBATCH --array=0-2' "$tmp/dry.txt" || fail "--dry-run did not print the script: $(cat "$tmp/dry.txt")"
 
 # Waits until job $1 has left the queue (squeue prints nothing, or no longer knows it).
 wait_for() {
@@ -78,8 +79,9 @@ wait_for() {
 }
 
 t1=$(now)
-job=$("$tool" submit "$script")
-[[ "$job" =~ ^[0-9]+$ ]] || fail "submit printed '$job', not a job id"
+submitted=$("${grade[@]}" --slurm 2>&1) || fail "grade --slurm failed: $submitted"
+job=$(sed -n 's/^submitted job \([0-9]*\):.*/\1/p' <<<"$submitted")
+[[ "$job" =~ ^[0-9]+$ ]] || fail "grade --slurm printed '$submitted', not a job id"
 wait_for "$job"
 echo "measured: 3-task array job $job submitted, run and gone from the queue in $(took "$t1") s"
 
@@ -91,29 +93,34 @@ expect_task() {  # task students...
     grep -q "^$s,vector_add,1," "$out/tasks/$t/gradebook.csv" || fail "task $t has no row for $s"
     [[ -f "$out/tasks/$t/$s/log.txt" ]] || fail "task $t has no log for $s"
   done
-  [[ $(($(wc -l <"$out/tasks/$t/gradebook.csv") - 1)) == "$#" ]] || fail "task $t graded other students than $*"
+  # Two rows a student: lesson 01's two steps (step 2 handed in by nobody: missing).
+  [[ $(($(wc -l <"$out/tasks/$t/gradebook.csv") - 1)) == $((2 * $#)) ]] || fail "task $t graded other students than $*"
+}
+verdict() {  # task student step
+  awk -F, -v s="$2" -v n="$3" '$1 == s && $3 == n {print $7}' "$out/tasks/$1/gradebook.csv"
 }
 expect_task 0 ana ben
 expect_task 1 cat dan
 expect_task 2 eve
-for s in ana ben cat dan; do
-  t=$(grep -l "^$s," "$out"/tasks/*/gradebook.csv)
-  grep -q "^result  passed" "$(dirname "$t")/$s/log.txt" || fail "$s's solution did not pass: $(tail -n 3 "$(dirname "$t")/$s/log.txt")"
+for s in ana:0 ben:0 cat:1 dan:1; do
+  [[ "$(verdict "${s#*:}" "${s%:*}" 1)" == passed ]] || fail "${s%:*}'s solution did not pass: $(cat "$out/tasks/${s#*:}/${s%:*}/log.txt")"
+  [[ "$(verdict "${s#*:}" "${s%:*}" 2)" == missing ]] || fail "${s%:*}'s missing step 2 is not 'missing'"
 done
-grep -q "^result  passed" "$out/tasks/2/eve/log.txt" && fail "eve's starter passed"
+[[ "$(verdict 2 eve 1)" == mismatch ]] || fail "eve's starter is not a mismatch: $(cat "$out/tasks/2/eve/log.txt")"
 echo "ok: 3 tasks graded their chunks; 4 solutions passed and the starter did not"
 
-count=$("$tool" collect "$out") || fail "collect failed"
-[[ "$count" == 5 ]] || fail "collect merged $count rows, not 5"
-[[ "$(cut -d, -f1,7 "$out/gradebook.csv" | tr '\n' ' ')" == "student,verdict ana,passed ben,passed cat,passed dan,passed eve,mismatch " ]] ||
+collected=$("$cli" grade --collect "$out" --html 2>&1) || fail "grade --collect failed: $collected"
+grep -q "^collected 5 student(s)" <<<"$collected" || fail "collect did not merge 5 students: $collected"
+[[ "$(awk -F, 'NR > 1 && $3 == 1 {printf "%s,%s ", $1, $7}' "$out/gradebook.csv")" == "ana,passed ben,passed cat,passed dan,passed eve,mismatch " ]] ||
   fail "the merged gradebook is not the 5 students in order with their verdicts: $(cat "$out/gradebook.csv")"
 for s in ana ben cat dan eve; do [[ -f "$out/$s/results.json" ]] || fail "collect did not copy $s's folder"; done
-grep -q '<testsuites name="cuda-workbook-cli grade" tests="5" failures="1"' "$out/junit.xml" || fail "junit.xml: $(head -n 2 "$out/junit.xml")"
+grep -q '<testsuites name="cuda-workbook-cli grade"' "$out/junit.xml" || fail "junit.xml: $(head -n 2 "$out/junit.xml")"
+[[ -f "$out/leaderboard/step-1.html" ]] || fail "collect --html wrote no leaderboard"
 echo "ok: collect merged 5 rows in student order, the students' folders and junit.xml"
 
 # An unfinished task stops collect with the resubmission to run, which then works.
 rm "$out/tasks/1/done"
-if msg=$("$tool" collect "$out" 2>&1); then fail "collect merged with task 1 unfinished"; fi
+if msg=$("$cli" grade --collect "$out" 2>&1); then fail "collect merged with task 1 unfinished"; fi
 grep -q "task 1: not finished" <<<"$msg" || fail "collect's error does not name task 1: $msg"
 grep -q "sbatch --array=1 $out/grade.sbatch" <<<"$msg" || fail "collect's error does not say how to resubmit: $msg"
 t2=$(now)
@@ -121,6 +128,6 @@ job2=$(sbatch --parsable --array=1 "$script")
 wait_for "$job2"
 echo "measured: resubmitted task 1 ran in $(took "$t2") s"
 [[ -f "$out/tasks/1/done" ]] || fail "the resubmitted task 1 did not finish"
-[[ "$("$tool" collect "$out")" == 5 ]] || fail "collect after the resubmission did not merge 5 rows"
+"$cli" grade --collect "$out" | grep -q "^collected 5 student(s)" || fail "collect after the resubmission did not merge 5 students"
 echo "ok: an unfinished task is named with 'sbatch --array=1', and that resubmission completes the grade"
 echo "measured: whole test $(took "$t0") s"
