@@ -250,6 +250,7 @@ constexpr Entry kCatalogue[] = {
     {"grade.log.step", "Step {0}, {1}: {2} of {3} cases passed", "第 {0} 步「{1}」：{3} 个用例通过 {2} 个"},
     {"grade.log.time", "Time: {0} ms on {1}.", "时间：{0} 毫秒，运行于 {1}。"},
     {"grade.log.title", "{0}: the grade of {1}", "{0}：{1} 的成绩"},
+    {"grade.not_run_after_timeout", "Not run: this kernel already ran past its deadline on an earlier case of the step.", "未运行：这个核函数在这一步前面的用例中已经超时。"},
     {"grade.test_name", "Step {0} ({1}): case {2}", "第 {0} 步（{1}）：用例 {2}"},
     {"hint.access_limit", "Count what each thread does against the limit: a run with --access in the command line, or the Memory access results, lists each recorded thread's reads and writes and each line's sectors and bank conflicts.", "对照限制数一数每个线程做了什么：命令行加上 --access 运行，或看“访存”结果页，会列出每个被记录线程的读写次数，以及每一行的扇区数和存储体冲突。"},
     {"hint.access_limit_not_judged", "Run this case on the CPU emulator (--backend cpu, or the CPU in the app) to see why it cannot run there: the step's access limits are judged there.", "在 CPU 模拟器上运行这个测试用例（--backend cpu，或在应用中选 CPU），看看它为什么无法在那里运行：本步骤的访问限制在那里判定。"},

@@ -3,6 +3,7 @@
 
 #include "core/phrase.hpp"
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -87,6 +88,7 @@ StudentGrade grade_submission(RunBackend& backend, const std::shared_ptr<const L
         }
         Sentence why;
         const std::optional<std::string> source = read_submission(file->second, why);
+        bool timed_out = false;  // a kernel that ran past its deadline is not run again on the step's later cases
         for (const TestCase* tc : cases) {
             CaseGrade c;
             c.step = row.step;
@@ -96,6 +98,12 @@ StudentGrade grade_submission(RunBackend& backend, const std::shared_ptr<const L
             if (!source) {
                 c.status = run_status_name(RunStatus::InputError);
                 c.message = render(why, o.lang);
+                g.cases.push_back(std::move(c));
+                continue;
+            }
+            if (timed_out) {
+                c.status = run_status_name(RunStatus::TimedOut);
+                c.message = render({{"grade.not_run_after_timeout", {}}}, o.lang);
                 g.cases.push_back(std::move(c));
                 continue;
             }
@@ -118,9 +126,11 @@ StudentGrade grade_submission(RunBackend& backend, const std::shared_ptr<const L
             c.passed = r.status == RunStatus::Passed;
             c.status = run_status_name(r.status);
             c.message = r.message_in(o.lang);
+            while (!c.message.empty() && std::isspace(static_cast<unsigned char>(c.message.back()))) c.message.pop_back();
             c.hint = r.hint_in(o.lang);
             c.output = r.output.substr(0, kOutputKept);
             if (c.passed) timing_of(r, c);
+            timed_out = r.status == RunStatus::TimedOut;
             g.cases.push_back(std::move(c));
         }
         // The step: its passed cases, the first failure's status, the timing case's figures.

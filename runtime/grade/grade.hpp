@@ -7,7 +7,9 @@
 // WorkerBackend: contained, deadlines, a replaced worker after a crash), so
 // one submission cannot change another's result. A step with no file is a
 // zero ("missing"); a file that cannot be read, or is over kMaxSubmissionBytes,
-// fails that step with the reason.
+// fails that step with the reason. After a case that ran past its deadline, the
+// step's later cases fail as timed out without running: an endless kernel
+// would otherwise cost the whole deadline once per case.
 #pragma once
 
 #include "grade/gradebook.hpp"

@@ -243,3 +243,35 @@ TEST(GradeCli, AClassOnTheEmulatorGetsAGradebookGradescopeResultsAndLogsAndResum
     EXPECT_TRUE(contains(read(out / "cy" / "log.txt"), "第 2 步")) << read(out / "cy" / "log.txt");
     fs::remove_all(d);
 }
+
+TEST(GradeCli, HostOnlyCodeInASubmissionNeverRunsAndAnEndlessOneTimesOutOnce) {
+    // The emulator compiles a kernel's device side (__CUDA_ARCH__ is defined, as
+    // NVRTC's is): a system() call in #ifndef __CUDA_ARCH__ code is never built,
+    // so it cannot write outside, whatever the containment around it.
+    const fs::path d = temp_folder("hostile");
+    const fs::path victim = d / "victim.txt";
+    write(victim, "before\n");
+    const std::string cmd = "echo pwned > " + (d / "pwned.txt").string() + "; echo pwned >> " + victim.string();
+    std::string mallory = read(std::string(WB_SOURCE_DIR) + "/lessons/01_vector_add/solution_step1.cu");
+    mallory.insert(mallory.find('{') + 1, "\n    if (threadIdx.x == 0 && blockIdx.x == 0) evil();\n");
+    write(d / "subs" / "mallory" / "step1.cu",
+          "#ifndef __CUDA_ARCH__\nextern \"C\" int system(const char*);\n#endif\n"
+          "__host__ __device__ inline void evil() {\n#ifndef __CUDA_ARCH__\n    system(\"" + cmd + "\");\n#endif\n}\n" + mallory);
+    // Thread 0 spins forever: the first case times out, the step's later ones are not run.
+    std::string endless = read(std::string(WB_SOURCE_DIR) + "/lessons/01_vector_add/solution_step1.cu");
+    endless.insert(endless.find('{') + 1, "\n    if (threadIdx.x == 0 && blockIdx.x == 0) { volatile int s = 1; while (s) {} }\n");
+    write(d / "subs" / "spin" / "step1.cu", endless);
+    const CliResult r = run_cli("grade lessons/01_vector_add.json '" + (d / "subs").string() + "' --out '" + (d / "out").string() +
+                                    "' --backend cpu --timeout 2 --quiet",
+                                "LANG=C");
+    ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_FALSE(fs::exists(d / "pwned.txt"));
+    EXPECT_EQ(read(victim), "before\n");
+    const auto rows = wb::parse_gradebook_csv(read(d / "out" / "gradebook.csv"), "gradebook.csv");
+    ASSERT_EQ(rows.size(), 4u);
+    EXPECT_EQ(rows[2].student, "spin");
+    EXPECT_EQ(rows[2].verdict, "timed-out");
+    const std::string log = read(d / "out" / "spin" / "log.txt");
+    EXPECT_TRUE(contains(log, "Not run: this kernel already ran past its deadline")) << log;
+    fs::remove_all(d);
+}
