@@ -36,6 +36,7 @@ PACKAGES=(
   clang
   libboost-context-dev
   bubblewrap
+  openssh-server openssh-client
   debian-archive-keyring
   fonts-wqy-microhei fonts-jetbrains-mono fonts-dejavu-core
 )

@@ -43,10 +43,9 @@ std::vector<std::string> split_worker_command(const std::string& text) {
         else if (c == '\\' && i + 1 < text.size()) word += text[++i];
         else word += c;
     }
-    if (quote)
-        throw Error(ErrorKind::Usage, std::string("the worker command has an unclosed ") + quote + " quote: " + text);
+    if (quote) throw Error::said(ErrorKind::Usage, {{"worker.command_unclosed", {std::string(1, quote), text}}});
     if (in_word) words.push_back(std::move(word));
-    if (words.empty()) throw Error(ErrorKind::Usage, "the worker command is empty");
+    if (words.empty()) throw Error::said(ErrorKind::Usage, {{"worker.command_empty", {}}});
     return words;
 }
 

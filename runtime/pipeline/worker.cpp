@@ -240,12 +240,15 @@ FrameLimits result_limits(const RunRequest& req) {
 
 // What a run that got no readable answer becomes, for the warm worker and the
 // sanitized one alike. `tool` is "" or "compute-sanitizer memcheck".
+// `command`: the worker command's program (ssh, srun) when the worker was at its far end.
 static void describe_failure(RunResult& r, const RunRequest& req, ReadStatus st, const WorkerExit& e,
                              const Whereabouts& at, double timeout, bool cancelled, const std::string& tool,
-                             const std::string& decode_error) {
+                             const std::string& decode_error, const std::string& command = "") {
     const std::string& phase = at.phase;
     const std::string where = where_text(at);
-    const std::string who = tool.empty() ? "@worker.process" : "@worker.process_under|" + tool;
+    const std::string who = !command.empty() ? "@worker.command|" + command
+                            : tool.empty()   ? "@worker.process"
+                                             : "@worker.process_under|" + tool;
     if (cancelled) {
         r.status = RunStatus::Stopped;
         r.say({{"worker.stopped", {where}}});
@@ -545,7 +548,8 @@ RunResult WorkerBackend::run_remote(const RunRequest& req) {
         // gets the same request, once.
         if (attempt == 0 && !progressed && (!sent || st == ReadStatus::Closed) && !cancelled()) continue;
         r.output = output;
-        describe_failure(r, req, st, e, at, timeout, cancelled(), "", decode_error);
+        describe_failure(r, req, st, e, at, timeout, cancelled(), "", decode_error,
+                         fs::path(options_.command.front()).filename().string());
         if (r.status == RunStatus::Crashed) r.say_hint({{"hint.remote_ended", {}}});
         std::string ignored;
         ensure_worker(ignored);  // connected again for the next run

@@ -2,7 +2,9 @@
 // it end (see worker_process.hpp): finding the worker program, spawning it in
 // a process group of its own with its request, result and output pipes, and
 // the waits and kills that never leave the supervisor stuck on a dead or
-// stuck worker, and the scratch folders its killed compilers leave. What is sent to it and made of its answers is worker.cpp's.
+// stuck worker, and the scratch folders its killed compilers leave; and a
+// worker command (remote.hpp) started in its place, with the relay that takes
+// its one stream apart into the frames and output pipes a local worker has. What is sent to it and made of its answers is worker.cpp's.
 #include "pipeline/worker_process.hpp"
 
 #include "compile/host_library.hpp"
