@@ -509,6 +509,7 @@ void act_on_requests(AppState& state, JobRunner& jobs) {
             log_line(state, text.empty() ? "runs go to a worker on this computer" : "runs go through the worker command: " + text);
         } catch (const Error& e) {
             state.worker_command_error = e.said();
+            log_line(state, "worker command not applied: " + e.message(), true);  // the panel may be scrolled
         }
     }
     if (rq.stop) {

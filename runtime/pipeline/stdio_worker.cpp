@@ -9,6 +9,7 @@
 #include "pipeline/worker.hpp"
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
@@ -21,6 +22,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -100,12 +102,27 @@ struct Inbox {
     bool closed = false;
 };
 
-// The private folder the requests' files are written into, removed at the end.
+// The private folder the requests' files are written into, removed at the
+// end: $TMPDIR/wb-remote-<pid>-XXXXXX. Those of workers that no longer exist
+// (killed, so they could not remove theirs) are removed when the next starts.
 struct MirrorFolder {
     fs::path path;
     MirrorFolder() {
         const char* tmp = std::getenv("TMPDIR");
-        std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/wb-remote-XXXXXX";
+        const fs::path dir = tmp && *tmp ? tmp : "/tmp";
+        std::error_code ec;
+        for (const auto& e : fs::directory_iterator(dir, ec)) {
+            const std::string name = e.path().filename().string();
+            if (name.rfind("wb-remote-", 0) != 0) continue;
+            const long pid = std::strtol(name.c_str() + 10, nullptr, 10);
+            std::error_code owner_ec;
+            if (pid > 0 && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH &&
+                fs::status(e.path(), owner_ec).type() == fs::file_type::directory) {
+                struct stat st{};
+                if (::lstat(e.path().c_str(), &st) == 0 && st.st_uid == ::getuid()) fs::remove_all(e.path(), owner_ec);
+            }
+        }
+        std::string pattern = (dir / ("wb-remote-" + std::to_string(::getpid()) + "-XXXXXX")).string();
         if (::mkdtemp(pattern.data())) path = pattern;
     }
     ~MirrorFolder() {

@@ -34,6 +34,8 @@ constexpr std::size_t kMaxOutput = 256 * 1024;  // what a worker printed that a 
 constexpr std::size_t kMaxProfileOutput = std::size_t(64) << 20;
 constexpr const char* kOutputTruncated = "\n[output truncated at ";
 
+bool has_ended(pid_t pid);  // below
+
 // One running worker: its pid, its pipes, and a thread that collects what it prints.
 struct WorkerBackend::Process {
     pid_t pid = -1;           // bwrap's, for a contained worker: the worker dies with it
@@ -76,6 +78,10 @@ struct WorkerBackend::Process {
     ~Process() {
         if (to_worker >= 0) ::close(to_worker);
         if (from_worker >= 0) ::close(from_worker);
+        // A worker command's far end ends when its stdin closes, and tidies up
+        // as it goes (its workers, its lesson folder): it gets a moment for that.
+        for (int i = 0; remote && pid > 0 && i < 400 && !has_ended(pid); ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
         if (pid > 0) {
             ::kill(-pid, SIGKILL);
             int st;
