@@ -39,6 +39,7 @@
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/sha256.hpp"
+#include "pipeline/remote.hpp"
 
 #include <glad/gl.h>
 #define GLFW_INCLUDE_NONE
@@ -50,6 +51,7 @@
 #include <algorithm>
 #include <cmath>
 #include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
@@ -335,9 +337,12 @@ void apply_result(AppState& state, JobOutcome& outcome) {
     RunResult& r = outcome.result;
     if (outcome.id == 0) {
         state.backend_known = true;
+        state.worker_where = outcome.where;
+        state.not_contained.clear();  // a new backend says it again when it applies
         state.device = r.device;
         state.no_gpu_reason = r.device_note;
         state.no_gpu_said = r.device_note_said;
+        if (!state.worker_where.empty()) log_line(state, "runs go through the worker command, on " + state.worker_where);
         if (state.device) log_line(state, "device: " + state.device->name + " (" + state.device->arch() + ")");
         else log_line(state, "no GPU: " + state.no_gpu_reason);
         if (!state.device && !state.emulator_chosen) {
@@ -435,6 +440,7 @@ SessionState session_of(const AppState& state) {
     s.cases = state.tallies;
     s.layout = state.layout_committed;
     s.text_zoom = state.text_zoom;
+    s.worker_command = state.worker_command;
     return s;
 }
 
@@ -489,6 +495,23 @@ void act_on_requests(AppState& state, JobRunner& jobs) {
     EditorState& ed = state.editor;
     Requests& rq = state.requests;
 
+    if (rq.apply_worker_command) {
+        rq.apply_worker_command = false;
+        const std::string& text = state.worker_command_edit;
+        try {
+            std::vector<std::string> command;
+            if (text.find_first_not_of(" \t\n") != std::string::npos) command = split_worker_command(text);
+            state.worker_command_error.clear();
+            state.worker_command = text;
+            state.backend_known = false;  // until the new backend reports
+            state.device.reset();
+            jobs.set_worker_command(std::move(command));
+            log_line(state, text.empty() ? "runs go to a worker on this computer" : "runs go through the worker command: " + text);
+        } catch (const Error& e) {
+            state.worker_command_error = e.said();
+            log_line(state, "worker command not applied: " + e.message(), true);  // the panel may be scrolled
+        }
+    }
     if (rq.stop) {
         if (state.sweep.running()) {
             state.sweep.error = "stopped after " + std::to_string(state.sweep.finished) + " of " +
@@ -760,8 +783,23 @@ int run_app(const AppOptions& options) {
     Fonts fonts = load_fonts(state.ui_scale, glyph_text);
     SessionState saved_session = session;
 
+    // Where runs go: the worker command the student applied last time, else
+    // $WB_WORKER_COMMAND (used, never saved), else a local worker
+    // (runtime/pipeline/remote.hpp).
+    std::vector<std::string> worker_command;
+    state.worker_command = session.worker_command;
+    state.worker_command_edit = state.worker_command;
+    if (state.worker_command_edit.empty())
+        if (const char* e = std::getenv("WB_WORKER_COMMAND")) state.worker_command_edit = e;
+    try {
+        if (state.worker_command_edit.find_first_not_of(" \t\n") != std::string::npos)
+            worker_command = split_worker_command(state.worker_command_edit);
+    } catch (const Error& e) {
+        state.worker_command_error = e.said();
+        log_line(state, "worker command not used: " + e.message(), true);
+    }
     // Declared after the window, so it is destroyed (its thread joined) first.
-    JobRunner jobs(apply_outcome, [] { glfwPostEmptyEvent(); });
+    JobRunner jobs(apply_outcome, [] { glfwPostEmptyEvent(); }, std::move(worker_command));
     int status = 0;
 
     int frame = 0;

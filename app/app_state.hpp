@@ -74,6 +74,7 @@ struct Requests {
     bool open_external = false;
     bool undo = false;           // scripts: as Ctrl+Z in the editor
     bool check_all = false;      // "Check all cases" (Ctrl+Shift+Enter)
+    bool apply_worker_command = false;  // the device panel's Apply: runs go through worker_command_edit
     int answer_replace = -1;     // scripts: 1 presses Yes, 0 Cancel in the replace popup
 };
 
@@ -269,6 +270,13 @@ struct AppState {
     std::string no_gpu_reason;              // English, for the log
     Sentence no_gpu_said;                   // the same as catalogue phrases: no_gpu_text() shows it
     Sentence not_contained;                 // why runs are not contained, said once (RunResult::notice_said)
+    // The device panel's worker command (runtime/pipeline/remote.hpp): the
+    // text being edited, the one in use (remembered in state.json; empty: a
+    // local worker), why the text was refused, and the machine its far end named.
+    std::string worker_command_edit;
+    std::string worker_command;
+    Sentence worker_command_error;
+    std::string worker_where;
     DeviceLimits compile_only_limits;       // limits_for_arch(default arch) when there is no GPU
     std::string default_arch;
 

@@ -25,8 +25,9 @@ bool ended_in_error(const JobOutcome& outcome) {
     }
 }
 
-JobRunner::JobRunner(std::function<void(AppState&, JobOutcome&)> on_done, std::function<void()> wake)
-    : on_done_(std::move(on_done)), wake_(std::move(wake)) {
+JobRunner::JobRunner(std::function<void(AppState&, JobOutcome&)> on_done, std::function<void()> wake,
+                     std::vector<std::string> worker_command)
+    : on_done_(std::move(on_done)), wake_(std::move(wake)), command_(std::move(worker_command)) {
     thread_ = std::thread([this] { worker_loop(); });
 }
 
@@ -39,6 +40,15 @@ JobRunner::~JobRunner() {
     }
     cv_.notify_all();
     if (thread_.joinable()) thread_.join();
+}
+
+void JobRunner::set_worker_command(std::vector<std::string> command) {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        next_command_ = std::move(command);
+        ready_ = false;  // idle() again once the new backend's report is posted
+    }
+    cv_.notify_all();
 }
 
 std::uint64_t JobRunner::submit(JobKind kind, RunRequest request, std::uint64_t revision) {
@@ -116,40 +126,56 @@ std::string JobRunner::running_text() const {
 
 void JobRunner::worker_loop() {
     std::unique_ptr<RunBackend> backend;
-    try {
-        // Kernels and CPU references run in a worker process: a faulting or
-        // endless kernel cannot take the app down, and Stop works at any moment.
-        // This process never creates a CUDA context.
-        auto worker = std::make_unique<WorkerBackend>();
+    // Starts the backend for command_ and posts its device report.
+    auto start_backend = [&] {
         {
             std::lock_guard<std::mutex> lock(mutex_);
-            worker_ = worker.get();
+            worker_ = nullptr;
         }
-        backend = std::move(worker);
-        const BackendInfo info = backend->info();
-        // Backend facts travel as an outcome with id 0 (no job), so AppState
-        // stays free of this class: the first device, or why there is none.
-        JobOutcome info_outcome;
-        info_outcome.id = 0;
-        info_outcome.result.device_note = info.has_gpu ? "" : info.no_gpu_reason;
-        if (!info.has_gpu) info_outcome.result.device_note_said = info.no_gpu_said;
-        if (!info.devices.empty()) info_outcome.result.device = info.devices.front();
-        auto shared = std::make_shared<JobOutcome>(std::move(info_outcome));
-        post([this, shared](AppState& state) { on_done_(state, *shared); });
-    } catch (const std::exception& e) {
+        backend.reset();  // the old worker (or connection) ends first
         auto shared = std::make_shared<JobOutcome>();
-        shared->result.device_note = std::string("the run backend could not start: ") + e.what();
+        try {
+            // Kernels and CPU references run in a worker process: a faulting or
+            // endless kernel cannot take the app down, and Stop works at any moment.
+            // This process never creates a CUDA context.
+            WorkerOptions options;
+            options.command = command_;
+            auto worker = std::make_unique<WorkerBackend>(std::move(options));
+            {
+                std::lock_guard<std::mutex> lock(mutex_);
+                worker_ = worker.get();
+            }
+            WorkerBackend* w = worker.get();
+            backend = std::move(worker);
+            const BackendInfo info = backend->info();
+            // Backend facts travel as an outcome with id 0 (no job), so AppState
+            // stays free of this class: the first device, or why there is none.
+            shared->result.device_note = info.has_gpu ? "" : info.no_gpu_reason;
+            if (!info.has_gpu) shared->result.device_note_said = info.no_gpu_said;
+            if (!info.devices.empty()) shared->result.device = info.devices.front();
+            shared->where = w->where();
+        } catch (const std::exception& e) {
+            shared->result.device_note = std::string("the run backend could not start: ") + e.what();
+        }
         post([this, shared](AppState& state) { on_done_(state, *shared); });
-    }
+    };
+    start_backend();
 
     for (;;) {
         Job job;
         {
             std::unique_lock<std::mutex> lock(mutex_);
-            cv_.wait(lock, [this] { return quit_ || !queue_.empty(); });
+            cv_.wait(lock, [this] { return quit_ || !queue_.empty() || next_command_; });
             if (quit_) {
                 worker_ = nullptr;
                 return;
+            }
+            if (next_command_) {  // Apply in the device panel
+                command_ = std::move(*next_command_);
+                next_command_.reset();
+                lock.unlock();
+                start_backend();
+                continue;
             }
             job = std::move(queue_.front());
             queue_.pop_front();

@@ -20,6 +20,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace wb {
 class WorkerBackend;
@@ -41,6 +42,8 @@ struct JobOutcome {
     RunResult result;
     std::string failure;         // an exception escaped the backend (a bug, said plainly)
     double seconds = 0;          // wall time of the job
+    // With id 0: the machine a worker command's far end runs on; empty for this one.
+    std::string where;
 };
 
 // A job that went wrong: an exception escaped the backend, or a run ended in
@@ -54,7 +57,9 @@ public:
     // `on_done` is applied on the UI thread for every finished job. `wake` is
     // called from the worker after posting, so a sleeping frame loop wakes up
     // (glfwPostEmptyEvent is safe to call from any thread).
-    JobRunner(std::function<void(AppState&, JobOutcome&)> on_done, std::function<void()> wake);
+    // `worker_command`: where runs go (WorkerOptions::command); empty: a local worker.
+    JobRunner(std::function<void(AppState&, JobOutcome&)> on_done, std::function<void()> wake,
+              std::vector<std::string> worker_command = {});
     ~JobRunner();
     JobRunner(const JobRunner&) = delete;
     JobRunner& operator=(const JobRunner&) = delete;
@@ -87,6 +92,11 @@ public:
     // kill this app's worker and no other (script command worker-pid).
     int worker_pid() const;
 
+    // Runs go through `command` from the next job on (empty: a local worker):
+    // the backend is replaced once the running job is over, and its device
+    // report is posted again (JobOutcome id 0). Queued jobs wait for it.
+    void set_worker_command(std::vector<std::string> command);
+
     // Backend info, queried once on the worker (it may dlopen the driver).
     // Posted as a closure; also available here once known.
     void post(Apply apply);
@@ -115,6 +125,8 @@ private:
     WorkerBackend* worker_ = nullptr;  // owned by the worker thread; guarded by mutex_
     bool quit_ = false;
     bool ready_ = false;  // the backend info has been posted
+    std::optional<std::vector<std::string>> next_command_;  // set_worker_command's, not yet applied
+    std::vector<std::string> command_;                      // the worker thread's
     std::uint64_t next_id_ = 1;
     std::thread thread_;  // last: started after every member it uses exists
 };

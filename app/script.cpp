@@ -379,6 +379,14 @@ Tick emulator(Call& c) {
     return Tick::Continue;
 }
 
+// As the device panel's Worker command field and Apply: "worker-command ssh gpu cuda-workbook-worker --stdio";
+// with nothing after it, runs go back to a worker on this computer.
+Tick worker_command(Call& c) {
+    c.state.worker_command_edit = c.rest;
+    c.state.requests.apply_worker_command = true;
+    return Tick::Continue;
+}
+
 Tick expand_results(Call& c) {
     if (c.rest != "on" && c.rest != "off") return c.fail("expand-results wants on or off");
     set_results_expanded(c.state, c.rest == "on");
@@ -1251,6 +1259,7 @@ constexpr Command kCommands[] = {
     {"expect-run-not-started", expect_run_not_started},
     {"expect-log", expect_log},
     {"worker-pid", worker_pid},
+    {"worker-command", worker_command},
     {"expect-drawn-marker", expect_drawn_marker},
     {"expect-drawn-run-button", expect_drawn_run_button},
     {"expect-access-line", expect_access_line},

@@ -81,6 +81,7 @@
 //                              a reason containing SUBSTRING, and started nothing)
 //   expect-log SUBSTRING       (a line of the session's log contains it)
 //   worker-pid                 (prints "worker pid N": this app's cuda-workbook-worker)
+//   worker-command [CMD]       (the device panel's Worker command, then Apply; empty: this computer)
 // Looking at what the latest frame drew (AppState::drawn, recorded at the
 // draw calls; each command runs after the frame that followed the previous one):
 //   expect-drawn-marker LINE   (the editor painted a marker on that line)

@@ -67,6 +67,7 @@ SessionState load_session() {
         s.lesson = j.value("lesson", "");
         s.step = j.value("step", "");
         s.dark_theme = j.value("theme", "dark") != "light";
+        if (j.contains("worker_command") && j["worker_command"].is_string()) s.worker_command = j["worker_command"];
         if (j.contains("text_zoom") && j["text_zoom"].is_number()) s.text_zoom = clamp_text_zoom(j["text_zoom"].get<float>());
         if (j.contains("done") && j["done"].is_array())
             for (const auto& d : j["done"])
@@ -127,6 +128,7 @@ void save_session(const SessionState& s) {
     j["step"] = s.step;
     j["theme"] = s.dark_theme ? "dark" : "light";
     j["text_zoom"] = s.text_zoom;
+    if (!s.worker_command.empty()) j["worker_command"] = s.worker_command;
     j["done"] = s.done;
     nlohmann::json cases = nlohmann::json::object();
     for (const auto& [key, t] : s.cases)

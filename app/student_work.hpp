@@ -2,7 +2,7 @@
 //
 // Each step's text lives in <data dir>/work/<lesson id>/<step id>.cu, written
 // atomically; lesson files are never written. The last lesson and step, the
-// theme, the steps already passed and the window's size and place live in
+// theme, the steps already passed, the window's size and place and the worker command live in
 // <config dir>/state.json (ImGui's own settings sit beside it in imgui.ini).
 // No GUI code here.
 #pragma once
@@ -53,6 +53,7 @@ struct SessionState {
     std::map<std::string, CaseTally> cases;  // per "lesson_id/step_id": the cases passed by the text last run
     WindowGeometry window;
     LayoutSettings layout;          // splitter positions, lesson list collapsed
+    std::string worker_command;     // the device panel's worker command; empty: a local worker
 
     bool operator==(const SessionState&) const = default;
 };

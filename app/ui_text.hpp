@@ -230,6 +230,11 @@ namespace wb::app {
     X(ViewSampled, view_sampled) \
     X(RunOnEmulator, run_on_emulator) \
     X(RunOnEmulatorTip, run_on_emulator_tip) \
+    X(WorkerCommand, worker_command) \
+    X(WorkerCommandHint, worker_command_hint) \
+    X(WorkerCommandTip, worker_command_tip) \
+    X(WorkerApply, worker_apply) \
+    X(DevOnHost, dev_on_host) \
     X(ResEmulated, res_emulated) \
     X(WTimelineLane, w_timeline_lane) \
     X(WTimelineKernel, w_timeline_kernel) \

@@ -7,6 +7,7 @@
 #include "core/fs.hpp"
 #include "pipeline/report.hpp"
 #include "pipeline/run.hpp"
+#include "pipeline/remote.hpp"
 #include "pipeline/worker.hpp"
 
 #include <algorithm>
@@ -48,6 +49,7 @@ std::vector<OptionSpec> run_request_options() {
         value_option("--timeout", "S", "stop the run after S seconds (default: the lesson's, else 30)"),
         flag_option("--compile-only", "stop before the GPU: compile, reference, limits (exit 0 if they pass)"),
         flag_option("--in-process", "run in this process, not a worker (debugging; a fault ends the CLI)"),
+        worker_option(),
         flag_option("--trust", "the lesson is outside the shipped lessons folder and you trust\n"
                                "its author (its CPU reference is compiled and run here)"),
     };
@@ -161,9 +163,35 @@ std::vector<std::string> expand_lesson_args(const std::vector<std::string>& posi
     return files;
 }
 
+OptionSpec worker_option() {
+    return value_option("--worker", "CMD",
+                        "run the worker through CMD, e.g. \"ssh gpu-server cuda-workbook-worker --stdio\"\n"
+                        "(default: $WB_WORKER_COMMAND, else a local worker; docs/remote-worker.md)");
+}
+
+std::vector<std::string> worker_command(const Args& a) {
+    try {
+        if (auto v = a.value("--worker")) return split_worker_command(*v);
+        return worker_command_from_environment();
+    } catch (const Error& e) {
+        throw UsageError((a.value("--worker") ? "--worker: " : "WB_WORKER_COMMAND: ") + e.message());
+    }
+}
+
 std::unique_ptr<RunBackend> make_backend(const Args& a) {
-    if (a.flag("--in-process")) return make_local_backend();
-    return std::make_unique<WorkerBackend>();
+    std::vector<std::string> command = worker_command(a);
+    if (a.flag("--in-process")) {
+        if (!command.empty()) throw UsageError(render({{"cli.in_process_worker", {}}}, language_from_environment()));
+        return make_local_backend();
+    }
+    WorkerOptions options;
+    options.command = std::move(command);
+    return std::make_unique<WorkerBackend>(std::move(options));
+}
+
+std::string remote_where(const RunBackend& backend) {
+    const auto* worker = dynamic_cast<const WorkerBackend*>(&backend);
+    return worker && worker->remote() ? worker->where() : std::string();
 }
 
 int exit_for(const RunResult& r, bool compile_only_asked) {

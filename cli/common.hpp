@@ -127,7 +127,17 @@ bool is_schema_file(const std::string& path);
 
 // GPU work runs in a worker process (a faulting kernel cannot take the CLI
 // down, and a hung one is killed at its deadline); --in-process is for debugging.
+// With --worker CMD, or $WB_WORKER_COMMAND, the worker is at the far end of
+// CMD (ssh, srun: runtime/pipeline/remote.hpp).
 std::unique_ptr<RunBackend> make_backend(const Args& a);
+// --worker CMD, which run, sweep, check and device take.
+OptionSpec worker_option();
+// The worker command --worker or $WB_WORKER_COMMAND names, split as a shell
+// would; empty for the local worker. A UsageError for an unclosed quote.
+std::vector<std::string> worker_command(const Args& a);
+// The machine a worker command's far end runs on, as it said; empty for the
+// local worker or in-process backend.
+std::string remote_where(const RunBackend& backend);
 
 // --backend gpu|cpu|auto. The default is auto (the GPU when there is one, else
 // the CPU emulator), but gpu under --memcheck or --racecheck.

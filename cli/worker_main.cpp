@@ -4,8 +4,11 @@
 // and results on fd 4; stdout and stderr (device printf, assert messages) go
 // to the supervisor too. A contained worker's builds go to its builder, the
 // same program with --builder (runtime/pipeline/builder.hpp), on fds 6 and 7.
+// With --stdio it is the far end of a worker command (ssh, srun): requests on
+// stdin, answers and output on stdout (runtime/pipeline/remote.hpp).
 // Not meant to be run by hand.
 #include "pipeline/builder.hpp"
+#include "pipeline/remote.hpp"
 #include "pipeline/worker.hpp"
 #include "sandbox/sandbox.hpp"
 
@@ -17,9 +20,10 @@
 
 int main(int argc, char** argv) {
     int ordinal = 0;
-    bool builder = false, builder_fds = false;
+    bool builder = false, builder_fds = false, stdio = false;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--builder") == 0) builder = true;
+        else if (std::strcmp(argv[i], "--stdio") == 0) stdio = true;
         else if (std::strcmp(argv[i], "--builder-fds") == 0) builder_fds = true;
         else
         if (std::strcmp(argv[i], "--ordinal") == 0 && i + 1 < argc) ordinal = std::atoi(argv[++i]);
@@ -32,10 +36,13 @@ int main(int argc, char** argv) {
         }
         else if (std::strcmp(argv[i], "--help") == 0) {
             std::puts("cuda-workbook-worker: started by cuda-workbook and cuda-workbook-cli to run kernels in a\n"
-                      "process of their own. Requests arrive on fd 3, results leave on fd 4.");
+                      "process of their own. Requests arrive on fd 3, results leave on fd 4.\n"
+                      "With --stdio, a worker command's far end (ssh, srun): requests on stdin,\n"
+                      "results and output on stdout; it ends when stdin closes. See docs/remote-worker.md.");
             return 0;
         }
     }
+    if (stdio) return wb::stdio_worker_main(ordinal);
     if (fcntl(3, F_GETFD) < 0 || fcntl(4, F_GETFD) < 0) {
         std::fputs("cuda-workbook-worker: no request pipes (fd 3 and 4); it is started by cuda-workbook\n", stderr);
         return 2;

@@ -37,6 +37,7 @@ PACKAGES=(
   libboost-context-dev
   bubblewrap
   slurm-wlm munge
+  openssh-server openssh-client
   debian-archive-keyring
   fonts-wqy-microhei fonts-jetbrains-mono fonts-dejavu-core
 )

@@ -1,15 +1,45 @@
 // app/panels/device_panel.cpp — where runs go, in one state: the GPU, with its limits; or,
 // without one, the CPU emulator or compile only (by the switch below), each with why there is no
-// GPU; the switch that sends runs to the CPU emulator; and, when runs are not contained, why.
+// GPU; the switch that sends runs to the CPU emulator; when runs are not contained, why; and the
+// worker command that sends runs to another machine (runtime/pipeline/remote.hpp), with the
+// machine its far end named.
 #include "panels/panels.hpp"
 
 #include "app_state.hpp"
 #include "palette.hpp"
 #include "ui_text.hpp"
 
+#include <cstdio>
 #include <string>
 
 namespace wb::app {
+
+namespace {
+
+// The worker command: a text field and Apply, which hands it to the job runner
+// (Requests::apply_worker_command); a command that does not split says why.
+void draw_worker_command(AppState& state) {
+    const std::string& lang = state.lang;
+    ImGui::TextDisabled("%s", tr(UiText::WorkerCommand, lang));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(UiText::WorkerCommandTip, lang));
+    char buf[1024];
+    std::snprintf(buf, sizeof buf, "%s", state.worker_command_edit.c_str());
+    ImGui::SetNextItemWidth(-ImGui::CalcTextSize(tr(UiText::WorkerApply, lang)).x - ImGui::GetStyle().FramePadding.x * 2 -
+                            ImGui::GetStyle().ItemSpacing.x);
+    if (ImGui::InputTextWithHint("##worker_command", tr(UiText::WorkerCommandHint, lang), buf, sizeof buf))
+        state.worker_command_edit = buf;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(UiText::WorkerCommandTip, lang));
+    ImGui::SameLine();
+    if (ImGui::Button(tr(UiText::WorkerApply, lang))) state.requests.apply_worker_command = true;
+    record_drawn_text(state.drawn.texts, tr(UiText::WorkerApply, lang));
+    if (!state.worker_command_error.empty()) {
+        const std::string why = render(state.worker_command_error, lang);
+        ImGui::TextColored(palette::kCaution.vec4(), "%s", why.c_str());
+        record_drawn_text(state.drawn.texts, why);
+    }
+}
+
+}  // namespace
 
 void draw_device_panel(AppState& state, const PanelRect& rect) {
     PanelWindow window("###device", rect);
@@ -45,6 +75,12 @@ void draw_device_panel(AppState& state, const PanelRect& rect) {
         ImGui::Text(tr(UiText::DevShared, lang), l.shared_per_block / 1024, l.shared_per_block_optin / 1024,
                     l.regs_per_block);
     }
+    if (state.backend_known && !state.worker_where.empty()) {
+        char on[256];
+        std::snprintf(on, sizeof on, tr(UiText::DevOnHost, state.lang), state.worker_where.c_str());
+        ImGui::TextColored(palette::kWhere.vec4(), "%s", on);
+        record_drawn_text(state.drawn.texts, on);
+    }
     if (!state.not_contained.empty()) {  // runs are not contained (sandbox/): said, never hidden
         const std::string note = render(state.not_contained, state.lang);
         ImGui::TextColored(palette::kCaution.vec4(), "%s", note.c_str());
@@ -55,6 +91,7 @@ void draw_device_panel(AppState& state, const PanelRect& rect) {
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(UiText::RunOnEmulatorTip, state.lang));
         record_drawn_text(state.drawn.texts, tr(UiText::RunOnEmulator, state.lang));
     }
+    draw_worker_command(state);
     ImGui::PopTextWrapPos();
 }
 

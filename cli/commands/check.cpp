@@ -415,6 +415,7 @@ CommandSpec check_command() {
                                         "lesson_id/step_id; compile-only cases are <skipped>"),
         value_option("--arch", "A", "compile for A (default: the GPU's own sm_XX)"),
         flag_option("--in-process", "run in this process, not a worker (debugging; a fault ends the CLI)"),
+        worker_option(),
         flag_option("--trust", "the lessons are outside the shipped lessons folder and you trust\n"
                                "their author (their CPU references are compiled and run here)"),
         flag_option("--json", "print the results as JSON"),

@@ -11,6 +11,7 @@
 #include "driver/gpu.hpp"
 #include "driver/monitor.hpp"
 #include "pipeline/report.hpp"
+#include "pipeline/worker.hpp"
 
 #include <chrono>
 #include <iostream>
@@ -74,9 +75,50 @@ int monitor(const std::vector<DeviceInfo>& devices, double seconds, bool as_json
     return code;
 }
 
+// `device --worker CMD`: the GPU at the far end of a worker command, as its
+// worker answers (the first device, its limits), named with the machine.
+int remote_device(std::vector<std::string> command, bool as_json) {
+    const std::string lang = language_from_environment();
+    WorkerOptions options;
+    options.command = std::move(command);
+    WorkerBackend worker(std::move(options));
+    const BackendInfo bi = worker.info();
+    const std::string where = worker.where();
+    const std::string reason = bi.no_gpu_said.empty() ? bi.no_gpu_reason : render(bi.no_gpu_said, lang);
+    if (as_json) {
+        json arr = json::array();
+        for (const auto& d : bi.devices) arr.push_back(report_json(d));
+        json j = {{"devices", arr}, {"where", where}};
+        if (!bi.has_gpu) j["reason"] = reason;
+        std::cout << j.dump(2) << "\n";
+        return bi.has_gpu ? kOk : kNoGpu;
+    }
+    if (!bi.has_gpu || bi.devices.empty()) {
+        std::cout << render({{"cli.no_gpu_on", {where.empty() ? "?" : where, reason}}}, lang) << "\n";
+        return kNoGpu;
+    }
+    for (const auto& d : bi.devices) {
+        const auto& l = d.limits;
+        std::cout << "GPU " << d.ordinal << ": " << d.name << "  (" << render({{"cli.on_host", {where}}}, lang) << ")\n"
+                  << "  compute capability " << d.cc_major << "." << d.cc_minor << " (" << d.arch() << "), " << d.sm_count
+                  << " SMs, " << bytes_human(double(d.total_memory)) << " memory, L2 " << bytes_human(d.l2_bytes) << "\n"
+                  << "  driver " << d.driver_version / 1000 << "." << (d.driver_version % 1000) / 10 << "\n"
+                  << "  threads/block " << l.max_threads_per_block << ", block " << dims_str(l.max_block) << ", grid "
+                  << dims_str(l.max_grid) << "\n"
+                  << "  shared memory/block " << l.shared_per_block / 1024 << " KiB (opt-in " << l.shared_per_block_optin / 1024
+                  << " KiB), registers/block " << l.regs_per_block << ", warp " << l.warp_size << "\n";
+    }
+    return kOk;
+}
+
 int device_main(const Args& a) {
     bool as_json = a.flag("--json");
     const double monitor_s = seconds_option(a, "--monitor");
+    if (auto command = worker_command(a); !command.empty()) {
+        if (monitor_s > 0 || a.flag("--ceilings"))
+            throw UsageError("--monitor and --ceilings read this machine's GPUs: they cannot be used with a worker command");
+        return remote_device(std::move(command), as_json);
+    }
     std::vector<DeviceInfo> devices;
     try {
         devices = query_devices();
@@ -142,6 +184,7 @@ CommandSpec device_command() {
                                        "temperature, power, and what slows the clock down. One line per\n"
                                        "reading (a JSON array with --json)"),
         flag_option("--json", "print the devices as JSON"),
+        worker_option(),
     };
     c.run = device_main;
     return c;

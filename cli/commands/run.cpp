@@ -126,7 +126,8 @@ void print_access_limits(const RunResult& r, const std::string& lang) {
 
 // The run as text. Its sentences (the result, the hint, a refusal, a note, why there is no
 // GPU) are in the student's language (LANG, core/phrase.hpp); the row names are the fields'.
-void print_run_text(const RunResult& r, const std::string& lang) {
+// `where`: the machine a worker command's far end ran it on; empty when it ran here.
+void print_run_text(const RunResult& r, const std::string& lang, const std::string& where) {
     // Only what is known: an input error or a timeout may come before the step,
     // the case or the params are.
     std::string header = "lesson " + (r.lesson_id.empty() ? std::string("?") : r.lesson_id);
@@ -222,6 +223,7 @@ void print_run_text(const RunResult& r, const std::string& lang) {
         std::istringstream lines(r.output);
         for (std::string line; std::getline(lines, line);) std::cout << "        " << line << "\n";
     }
+    if (!where.empty()) std::cout << "where   " << render({{"cli.on_host", {where}}}, lang) << "\n";
     std::cout << "result  " << run_status_label(r.status, lang) << ": " << r.message_in(lang) << "\n";
     if (!r.hint.empty()) std::cout << "hint    " << r.hint_in(lang) << "\n";
 }
@@ -247,8 +249,14 @@ int run(const Args& a) {
 
     auto backend = make_backend(a);
     RunResult r = backend->run(req);
-    if (as_json) std::cout << report_json(r).dump(2) << "\n";
-    else print_run_text(r, language_from_environment());
+    const std::string where = remote_where(*backend);
+    if (as_json) {
+        auto j = report_json(r);
+        if (!where.empty()) j["where"] = where;  // the machine the worker command's far end ran it on
+        std::cout << j.dump(2) << "\n";
+    } else {
+        print_run_text(r, language_from_environment(), where);
+    }
     return exit_for(r, a.flag("--compile-only"));
 }
 

@@ -167,7 +167,7 @@ ReadStatus read_frame(int fd, Frame& out, std::chrono::steady_clock::time_point 
     std::memcpy(&kind, header + 4, 4);
     std::memcpy(&jl, header + 8, 8);
     std::memcpy(&bl, header + 16, 8);
-    if (kind < 1 || kind > 6 || jl > limits.max_json || bl > limits.max_blob) return ReadStatus::Corrupt;
+    if (kind < 1 || kind > kLastFrameKind || jl > limits.max_json || bl > limits.max_blob) return ReadStatus::Corrupt;
     std::string text(jl, '\0');
     if ((st = read_all(fd, text.data(), jl, deadline)) != ReadStatus::Ok) return st;
     out.blob.assign(bl, '\0');
@@ -314,6 +314,18 @@ RunRequest decode_request(const Frame& f) {
     // A worker works in an empty folder (sandbox/sandbox.hpp); a relative lesson path is the front end's.
     r.lesson = parsed_lesson(from_start_folder(file).string(), text);
     return r;
+}
+
+Frame encode_info(const BackendInfo& bi) {
+    Frame a;
+    a.kind = FrameKind::Result;
+    a.json = {{"has_gpu", bi.has_gpu}, {"no_gpu_reason", bi.no_gpu_reason}, {"no_gpu_said", encode_sentence(bi.no_gpu_said)}};
+    if (!bi.devices.empty()) {
+        RunResult tmp;
+        tmp.device = bi.devices[0];
+        a.json["device"] = encode_result(tmp).json;
+    }
+    return a;
 }
 
 json encode_sentence(const Sentence& s) { return s; }

@@ -26,8 +26,12 @@
 namespace wb {
 
 // BuildRequest and BuildAnswer pass between a contained worker and its
-// builder (pipeline/builder.hpp), on pipes of their own.
-enum class FrameKind : uint32_t { Request = 1, Result = 2, Progress = 3, Quit = 4, BuildRequest = 5, BuildAnswer = 6 };
+// builder (pipeline/builder.hpp), on pipes of their own. Output carries, in
+// its blob, bytes a `--stdio` worker printed (pipeline/remote.hpp): there the
+// frames and the output share one stream.
+enum class FrameKind : uint32_t { Request = 1, Result = 2, Progress = 3, Quit = 4, BuildRequest = 5, BuildAnswer = 6, Output = 7 };
+constexpr uint32_t kLastFrameKind = 7;
+constexpr std::size_t kFrameHeaderBytes = 24;
 
 struct Frame {
     FrameKind kind = FrameKind::Request;
@@ -66,6 +70,9 @@ Frame encode_request(const RunRequest& request);
 RunRequest decode_request(const Frame& frame);
 
 Frame encode_result(const RunResult& result);
+// The answer to {"info": true}: {"has_gpu", "no_gpu_reason", "no_gpu_said",
+// "device" (the first device, in a result's form)}.
+Frame encode_info(const BackendInfo& info);
 // A Sentence (core/phrase.hpp) in its form, [[key, arg, ...], ...], for the
 // worker's answer to "info". Decoding is lenient: a missing or malformed
 // member gives an empty sentence, and the English text is shown instead.

@@ -9,7 +9,9 @@
 #include "compile/nvrtc.hpp"
 #include "core/error.hpp"
 #include "data/buffers.hpp"
+#include "core/data_dirs.hpp"
 #include "measure/ceilings.hpp"
+#include "pipeline/remote.hpp"
 #include "pipeline/wire.hpp"
 #include "pipeline/worker_process.hpp"
 #include "profile/ncu.hpp"
@@ -92,7 +94,7 @@ WorkerBackend::WorkerBackend(WorkerOptions options) : options_(std::move(options
 }
 
 void WorkerBackend::make_visible(const RunRequest& req) {
-    if (!req.lesson) return;
+    if (!req.lesson || remote()) return;  // a far end sees the files the request brings
     bool added = false;
     for (const auto& f : lesson_folders(req.lesson->file))
         if (!visible_in(view_, f)) {
@@ -238,12 +240,15 @@ FrameLimits result_limits(const RunRequest& req) {
 
 // What a run that got no readable answer becomes, for the warm worker and the
 // sanitized one alike. `tool` is "" or "compute-sanitizer memcheck".
+// `command`: the worker command's program (ssh, srun) when the worker was at its far end.
 static void describe_failure(RunResult& r, const RunRequest& req, ReadStatus st, const WorkerExit& e,
                              const Whereabouts& at, double timeout, bool cancelled, const std::string& tool,
-                             const std::string& decode_error) {
+                             const std::string& decode_error, const std::string& command = "") {
     const std::string& phase = at.phase;
     const std::string where = where_text(at);
-    const std::string who = tool.empty() ? "@worker.process" : "@worker.process_under|" + tool;
+    const std::string who = !command.empty() ? "@worker.command|" + command
+                            : tool.empty()   ? "@worker.process"
+                                             : "@worker.process_under|" + tool;
     if (cancelled) {
         r.status = RunStatus::Stopped;
         r.say({{"worker.stopped", {where}}});
@@ -332,6 +337,10 @@ BackendInfo WorkerBackend::info_locked() {
         if (write_frame(proc_->to_worker, q) &&
             read_frame(proc_->from_worker, a, std::chrono::steady_clock::now() + std::chrono::seconds(60), limits) ==
                 ReadStatus::Ok) {
+            if (remote()) {
+                std::lock_guard<std::mutex> lock(active_mutex_);
+                where_ = a.json.value("where", std::string());
+            }
             bi.has_gpu = a.json.value("has_gpu", false);
             bi.no_gpu_reason = a.json.value("no_gpu_reason", "");
             bi.no_gpu_said = decode_sentence(a.json, "no_gpu_said");
@@ -350,6 +359,8 @@ BackendInfo WorkerBackend::info_locked() {
         }
         kill_and_reap(proc_->pid, std::chrono::milliseconds(200));
         proc_->pid = -1;
+        proc_->finish_relay(std::chrono::milliseconds(500));  // a worker command's last words (ssh's error)
+        proc_->finish_output();
         bi.no_gpu_said = {{"worker.no_answer", {proc_->take_output()}}};
         bi.no_gpu_reason = render(bi.no_gpu_said, "en");
         stop_worker();
@@ -379,7 +390,8 @@ RunResult WorkerBackend::run(const RunRequest& req) {
         return r;
     }
     make_visible(req);
-    RunResult r = req.sanitizer != SanitizerTool::None               ? run_sanitized(req)
+    RunResult r = remote()                                           ? run_remote(req)
+                  : req.sanitizer != SanitizerTool::None             ? run_sanitized(req)
                   : req.profile && req.executor != Executor::Cpu ? run_profiled(req)
                                                                  : run_locked(req);
     end_request();
@@ -460,6 +472,87 @@ RunResult WorkerBackend::run_locked(const RunRequest& req) {
         describe_failure(r, req, st, e, at, timeout, cancelled(), "", decode_error);
         std::string ignored;
         ensure_worker(ignored);  // a fresh worker for the next run
+        return r;
+    }
+}
+
+std::string WorkerBackend::where() const {
+    std::lock_guard<std::mutex> lock(active_mutex_);
+    return where_;
+}
+
+// A run at the far end of the worker command (remote.hpp). The far end runs
+// it as WorkerBackend::run does here (under compute-sanitizer or ncu too), with
+// its own deadline, and replaces its own workers; so a result, whatever it
+// says, leaves the connection as it is. Only a connection that ended, or an
+// answer later than the run's deadline plus kRemoteSlack_s, ends the command
+// (its process group is killed, so the far end's stdin closes) and starts it
+// again for the next run.
+RunResult WorkerBackend::run_remote(const RunRequest& req) {
+    RunResult r = initial_result(req);
+    const double own = req.sanitizer != SanitizerTool::None || (req.profile && req.executor != Executor::Cpu)
+                           ? sanitized_timeout(req)
+                           : run_timeout(req);
+    const double timeout = own + kRemoteSlack_s;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(long(timeout * 1000));
+    const FrameLimits limits = result_limits(req);
+    Whereabouts at;
+    for (int attempt = 0;; ++attempt) {
+        std::string why;
+        if (!ensure_live_worker(why)) {
+            r.status = RunStatus::Crashed;
+            r.message = why;
+            return r;
+        }
+        set_active_pid(proc_->pid);
+        Frame request = encode_request(req);
+        // The trust decision is the front end's: the far end sees the lesson in
+        // a folder of its own, never in its shipped lessons, so a shipped
+        // lesson is said to be trusted here, where it is known to be shipped.
+        if (req.lesson) {
+            request.json["trusted"] = req.trusted || is_shipped_lesson(req.lesson->file);
+            attach_lesson_files(request, *req.lesson, proc_->files_sent);
+        }
+        const bool sent = write_frame(proc_->to_worker, request);
+        bool progressed = false;
+        std::string decode_error;
+        Frame answer;
+        const ReadStatus st =
+            sent ? await_result(proc_->from_worker, proc_->pid, deadline, limits, req, at, progressed, answer)
+                 : ReadStatus::Closed;
+        if (st == ReadStatus::Ok) {
+            try {
+                r = decode_result(answer);
+            } catch (const Error& e) {
+                decode_error = e.message();
+            }
+        }
+        if (st == ReadStatus::Ok && decode_error.empty()) {
+            std::lock_guard<std::mutex> lock(active_mutex_);
+            where_ = answer.json.value("where", std::string());
+            // What the command and the far end printed besides the run (ssh's
+            // warnings, the far end's own messages) is not the kernel's: the
+            // kernel's output is in the result.
+            proc_->take_output();
+            return r;
+        }
+        const bool killed_by_us = st == ReadStatus::TimedOut || st == ReadStatus::Corrupt || !decode_error.empty();
+        const WorkerExit e = kill_and_reap(proc_->pid, killed_by_us ? std::chrono::milliseconds(0) : std::chrono::milliseconds(1000));
+        proc_->pid = -1;
+        proc_->finish_relay(std::chrono::milliseconds(500));
+        proc_->finish_output();
+        const std::string output = proc_->take_output();
+        stop_worker();
+        // The command was gone before it took the request (it never said
+        // "compile": a connection that had dropped while idle): a fresh one
+        // gets the same request, once.
+        if (attempt == 0 && !progressed && (!sent || st == ReadStatus::Closed) && !cancelled()) continue;
+        r.output = output;
+        describe_failure(r, req, st, e, at, timeout, cancelled(), "", decode_error,
+                         fs::path(options_.command.front()).filename().string());
+        if (r.status == RunStatus::Crashed) r.say_hint({{"hint.remote_ended", {}}});
+        std::string ignored;
+        ensure_worker(ignored);  // connected again for the next run
         return r;
     }
 }

@@ -29,6 +29,14 @@
 //     one that sees more when a lesson from another folder comes. Where the
 //     sandbox cannot be had, the first result says so (RunResult::notice_said)
 //     and runs go on uncontained.
+//   - with a worker command (WorkerOptions::command: ssh to a GPU server,
+//     srun), the worker is at the far end of it, speaking the same frames
+//     over the command's stdin and stdout (pipeline/remote.hpp). That far end
+//     contains, times and replaces its own workers; here a run gets the
+//     request's deadline plus kRemoteSlack_s for the link, a Stop kills the
+//     command's process group (the far end exits when its stdin closes), and
+//     a command that ended is started again for the next run. The lesson's
+//     files travel with the request.
 // The process that holds a WorkerBackend never creates a CUDA context.
 #pragma once
 
@@ -55,7 +63,15 @@ struct WorkerOptions {
     std::vector<std::string> wrapper;   // run the worker under this, e.g. {"compute-sanitizer", "--tool", "memcheck"}
     int ordinal = 0;                    // GPU
     std::filesystem::path cuda_home;    // where to look for compute-sanitizer; empty: cuda_home(), then PATH
+    // A worker command, e.g. {"ssh", "gpu-server", "cuda-workbook-worker", "--stdio"}
+    // (pipeline/remote.hpp: split_worker_command); empty: the local worker.
+    // `executable`, `wrapper` and `ordinal` are then the far end's business.
+    std::vector<std::string> command;
 };
+
+// What a run through a worker command may take beyond its own deadline, which
+// the far end enforces itself: starting the command, and the link.
+constexpr double kRemoteSlack_s = 30;
 
 class WorkerBackend final : public RunBackend {
 public:
@@ -83,6 +99,11 @@ public:
 
     int workers_started() const { return started_.load(); }
     int worker_pid() const { return pid_.load(); }
+    // The machine a worker command's far end runs on, as its last answer
+    // named it (gethostname there); empty for the local worker, and before
+    // the first answer.
+    std::string where() const;
+    bool remote() const { return !options_.command.empty(); }
 
 private:
     struct Process;
@@ -90,6 +111,8 @@ private:
     bool ensure_live_worker(std::string& why);  // replaces a warm worker that died while idle
     // `max_output`: how much of what it prints is kept; 0 for kMaxOutput (worker_process.hpp).
     std::unique_ptr<Process> spawn(const std::vector<std::string>& wrapper, std::string& why, std::size_t max_output = 0);
+    std::unique_ptr<Process> spawn_remote(std::string& why);
+    RunResult run_remote(const RunRequest& request);
     BackendInfo info_locked();
     RunResult run_locked(const RunRequest& request);
     RunResult run_sanitized(const RunRequest& request);
@@ -122,7 +145,8 @@ private:
     bool ceilings_kept_ = false;
     void keep_ceilings(const RunResult& r);
 
-    mutable std::mutex active_mutex_;   // guards the four below; never held while waiting
+    mutable std::mutex active_mutex_;   // guards the five below; never held while waiting
+    std::string where_;                 // where(): the far end's machine
     bool active_ = false;               // a request is in flight
     std::uint64_t active_token_ = 0;
     int active_pid_ = 0;                // the worker serving it; 0 between workers

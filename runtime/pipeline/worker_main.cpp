@@ -50,17 +50,7 @@ int worker_main(int in_fd, int out_fd, int ordinal) {
         if (st != ReadStatus::Ok) return 2;
         if (q.kind == FrameKind::Quit) return 0;
         if (q.json.contains("info")) {
-            BackendInfo bi = backend->info();
-            Frame a;
-            a.kind = FrameKind::Result;
-            a.json = {{"has_gpu", bi.has_gpu}, {"no_gpu_reason", bi.no_gpu_reason},
-                      {"no_gpu_said", encode_sentence(bi.no_gpu_said)}};
-            if (!bi.devices.empty()) {
-                RunResult tmp;
-                tmp.device = bi.devices[0];
-                a.json["device"] = encode_result(tmp).json;
-            }
-            if (!write_frame(out_fd, a)) return 0;
+            if (!write_frame(out_fd, encode_info(backend->info()))) return 0;
             continue;
         }
         RunResult r;

@@ -2,7 +2,9 @@
 // it end (see worker_process.hpp): finding the worker program, spawning it in
 // a process group of its own with its request, result and output pipes, and
 // the waits and kills that never leave the supervisor stuck on a dead or
-// stuck worker, and the scratch folders its killed compilers leave. What is sent to it and made of its answers is worker.cpp's.
+// stuck worker, and the scratch folders its killed compilers leave; and a
+// worker command (remote.hpp) started in its place, with the relay that takes
+// its one stream apart into the frames and output pipes a local worker has. What is sent to it and made of its answers is worker.cpp's.
 #include "pipeline/worker_process.hpp"
 
 #include "compile/host_library.hpp"
@@ -13,7 +15,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <climits>
 #include <poll.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <sys/stat.h>
 
@@ -103,6 +107,177 @@ pid_t spawn_builder(const fs::path& executable, const SandboxFolders& view, int 
 
 }  // namespace
 
+void WorkerBackend::Process::start_reader() {
+    Process* raw = this;
+    const int stop_fd = stop_reader_read;
+    // Reads until every writer is gone (EOF) or it is told to stop; told to
+    // stop or to sync, it takes what is already in the pipe without waiting
+    // for more, and on a sync goes on.
+    reader = std::thread([raw, stop_fd] {
+        char buf[4096];
+        auto take = [&](int timeout_ms) {
+            pollfd p{raw->output_fd, POLLIN, 0};
+            if (::poll(&p, 1, timeout_ms) <= 0) return false;
+            const ssize_t n = ::read(raw->output_fd, buf, sizeof buf);
+            if (n <= 0) return false;
+            std::lock_guard<std::mutex> lock(raw->output_mutex);
+            std::size_t room = raw->max_output > raw->output.size() ? raw->max_output - raw->output.size() : 0;
+            raw->output.append(buf, std::min<std::size_t>(room, std::size_t(n)));
+            if (std::size_t(n) > room) raw->output_truncated = true;
+            return true;
+        };
+        for (;;) {
+            pollfd fds[2] = {{raw->output_fd, POLLIN, 0}, {stop_fd, POLLIN, 0}};
+            if (::poll(fds, 2, -1) < 0) {
+                if (errno == EINTR) continue;
+                break;
+            }
+            if (fds[0].revents) {
+                if (!take(0)) break;  // EOF: every writer is gone
+                continue;
+            }
+            if (fds[1].revents) {
+                char told = Process::kStopReader;
+                if (::read(stop_fd, &told, 1) < 0 && errno == EINTR) continue;
+                while (take(0)) {}
+                if (told == Process::kSyncReader) {
+                    std::lock_guard<std::mutex> lock(raw->output_mutex);
+                    ++raw->syncs_done;
+                    raw->output_synced.notify_all();
+                    continue;
+                }
+                break;
+            }
+        }
+        std::lock_guard<std::mutex> lock(raw->output_mutex);
+        raw->reader_done = true;
+        raw->output_synced.notify_all();
+    });
+}
+
+namespace {
+
+// Writes `n` bytes into the pipe `fd` in pieces of at most PIPE_BUF, each
+// after poll() says there is room, so that a reader that stopped reading
+// never leaves the relay stuck: `stop_fd` readable ends the wait. False when
+// stopped or the reader is gone.
+bool relay_write(int fd, const char* p, std::size_t n, int stop_fd) {
+    while (n > 0) {
+        pollfd fds[2] = {{fd, POLLOUT, 0}, {stop_fd, POLLIN, 0}};
+        if (::poll(fds, 2, -1) < 0) {
+            if (errno == EINTR) continue;
+            return false;
+        }
+        if (fds[1].revents || (fds[0].revents & (POLLERR | POLLHUP | POLLNVAL))) return false;
+        const ssize_t w = ::write(fd, p, std::min<std::size_t>(n, PIPE_BUF));
+        if (w < 0) {
+            if (errno == EINTR || errno == EAGAIN) continue;
+            return false;
+        }
+        p += w;
+        n -= std::size_t(w);
+    }
+    return true;
+}
+
+// A worker command's stdout taken apart (remote.hpp): each frame but Output
+// goes on whole to `frames_fd`, where the supervisor reads it as from a
+// local worker; an Output frame's bytes go to `output_fd`, beside what the
+// command writes on stderr. Until the first frame, bytes that are no frame
+// (a login script that prints) count as output; after it, the stream is
+// passed on as it is, and a broken frame is the supervisor's to refuse.
+// Closes its three fds and sets `done` when the command's stdout ends or
+// `stop_fd` is written to.
+void relay_stream(int from_cmd, int frames_fd, int output_fd, int stop_fd, std::atomic<bool>& done) {
+    sigset_t pipe_signal;
+    sigemptyset(&pipe_signal);
+    sigaddset(&pipe_signal, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);  // a gone reader is EPIPE, never the process's end
+    constexpr char kMagic[4] = {'W', 'B', 'W', '1'};
+    std::string buf;
+    bool synced = false, passthrough = false, ok = true, eof = false;
+    std::uint64_t skip = 0, pass = 0;
+    int pass_fd = -1;
+    // The first place at or after `from` where a frame could start (all of
+    // "WBW1", or its beginning at the end of what is there).
+    auto next_magic = [&](std::size_t from) {
+        for (std::size_t k = from; k < buf.size(); ++k)
+            if (std::memcmp(buf.data() + k, kMagic, std::min<std::size_t>(4, buf.size() - k)) == 0) return k;
+        return buf.size();
+    };
+    char chunk[65536];
+    while (ok && !eof) {
+        pollfd fds[2] = {{from_cmd, POLLIN, 0}, {stop_fd, POLLIN, 0}};
+        if (::poll(fds, 2, -1) < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
+        if (fds[1].revents) break;
+        const ssize_t n = ::read(from_cmd, chunk, sizeof chunk);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+        if (n <= 0) eof = true;
+        else buf.append(chunk, std::size_t(n));
+        std::size_t at = 0;
+        while (ok && at < buf.size()) {
+            const std::size_t left = buf.size() - at;
+            if (skip > 0) {
+                const std::size_t take = std::size_t(std::min<std::uint64_t>(skip, left));
+                at += take;
+                skip -= take;
+                continue;
+            }
+            if (pass > 0 || passthrough) {
+                const std::size_t take = passthrough ? left : std::size_t(std::min<std::uint64_t>(pass, left));
+                ok = relay_write(pass_fd, buf.data() + at, take, stop_fd);
+                at += take;
+                if (!passthrough) pass -= take;
+                continue;
+            }
+            if (!synced && std::memcmp(buf.data() + at, kMagic, std::min<std::size_t>(4, left)) != 0) {
+                const std::size_t k = next_magic(at + 1);
+                ok = relay_write(output_fd, buf.data() + at, k - at, stop_fd);
+                at = k;
+                continue;
+            }
+            if (left < kFrameHeaderBytes) break;  // the rest of the header is still on its way
+            std::uint32_t kind;
+            std::uint64_t jl, bl;
+            std::memcpy(&kind, buf.data() + at + 4, 4);
+            std::memcpy(&jl, buf.data() + at + 8, 8);
+            std::memcpy(&bl, buf.data() + at + 16, 8);
+            const bool sane = std::memcmp(buf.data() + at, kMagic, 4) == 0 && kind >= 1 && kind <= kLastFrameKind &&
+                              jl < (std::uint64_t(1) << 62) && bl < (std::uint64_t(1) << 62);
+            if (!sane && !synced) {  // "WBW1" in a login script's words: output too
+                const std::size_t k = next_magic(at + 1);
+                ok = relay_write(output_fd, buf.data() + at, k - at, stop_fd);
+                at = k;
+                continue;
+            }
+            synced = true;
+            if (!sane) {
+                passthrough = true;
+                pass_fd = frames_fd;
+            } else if (FrameKind(kind) == FrameKind::Output) {
+                at += kFrameHeaderBytes;
+                skip = jl;
+                pass = bl;
+                pass_fd = output_fd;
+            } else {
+                pass = kFrameHeaderBytes + jl + bl;  // the header included
+                pass_fd = frames_fd;
+            }
+        }
+        buf.erase(0, at);
+    }
+    if (ok && !synced && !buf.empty()) relay_write(output_fd, buf.data(), buf.size(), stop_fd);
+    ::close(from_cmd);
+    ::close(frames_fd);
+    ::close(output_fd);
+    done = true;
+}
+
+}  // namespace
+
 fs::path find_worker_executable() {
     if (const char* e = std::getenv("WB_WORKER"); e && *e) return e;
     fs::path dir = self_dir();
@@ -116,6 +291,7 @@ fs::path find_worker_executable() {
 
 std::unique_ptr<WorkerBackend::Process> WorkerBackend::spawn(const std::vector<std::string>& wrapper, std::string& why,
                                                              std::size_t max_output) {
+    if (remote()) return spawn_remote(why);
     if (options_.executable.empty()) {
         why = "the worker program cuda-workbook-worker was not found (set WB_WORKER to its path)";
         return nullptr;
@@ -214,50 +390,59 @@ std::unique_ptr<WorkerBackend::Process> WorkerBackend::spawn(const std::vector<s
     p->output_fd = out[0];
     p->stop_reader = stop[1];
     p->stop_reader_read = stop[0];  // closed with the Process, after the reader is joined
-    Process* raw = p.get();
-    const int stop_fd = stop[0];
-    // Reads until every writer is gone (EOF) or it is told to stop; told to
-    // stop or to sync, it takes what is already in the pipe without waiting
-    // for more, and on a sync goes on.
-    p->reader = std::thread([raw, stop_fd] {
-        char buf[4096];
-        auto take = [&](int timeout_ms) {
-            pollfd p{raw->output_fd, POLLIN, 0};
-            if (::poll(&p, 1, timeout_ms) <= 0) return false;
-            const ssize_t n = ::read(raw->output_fd, buf, sizeof buf);
-            if (n <= 0) return false;
-            std::lock_guard<std::mutex> lock(raw->output_mutex);
-            std::size_t room = raw->max_output > raw->output.size() ? raw->max_output - raw->output.size() : 0;
-            raw->output.append(buf, std::min<std::size_t>(room, std::size_t(n)));
-            if (std::size_t(n) > room) raw->output_truncated = true;
-            return true;
-        };
-        for (;;) {
-            pollfd fds[2] = {{raw->output_fd, POLLIN, 0}, {stop_fd, POLLIN, 0}};
-            if (::poll(fds, 2, -1) < 0) {
-                if (errno == EINTR) continue;
-                break;
-            }
-            if (fds[0].revents) {
-                if (!take(0)) break;  // EOF: every writer is gone
-                continue;
-            }
-            if (fds[1].revents) {
-                char told = Process::kStopReader;
-                if (::read(stop_fd, &told, 1) < 0 && errno == EINTR) continue;
-                while (take(0)) {}
-                if (told == Process::kSyncReader) {
-                    std::lock_guard<std::mutex> lock(raw->output_mutex);
-                    ++raw->syncs_done;
-                    raw->output_synced.notify_all();
-                    continue;
-                }
-                break;
-            }
+    p->start_reader();
+    return p;
+}
+
+std::unique_ptr<WorkerBackend::Process> WorkerBackend::spawn_remote(std::string& why) {
+    // Its stdin, its stdout (taken apart by the relay), the frames and the
+    // output the relay passes on, and the stop pipes of the reader and the relay.
+    int in[2] = {-1, -1}, cmd_out[2] = {-1, -1}, frames[2] = {-1, -1}, out[2] = {-1, -1}, stop[2] = {-1, -1},
+        relay_stop[2] = {-1, -1};
+    std::vector<int*> pipes = {in, cmd_out, frames, out, stop, relay_stop};
+    for (int* p : pipes)
+        if (::pipe2(p, O_CLOEXEC) != 0) {
+            why = std::string("pipe: ") + std::strerror(errno);
+            for (int* q : pipes)
+                for (int i : {0, 1})
+                    if (q[i] >= 0) ::close(q[i]);
+            return nullptr;
         }
-        std::lock_guard<std::mutex> lock(raw->output_mutex);
-        raw->reader_done = true;
-        raw->output_synced.notify_all();
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, in[0], STDIN_FILENO);
+    posix_spawn_file_actions_adddup2(&fa, cmd_out[1], STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&fa, out[1], STDERR_FILENO);  // ssh's and srun's own words are output too
+    // Not inside the local sandbox: ssh needs the network and ~/.ssh, and the
+    // far end contains its runs itself (remote.hpp). A group of its own, so
+    // a kill reaches the command and what it started.
+    std::vector<std::string> args = options_.command;
+    pid_t pid = -1;
+    const int rc = spawn_group_leader(args, &fa, true, pid);
+    posix_spawn_file_actions_destroy(&fa);
+    ::close(in[0]);
+    ::close(cmd_out[1]);
+    if (rc != 0) {
+        why = "could not start the worker command " + args[0] + ": " + std::strerror(rc);
+        for (int fd : {in[1], cmd_out[0], frames[0], frames[1], out[0], out[1], stop[0], stop[1], relay_stop[0],
+                       relay_stop[1]})
+            ::close(fd);
+        return nullptr;
+    }
+    auto p = std::make_unique<Process>();
+    p->remote = true;
+    p->pid = pid;
+    p->to_worker = in[1];
+    p->from_worker = frames[0];
+    p->output_fd = out[0];
+    p->stop_reader = stop[1];
+    p->stop_reader_read = stop[0];
+    p->relay_stop = relay_stop[1];
+    p->relay_stop_read = relay_stop[0];
+    p->start_reader();
+    std::atomic<bool>* done = &p->relay_done;
+    p->relay = std::thread([from = cmd_out[0], to = frames[1], output = out[1], stop_fd = relay_stop[0], done] {
+        relay_stream(from, to, output, stop_fd, *done);
     });
     return p;
 }

@@ -5,15 +5,18 @@
 #pragma once
 
 #include "compile/host_library.hpp"
+#include "lesson/lesson_files.hpp"
 #include "pipeline/wire.hpp"
 #include "pipeline/worker.hpp"
 #include "sandbox/sandbox.hpp"
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
 #include <cstddef>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -30,6 +33,8 @@ constexpr std::size_t kMaxOutput = 256 * 1024;  // what a worker printed that a 
 // SASS instruction, about 0.6 MB per launch of lesson 06's register-tiled kernel.
 constexpr std::size_t kMaxProfileOutput = std::size_t(64) << 20;
 constexpr const char* kOutputTruncated = "\n[output truncated at ";
+
+bool has_ended(pid_t pid);  // below
 
 // One running worker: its pid, its pipes, and a thread that collects what it prints.
 struct WorkerBackend::Process {
@@ -59,15 +64,33 @@ struct WorkerBackend::Process {
     unsigned long long syncs_done = 0;  // drains the reader finished for sync_output
     bool reader_done = false;           // the reader has returned
 
+    // A worker command's (remote.hpp): `pid` is the command's (ssh, srun),
+    // and the relay thread takes its stdout apart: frames into the pipe
+    // `from_worker` reads, Output frames' bytes into the output pipe, which
+    // the command's stderr writes into too.
+    bool remote = false;
+    std::thread relay;
+    int relay_stop = -1, relay_stop_read = -1;  // written to: the relay stops
+    std::atomic<bool> relay_done{false};
+    // The lesson files this far end has, at the stamps they were sent with (attach_lesson_files).
+    std::map<std::string, FileStamp> files_sent;
+
     ~Process() {
         if (to_worker >= 0) ::close(to_worker);
         if (from_worker >= 0) ::close(from_worker);
+        // A worker command's far end ends when its stdin closes, and tidies up
+        // as it goes (its workers, its lesson folder): it gets a moment for that.
+        for (int i = 0; remote && pid > 0 && i < 400 && !has_ended(pid); ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
         if (pid > 0) {
             ::kill(-pid, SIGKILL);
             int st;
             while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
             remove_compiler_scratch(pid);
         }
+        finish_relay(std::chrono::milliseconds(0));
+        if (relay_stop >= 0) ::close(relay_stop);
+        if (relay_stop_read >= 0) ::close(relay_stop_read);
         end_builder();
         kill_leftovers(-1);
         cgroup.reset();
@@ -75,6 +98,22 @@ struct WorkerBackend::Process {
         if (output_fd >= 0) ::close(output_fd);
         if (stop_reader >= 0) ::close(stop_reader);
         if (stop_reader_read >= 0) ::close(stop_reader_read);
+    }
+
+    // Starts `reader`, which collects what the worker prints from
+    // `output_fd` (max_output of it), stopped and synced through `stop_reader`.
+    void start_reader();
+
+    // Lets the relay pass on what the command still sends until it ends
+    // (EOF), for at most `grace`, then stops it. Call after the command was
+    // killed, before finish_output(), so the far end's last words are kept.
+    void finish_relay(std::chrono::milliseconds grace) {
+        if (!relay.joinable()) return;
+        const auto until = std::chrono::steady_clock::now() + grace;
+        while (!relay_done && std::chrono::steady_clock::now() < until)
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        while (::write(relay_stop, "x", 1) < 0 && errno == EINTR) {}
+        relay.join();
     }
 
     // Kills the builder's process group (its compile too), by pid, and reaps it.
