@@ -2,7 +2,7 @@
 """bench/make_class.py — a generated class for `cuda-workbook-cli grade`: N students'
 submissions of a lesson, a mix of correct, wrong, crashing, endless and hostile ones.
 
-    bench/make_class.py LESSON.json OUT_FOLDER N [--marker DIR]
+    bench/make_class.py LESSON.json OUT_FOLDER N [--marker DIR] [--only KIND]
 
 Writes OUT_FOLDER/<student>/step<K>.cu and OUT_FOLDER/expected.csv (student,step,kind).
 Kinds, in turn by student number:
@@ -29,6 +29,7 @@ def main():
     if len(sys.argv) < 4:
         sys.exit(__doc__)
     lesson_path, out, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
     marker = sys.argv[sys.argv.index("--marker") + 1] if "--marker" in sys.argv else "/tmp/wb-hostile-marker"
     lesson = json.load(open(lesson_path))
     folder = os.path.dirname(os.path.abspath(lesson_path))
@@ -39,7 +40,7 @@ def main():
     os.makedirs(out, exist_ok=True)
     expected = ["student,step,kind"]
     for i in range(n):
-        kind = KINDS[i % len(KINDS)]
+        kind = only or KINDS[i % len(KINDS)]
         student = "s%03d" % i
         os.makedirs(os.path.join(out, student), exist_ok=True)
         for k, src in enumerate(solutions, 1):
@@ -76,7 +77,8 @@ def variant(kind, src, lesson_path, marker):
     if kind == "crash":
         inject = "\n    if (threadIdx.x == 0 && blockIdx.x == 0 && blockIdx.y == 0) { volatile float* p = (float*)0x10; *p = 1.0f; }\n"
     elif kind == "endless":
-        inject = "\n    if (threadIdx.x == 0 && blockIdx.x == 0 && blockIdx.y == 0) { volatile int spin = 1; while (spin) {} }\n"
+        # clock64() is volatile: nvcc cannot drop the loop, as it dropped a spin on a volatile local.
+        inject = "\n    if (threadIdx.x == 0 && blockIdx.x == 0 && blockIdx.y == 0) { long long t0 = clock64(); while (clock64() >= t0) {} }\n"
     else:  # hostile
         cmd = "mkdir -p %s; echo pwned > %s/pwned.txt; echo pwned >> %s; touch $HOME/wb-pwned" % (marker, marker, lesson_path)
         head = ("#ifndef __CUDA_ARCH__\nextern \"C\" int system(const char*);\n#endif\n"
