@@ -2,8 +2,9 @@
 // an instructor grades a class's submissions of one lesson.
 //
 // Each submission is graded by runtime/grade/ (grade.hpp) in a worker of its
-// own (a fresh WorkerBackend: contained, with deadlines), so one cannot change
-// another's result. What it writes under DIR: gradebook.csv, junit.xml, and per
+// own (a fresh WorkerBackend: contained, with deadlines; with --worker CMD a
+// fresh connection to the far end, which contains its runs the same way), so
+// one cannot change another's result. What it writes under DIR: gradebook.csv, junit.xml, and per
 // student results.json (Gradescope), log.txt (the verdicts as the student reads
 // them) and grade.json (what a resumed grade reads back: a student whose
 // grade.json is there is not graded again). --jobs grades submissions side by
@@ -194,7 +195,7 @@ int grade_main(const Args& a) {
         if (auto t = a.value("--time")) so.time_limit = *t;
         so.chunk = int(chunk.value_or(10));
         so.submissions_count = int(subs.size());
-        for (const char* v : {"--lang", "--timeout", "--arch"})
+        for (const char* v : {"--lang", "--timeout", "--arch", "--worker"})
             if (auto x = a.value(v)) so.extra_args.insert(so.extra_args.end(), {v, *x});
         for (const char* f : {"--no-timing", "--trust"})
             if (a.flag(f)) so.extra_args.push_back(f);
@@ -238,7 +239,9 @@ int grade_main(const Args& a) {
     std::vector<const Submission*> todo;
     for (const Submission& s : subs)
         if (!fs::exists(out / s.student / "grade.json")) todo.push_back(&s);
-    const BackendInfo info = WorkerBackend().info();
+    WorkerOptions probe;
+    probe.command = worker_command(a);  // --worker CMD: each submission's worker at the far end of CMD
+    const BackendInfo info = WorkerBackend(probe).info();
     const bool on_gpu = executor == Executor::Gpu || (executor == Executor::Auto && info.has_gpu);
     const std::size_t gpus = info.has_gpu ? std::max<std::size_t>(1, info.devices.size()) : 1;
     const std::size_t workers = std::max<std::size_t>(1, std::min<std::size_t>(on_gpu ? gpus : std::size_t(jobs), todo.size()));
@@ -266,6 +269,7 @@ int grade_main(const Args& a) {
             try {
                 WorkerOptions wo;
                 wo.ordinal = on_gpu ? int(slot % gpus) : 0;
+                wo.command = probe.command;
                 WorkerBackend backend(wo);  // fresh for this submission
                 const StudentGrade g = grade_submission(backend, lesson, s, o);
                 const fs::path dir = out / s.student;
@@ -355,6 +359,7 @@ CommandSpec grade_command() {
         value_option("--gres", "G", "with --slurm: generic resources per task, e.g. gpu:1"),
         value_option("--time", "T", "with --slurm: each task's time limit, in Slurm's form (30, 01:00:00)"),
         value_option("--collect", "DIR", "merge a Slurm grade's tasks (DIR/tasks/*) into DIR's gradebook"),
+        worker_option(),
         flag_option("--no-timing", "do not time the timing cases (faster; no times in the gradebook)"),
         flag_option("--restart", "grade everyone again, even students an earlier grade in DIR finished"),
         flag_option("--quiet", "no progress bar"),

@@ -185,6 +185,7 @@ TEST(SlurmScript, BashPassesEveryPathWholeToGradeAndMarksTheTaskDone) {
     o.jobs = 2;
     o.chunk = 3;
     o.submissions_count = 7;
+    o.extra_args = {"--lang", "zh cn"};  // grade's other options, each word whole
     const fs::path script = wb::write_slurm_script(o);
     EXPECT_EQ(script, o.out / "grade.sbatch");
     for (int i = 0; i < 3; ++i) EXPECT_TRUE(fs::is_directory(o.out / "tasks" / std::to_string(i))) << i;
@@ -198,7 +199,7 @@ TEST(SlurmScript, BashPassesEveryPathWholeToGradeAndMarksTheTaskDone) {
                              (o.out / "tasks/2").string() +
                              "]\n[--task]\n[2]\n[--chunk]\n[3]\n[--backend]\n[cpu]\n[--jobs]\n[2]\n[--seed]\n[42]\n"
                              "[--hidden]\n[" +
-                             o.hidden->string() + "]\n";
+                             o.hidden->string() + "]\n[--lang]\n[zh cn]\n[--quiet]\n";
     EXPECT_EQ(args, want);
     EXPECT_TRUE(fs::exists(o.out / "tasks/2/done"));
 
