@@ -8,7 +8,9 @@
 #      logs, with the four solutions passed and the one starter a mismatch;
 #   3. `grade --collect --html` merges them; with one task's `done` removed it refuses,
 #      naming the task and `sbatch --array=1`, and after exactly that resubmission it
-#      merges again.
+#      merges again;
+#   4. a run through `--worker "srun ... cuda-workbook-worker --stdio"` passes and names
+#      the node it ran on (the remote worker, docs/remote-worker.md).
 #
 #   cluster_test.sh SOURCE_DIR WB_SLURM_TOOL CUDA_WORKBOOK_CLI
 #
@@ -130,4 +132,14 @@ echo "measured: resubmitted task 1 ran in $(took "$t2") s"
 [[ -f "$out/tasks/1/done" ]] || fail "the resubmitted task 1 did not finish"
 "$cli" grade --collect "$out" | grep -q "^collected 5 student(s)" || fail "collect after the resubmission did not merge 5 students"
 echo "ok: an unfinished task is named with 'sbatch --array=1', and that resubmission completes the grade"
+
+# The remote worker through srun (docs/remote-worker.md): a run's requests, results and
+# output over one stream to a worker Slurm started on the node, with its host named.
+worker=$(dirname "$cli")/cuda-workbook-worker
+t3=$(now)
+through=$("$cli" run "$src/lessons/01_vector_add.json" --step 1 --solution --case ragged --backend cpu \
+  --worker "srun --quiet --unbuffered --ntasks=1 $worker --stdio" 2>&1) || fail "a run through srun failed: $through"
+grep -q "^result  passed" <<<"$through" || fail "a run through srun did not pass: $through"
+grep -q "^where   on $(hostname)" <<<"$through" || fail "a run through srun does not say where it ran: $through"
+echo "ok: a run through --worker \"srun ... --stdio\" passed on $(hostname) in $(took "$t3") s"
 echo "measured: whole test $(took "$t0") s"
