@@ -13,6 +13,7 @@
 #include <vector>
 #include <cstdlib>
 #include <cstring>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -167,7 +168,14 @@ ReferenceLimits reference_limits(double timeout_s, std::uint64_t buffer_bytes) {
         unsigned long long v = std::strtoull(mb, &end, 10);
         if (end && *end == '\0' && v > 0) limits.extra_address_space = std::uint64_t(v) << 20;
     }
-    limits.cpu_seconds = timeout_s > 0 ? timeout_s : 30;
+    // RLIMIT_CPU counts the CPU time of all the reference's threads (OpenMP
+    // runs one per core it may use), so the deadline's seconds are given to
+    // each of them: a 2 s deadline is 32 s of CPU time on 16 cores, and the
+    // run's own wall-clock deadline still applies.
+    cpu_set_t cpus;
+    CPU_ZERO(&cpus);
+    const int cores = ::sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? std::max(1, CPU_COUNT(&cpus)) : 1;
+    limits.cpu_seconds = (timeout_s > 0 ? timeout_s : 30) * cores;
     return limits;
 }
 

@@ -30,8 +30,9 @@ struct ReferenceLimits {
 };
 
 // The limits for a run whose deadline is `timeout_s` and whose buffers hold
-// `buffer_bytes`: CPU time up to the deadline, memory of 4 GiB plus twice the
-// buffers. WB_REFERENCE_MEMORY_MB, when set, replaces the memory budget.
+// `buffer_bytes`: CPU time up to the deadline on each core this process may
+// run on (an OpenMP reference's threads all count), memory of 4 GiB plus
+// twice the buffers. WB_REFERENCE_MEMORY_MB, when set, replaces the memory budget.
 ReferenceLimits reference_limits(double timeout_s, std::uint64_t buffer_bytes);
 
 // Builds the reference's argument array, given where each named buffer lives.

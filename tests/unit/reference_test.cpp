@@ -291,3 +291,18 @@ TEST_F(ReferenceTest, MissingCompilerThrowsWithInstallHint) {
     else
         unsetenv("CXX");
 }
+
+#include "reference/isolated.hpp"
+
+#include <sched.h>
+
+TEST(ReferenceLimits, TheDeadlineIsCpuTimeOnEveryCoreAnOpenMpReferenceMayUse) {
+    // RLIMIT_CPU sums the threads: a 2 s deadline must not stop a 16-thread
+    // reference after 0.125 s of wall time (grading with --timeout 2 did).
+    cpu_set_t cpus;
+    CPU_ZERO(&cpus);
+    ASSERT_EQ(::sched_getaffinity(0, sizeof cpus, &cpus), 0);
+    const int cores = CPU_COUNT(&cpus);
+    EXPECT_DOUBLE_EQ(reference_limits(2, 0).cpu_seconds, 2.0 * cores);
+    EXPECT_DOUBLE_EQ(reference_limits(0, 0).cpu_seconds, 30.0 * cores);  // no deadline given: 30 s
+}
