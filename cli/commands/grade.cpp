@@ -14,6 +14,7 @@
 
 #include "common.hpp"
 #include "core/error.hpp"
+#include "core/fs.hpp"
 #include "core/sha256.hpp"
 #include "grade/grade.hpp"
 #include "grade/graded_lesson.hpp"
@@ -41,24 +42,10 @@ namespace wb::cli {
 
 namespace {
 
-std::string read_all(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+std::string read_all(const fs::path& p) { return read_file(p); }
 
 // Written beside, then renamed into place: an interrupted grade never leaves half a file.
-void write_file(const fs::path& p, const std::string& text) {
-    const fs::path tmp = p.string() + ".part";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) throw Error(ErrorKind::Io, "cannot write this file", {tmp.string()});
-        out << text;
-        if (!out) throw Error(ErrorKind::Io, "writing failed (disk full?)", {tmp.string()});
-    }
-    fs::rename(tmp, p);
-}
+void write_file(const fs::path& p, const std::string& text) { write_file_atomic(p, text); }
 
 // What the grade in DIR is of: a resumed grade must be of the same lesson, hidden cases, seed and backend.
 json grade_identity(const fs::path& lesson, const std::optional<fs::path>& hidden, const std::optional<std::uint64_t>& seed,

@@ -1,6 +1,8 @@
 // runtime/grade/grade.cpp — one submission, graded (grade.hpp).
 #include "grade/grade.hpp"
 
+#include "core/error.hpp"
+#include "core/fs.hpp"
 #include "core/phrase.hpp"
 
 #include <cctype>
@@ -32,16 +34,16 @@ std::string num(double v, const char* f = "%.3g") {
 // The file's text, or why it cannot be graded.
 std::optional<std::string> read_submission(const fs::path& p, Sentence& why) {
     std::error_code ec;
-    const auto size = fs::file_size(p, ec);
+    const auto size = fs::is_regular_file(p, ec) ? fs::file_size(p, ec) : 0;
     if (ec) return why = {{"grade.file_unreadable", {p.filename().string(), ec.message()}}}, std::nullopt;
     if (size > kMaxSubmissionBytes)
         return why = {{"grade.file_too_large", {p.filename().string(), std::to_string(size), std::to_string(kMaxSubmissionBytes)}}},
                std::nullopt;
-    std::ifstream in(p, std::ios::binary);
-    if (!in) return why = {{"grade.file_unreadable", {p.filename().string(), "open failed"}}}, std::nullopt;
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
+    try {
+        return read_file(p, kMaxSubmissionBytes);  // refuses a FIFO or a device without waiting on it
+    } catch (const Error& e) {
+        return why = {{"grade.file_unreadable", {p.filename().string(), e.message()}}}, std::nullopt;
+    }
 }
 
 // The figures of a passed timing case: its time, where, and its share of the baseline or target.

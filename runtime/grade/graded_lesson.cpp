@@ -4,13 +4,12 @@
 #include "grade/graded_lesson.hpp"
 
 #include "core/error.hpp"
+#include "core/fs.hpp"
 #include "lesson/loader.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -19,17 +18,9 @@ namespace wb {
 
 namespace {
 
-std::string read_text(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    if (!in) throw Error(ErrorKind::Io, "cannot read the file", {p.string()});
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 json parse(const fs::path& p) {
     try {
-        return json::parse(read_text(p));
+        return json::parse(read_file(p));
     } catch (const json::parse_error& e) {
         throw Error(ErrorKind::Lesson, std::string("not JSON: ") + e.what(), {p.string()});
     }

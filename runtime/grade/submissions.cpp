@@ -3,12 +3,11 @@
 
 #include "core/error.hpp"
 #include "core/fs.hpp"
-#include <cctype>
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <fstream>
+#include <cctype>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -17,13 +16,7 @@ namespace wb {
 
 namespace {
 
-std::string read_text(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    if (!in) throw Error(ErrorKind::Io, "cannot read the file", {p.string()});
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+constexpr std::size_t kMaxManifestBytes = 16u << 20;
 
 // The step a file or a manifest names: "step<N>", "<N>" or a step id; nullptr when none.
 const Step* step_named(const Lesson& lesson, const std::string& name) {
@@ -77,7 +70,7 @@ std::vector<Submission> from_folder(const fs::path& folder, const Lesson& lesson
 }
 
 std::vector<Submission> from_csv(const fs::path& manifest, const Lesson& lesson) {
-    const std::string text = read_text(manifest);
+    const std::string text = read_file(manifest, kMaxManifestBytes);
     std::map<std::string, Submission> by_id;
     std::istringstream in(text);
     std::string line;
@@ -119,7 +112,7 @@ std::vector<Submission> from_csv(const fs::path& manifest, const Lesson& lesson)
 std::vector<Submission> from_json(const fs::path& manifest, const Lesson& lesson) {
     nlohmann::json j;
     try {
-        j = nlohmann::json::parse(read_text(manifest));
+        j = nlohmann::json::parse(read_file(manifest, kMaxManifestBytes));
     } catch (const nlohmann::json::parse_error& e) {
         throw Error(ErrorKind::Usage, std::string("not JSON: ") + e.what(), {manifest.string()});
     }

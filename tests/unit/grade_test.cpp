@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -273,5 +274,20 @@ TEST(GradeCli, HostOnlyCodeInASubmissionNeverRunsAndAnEndlessOneTimesOutOnce) {
     EXPECT_EQ(rows[2].verdict, "timed-out");
     const std::string log = read(d / "out" / "spin" / "log.txt");
     EXPECT_TRUE(contains(log, "Not run: this kernel already ran past its deadline")) << log;
+    fs::remove_all(d);
+}
+
+TEST(GradeCli, AFifoHandedInThroughAManifestFailsItsStepWithoutWaitingOnIt) {
+    const fs::path d = temp_folder("fifo");
+    ASSERT_EQ(::mkfifo((d / "step1.cu").c_str(), 0600), 0);
+    write(d / "class.csv", "student,step,file\nana,1,step1.cu\n");
+    const CliResult r = run_cli("grade lessons/01_vector_add.json '" + (d / "class.csv").string() + "' --out '" +
+                                    (d / "out").string() + "' --backend cpu --quiet",
+                                "LANG=C");  // a read that waited on the FIFO would hang here (ctest stops it)
+    ASSERT_EQ(r.code, 0) << r.out;
+    const auto rows = wb::parse_gradebook_csv(read(d / "out" / "gradebook.csv"), "gradebook.csv");
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0].verdict, "input-error");
+    EXPECT_TRUE(contains(read(d / "out" / "ana" / "log.txt"), "step1.cu could not be read")) << read(d / "out" / "ana" / "log.txt");
     fs::remove_all(d);
 }
