@@ -30,6 +30,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <set>
 #include <sstream>
@@ -42,17 +43,13 @@ namespace wb::cli {
 
 namespace {
 
-std::string read_all(const fs::path& p) { return read_file(p); }
-
-// Written beside, then renamed into place: an interrupted grade never leaves half a file.
-void write_file(const fs::path& p, const std::string& text) { write_file_atomic(p, text); }
 
 // What the grade in DIR is of: a resumed grade must be of the same lesson, hidden cases, seed and backend.
 json grade_identity(const fs::path& lesson, const std::optional<fs::path>& hidden, const std::optional<std::uint64_t>& seed,
                     Executor executor) {
     return {{"lesson", lesson.string()},
-            {"lesson_sha256", sha256_hex(read_all(lesson))},
-            {"hidden_sha256", hidden ? sha256_hex(read_all(*hidden)) : std::string()},
+            {"lesson_sha256", sha256_hex(read_file(lesson))},
+            {"hidden_sha256", hidden ? sha256_hex(read_file(*hidden)) : std::string()},
             {"seed", seed ? json(*seed) : json(nullptr)},
             {"backend", executor_name(executor)}};
 }
@@ -111,7 +108,7 @@ int collect_main(const Args& a, const fs::path& dir, const std::string& lang) {
     if (!a.positional.empty()) throw UsageError("grade --collect DIR takes no lesson or submissions: they are in DIR/grade.sbatch");
     try {
         merge_task_folders(dir);
-        const auto rows = parse_gradebook_csv(read_all(dir / "gradebook.csv"), (dir / "gradebook.csv").string());
+        const auto rows = parse_gradebook_csv(read_file(dir / "gradebook.csv"), (dir / "gradebook.csv").string());
         std::set<std::string> students;
         for (const GradeRow& r : rows) students.insert(r.student);
         std::printf("collected %zu student(s) into %s\n", students.size(), (dir / "gradebook.csv").string().c_str());
@@ -209,7 +206,7 @@ int grade_main(const Args& a) {
     if (fs::exists(identity_file) && !a.flag("--restart")) {
         json was;
         try {
-            was = json::parse(read_all(identity_file));
+            was = json::parse(read_file(identity_file));
         } catch (const json::parse_error&) {}
         if (was != identity) {
             std::cerr << "grade: " << out.string()
@@ -220,7 +217,7 @@ int grade_main(const Args& a) {
     }
     if (a.flag("--restart"))
         for (const Submission& s : subs) fs::remove(out / s.student / "grade.json", ec);
-    write_file(identity_file, identity.dump(2) + "\n");
+    write_file_atomic(identity_file, identity.dump(2) + "\n");
 
     // Who is left: a student whose grade.json is there was graded by an earlier, interrupted grade.
     std::vector<const Submission*> todo;
@@ -248,6 +245,7 @@ int grade_main(const Args& a) {
     std::atomic<std::size_t> next{0}, done{0};
     std::mutex lock;
     std::string failure;
+    std::map<std::string, StudentGrade> graded;  // this run's; earlier runs' are read from their grade.json
     auto work = [&](std::size_t slot) {
         for (;;) {
             const std::size_t i = next++;
@@ -261,9 +259,11 @@ int grade_main(const Args& a) {
                 const StudentGrade g = grade_submission(backend, lesson, s, o);
                 const fs::path dir = out / s.student;
                 fs::create_directories(dir);
-                write_file(dir / "results.json", gradescope_results(g, lang).dump(2) + "\n");
-                write_file(dir / "log.txt", student_log(g, *lesson, lang));
-                write_file(dir / "grade.json", to_json(g).dump(1) + "\n");  // last: the student is graded
+                write_file_atomic(dir / "results.json", gradescope_results(g, lang).dump(2) + "\n");
+                write_file_atomic(dir / "log.txt", student_log(g, *lesson, lang));
+                write_file_atomic(dir / "grade.json", to_json(g).dump(1) + "\n");  // last: the student is graded
+                std::lock_guard<std::mutex> l(lock);
+                graded.emplace(s.student, g);
             } catch (const std::exception& e) {
                 std::lock_guard<std::mutex> l(lock);
                 if (failure.empty()) failure = s.student + ": " + e.what();
@@ -290,15 +290,18 @@ int grade_main(const Args& a) {
     std::vector<JunitSuite> suites;
     int passed = 0, failed = 0, missing = 0;
     for (const Submission& s : subs) {
-        const StudentGrade g = student_grade_from_json(json::parse(read_all(out / s.student / "grade.json")));
+        const auto now = graded.find(s.student);
+        const StudentGrade g = now != graded.end()
+                                   ? now->second
+                                   : student_grade_from_json(json::parse(read_file(out / s.student / "grade.json")));
         for (const GradeRow& r : g.rows) {
             rows.push_back(r);
             (r.verdict == "passed" ? passed : r.verdict == "missing" ? missing : failed)++;
         }
         suites.push_back(junit_suite(g));
     }
-    write_file(out / "gradebook.csv", gradebook_csv(rows));
-    write_file(out / "junit.xml", junit_xml(suites));
+    write_file_atomic(out / "gradebook.csv", gradebook_csv(rows));
+    write_file_atomic(out / "junit.xml", junit_xml(suites));
     const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf("graded %zu submission(s) in %s: %d step(s) passed, %d failed, %d missing\n", todo.size(),
                 duration_text(took).c_str(), passed, failed, missing);

@@ -4,6 +4,7 @@
 #include "core/error.hpp"
 #include "core/fs.hpp"
 #include "core/phrase.hpp"
+#include "pipeline/result_json.hpp"
 
 #include <cctype>
 #include <chrono>
@@ -218,68 +219,16 @@ std::string student_log(const StudentGrade& g, const Lesson& lesson, const std::
     return out.str();
 }
 
-json to_json(const StudentGrade& g) {
-    json rows = json::array(), cases = json::array();
-    for (const GradeRow& r : g.rows) {
-        json j = {{"student", r.student}, {"lesson", r.lesson}, {"step", r.step}, {"step_id", r.step_id},
-                  {"cases_passed", r.cases_passed}, {"cases_total", r.cases_total}, {"verdict", r.verdict},
-                  {"score", r.score}, {"max_score", r.max_score}, {"device", r.device}, {"share_of", r.share_of}};
-        if (r.time_ms) j["time_ms"] = *r.time_ms;
-        if (r.share) j["share"] = *r.share;
-        rows.push_back(std::move(j));
-    }
-    for (const CaseGrade& c : g.cases) {
-        json j = {{"step", c.step}, {"step_id", c.step_id}, {"case", c.case_name}, {"hidden", c.hidden},
-                  {"passed", c.passed}, {"status", c.status}, {"message", c.message}, {"hint", c.hint},
-                  {"output", c.output}, {"seconds", c.seconds}, {"device", c.device}, {"share_of", c.share_of}};
-        if (c.time_ms) j["time_ms"] = *c.time_ms;
-        if (c.share) j["share"] = *c.share;
-        cases.push_back(std::move(j));
-    }
-    return {{"student", g.student}, {"rows", rows}, {"cases", cases}, {"notes", g.notes}, {"seconds", g.seconds}};
-}
+// The JSON form: result_json.hpp's rules (an unset optional is null, a
+// missing key its default), as every other result type's.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GradeRow, student, lesson, step, step_id, cases_passed, cases_total, verdict,
+                                                score, max_score, time_ms, device, share, share_of)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CaseGrade, step, step_id, case_name, hidden, passed, status, message, hint,
+                                                output, seconds, time_ms, device, share, share_of)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(StudentGrade, student, rows, cases, notes, seconds)
 
-StudentGrade student_grade_from_json(const json& j) {
-    StudentGrade g;
-    g.student = j.at("student").get<std::string>();
-    g.notes = j.value("notes", std::vector<std::string>{});
-    g.seconds = j.value("seconds", 0.0);
-    for (const json& r : j.at("rows")) {
-        GradeRow row;
-        row.student = r.at("student");
-        row.lesson = r.at("lesson");
-        row.step = r.at("step");
-        row.step_id = r.at("step_id");
-        row.cases_passed = r.at("cases_passed");
-        row.cases_total = r.at("cases_total");
-        row.verdict = r.at("verdict");
-        row.score = r.at("score");
-        row.max_score = r.at("max_score");
-        row.device = r.value("device", "");
-        row.share_of = r.value("share_of", "");
-        if (r.contains("time_ms")) row.time_ms = r["time_ms"].get<double>();
-        if (r.contains("share")) row.share = r["share"].get<double>();
-        g.rows.push_back(std::move(row));
-    }
-    for (const json& c : j.at("cases")) {
-        CaseGrade k;
-        k.step = c.at("step");
-        k.step_id = c.at("step_id");
-        k.case_name = c.at("case");
-        k.hidden = c.at("hidden");
-        k.passed = c.at("passed");
-        k.status = c.at("status");
-        k.message = c.value("message", "");
-        k.hint = c.value("hint", "");
-        k.output = c.value("output", "");
-        k.seconds = c.value("seconds", 0.0);
-        k.device = c.value("device", "");
-        k.share_of = c.value("share_of", "");
-        if (c.contains("time_ms")) k.time_ms = c["time_ms"].get<double>();
-        if (c.contains("share")) k.share = c["share"].get<double>();
-        g.cases.push_back(std::move(k));
-    }
-    return g;
-}
+json to_json(const StudentGrade& g) { return json(g); }
+
+StudentGrade student_grade_from_json(const json& j) { return j.get<StudentGrade>(); }
 
 }  // namespace wb

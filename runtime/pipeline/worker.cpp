@@ -209,6 +209,24 @@ ReadStatus await_result(int fd, pid_t pid, std::chrono::steady_clock::time_point
     }
 }
 
+// Sends `request` and reads the worker's answer (await_result) into `answer`,
+// decoded into `r`: Ok with `r` the worker's result, or why not (Closed when it
+// could not be sent). `decode_error` says why an answer that came did not decode.
+ReadStatus exchange(int to_worker, int from_worker, pid_t pid, const Frame& request,
+                    std::chrono::steady_clock::time_point deadline, const FrameLimits& limits, const RunRequest& req,
+                    Whereabouts& at, bool& progressed, Frame& answer, RunResult& r, std::string& decode_error) {
+    if (!write_frame(to_worker, request)) return ReadStatus::Closed;
+    const ReadStatus st = await_result(from_worker, pid, deadline, limits, req, at, progressed, answer);
+    if (st == ReadStatus::Ok) {
+        try {
+            r = decode_result(answer);
+        } catch (const Error& e) {
+            decode_error = e.message();
+        }
+    }
+    return st;
+}
+
 // The most a result frame can hold for this request: the inputs, the GPU's
 // and the CPU's outputs of every buffer of its case, plus text. A worker
 // announcing more is broken, and the supervisor must not allocate for it.
@@ -415,20 +433,11 @@ RunResult WorkerBackend::run_locked(const RunRequest& req) {
         }
         set_active_pid(proc_->pid);
         proc_->take_output();  // anything printed between runs is not this run's
-        const bool sent = write_frame(proc_->to_worker, request);
         bool progressed = false;
         std::string decode_error;
         Frame answer;
-        const ReadStatus st =
-            sent ? await_result(proc_->from_worker, proc_->pid, deadline, limits, req, at, progressed, answer)
-                 : ReadStatus::Closed;
-        if (st == ReadStatus::Ok) {
-            try {
-                r = decode_result(answer);
-            } catch (const Error& e) {
-                decode_error = e.message();
-            }
-        }
+        const ReadStatus st = exchange(proc_->to_worker, proc_->from_worker, proc_->pid, request, deadline, limits, req, at,
+                                       progressed, answer, r, decode_error);
         if (st == ReadStatus::Ok && decode_error.empty()) {
             proc_->sync_output();
             r.output = proc_->take_output() + r.output;
@@ -455,7 +464,7 @@ RunResult WorkerBackend::run_locked(const RunRequest& req) {
             }
             return r;
         }
-        // Timed out, closed, garbled, or never sent: the worker is replaced in every case.
+        // Timed out, closed (or never sent), garbled: the worker is replaced in every case.
         const bool killed_by_us = st == ReadStatus::TimedOut || st == ReadStatus::Corrupt || !decode_error.empty();
         const WorkerExit e = kill_and_reap(proc_->pid, killed_by_us ? std::chrono::milliseconds(0) : std::chrono::milliseconds(1000),
                                            proc_->contained);
@@ -467,7 +476,7 @@ RunResult WorkerBackend::run_locked(const RunRequest& req) {
         // The worker was gone before it took the request (it never said
         // "compile"): nothing of this run happened yet, so a fresh worker gets
         // the same request, once.
-        if (attempt == 0 && !progressed && (!sent || st == ReadStatus::Closed) && !cancelled()) continue;
+        if (attempt == 0 && !progressed && st == ReadStatus::Closed && !cancelled()) continue;
         r.output = output;
         describe_failure(r, req, st, e, at, timeout, cancelled(), "", decode_error);
         std::string ignored;
@@ -513,20 +522,11 @@ RunResult WorkerBackend::run_remote(const RunRequest& req) {
             request.json["trusted"] = req.trusted || is_shipped_lesson(req.lesson->file);
             attach_lesson_files(request, *req.lesson, proc_->files_sent);
         }
-        const bool sent = write_frame(proc_->to_worker, request);
         bool progressed = false;
         std::string decode_error;
         Frame answer;
-        const ReadStatus st =
-            sent ? await_result(proc_->from_worker, proc_->pid, deadline, limits, req, at, progressed, answer)
-                 : ReadStatus::Closed;
-        if (st == ReadStatus::Ok) {
-            try {
-                r = decode_result(answer);
-            } catch (const Error& e) {
-                decode_error = e.message();
-            }
-        }
+        const ReadStatus st = exchange(proc_->to_worker, proc_->from_worker, proc_->pid, request, deadline, limits, req, at,
+                                       progressed, answer, r, decode_error);
         if (st == ReadStatus::Ok && decode_error.empty()) {
             std::lock_guard<std::mutex> lock(active_mutex_);
             where_ = answer.json.value("where", std::string());
@@ -546,7 +546,7 @@ RunResult WorkerBackend::run_remote(const RunRequest& req) {
         // The command was gone before it took the request (it never said
         // "compile": a connection that had dropped while idle): a fresh one
         // gets the same request, once.
-        if (attempt == 0 && !progressed && (!sent || st == ReadStatus::Closed) && !cancelled()) continue;
+        if (attempt == 0 && !progressed && st == ReadStatus::Closed && !cancelled()) continue;
         r.output = output;
         describe_failure(r, req, st, e, at, timeout, cancelled(), "", decode_error,
                          fs::path(options_.command.front()).filename().string());
@@ -580,21 +580,11 @@ RunResult WorkerBackend::run_one_shot(const RunRequest& req, const std::vector<s
     const FrameLimits limits = result_limits(req);
     Whereabouts at;
     std::string decode_error;
-    bool answered = false;
-    ReadStatus st = ReadStatus::Closed;
-    if (write_frame(sp->to_worker, encode_request(req))) {
-        bool progressed = false;
-        Frame answer;
-        st = await_result(sp->from_worker, sp->pid, deadline, limits, req, at, progressed, answer);
-        if (st == ReadStatus::Ok) {
-            try {
-                r = decode_result(answer);
-                answered = true;
-            } catch (const Error& e) {
-                decode_error = e.message();
-            }
-        }
-    }
+    bool progressed = false;
+    Frame answer;
+    const ReadStatus st = exchange(sp->to_worker, sp->from_worker, sp->pid, encode_request(req), deadline, limits, req, at,
+                                   progressed, answer, r, decode_error);
+    const bool answered = st == ReadStatus::Ok && decode_error.empty();
     // Closing its requests ends the worker; the tool then writes its summary
     // and exits. Only an answered run waits for that (up to 60 s).
     ::close(sp->to_worker);

@@ -12,13 +12,13 @@
 #   4. a run through `--worker "srun ... cuda-workbook-worker --stdio"` passes and names
 #      the node it ran on (the remote worker, docs/remote-worker.md).
 #
-#   cluster_test.sh SOURCE_DIR WB_SLURM_TOOL CUDA_WORKBOOK_CLI
+#   cluster_test.sh SOURCE_DIR CUDA_WORKBOOK_CLI
 #
 # Exits 77 (ctest's SKIP_RETURN_CODE) when not root or when slurm-wlm/munge are not
 # installed, saying which; with CI set in the environment missing packages fail instead.
 set -euo pipefail
-(($# == 3)) || { echo "usage: $0 SOURCE_DIR WB_SLURM_TOOL CUDA_WORKBOOK_CLI" >&2; exit 2; }
-src=$1 tool=$2 cli=$3
+(($# == 2)) || { echo "usage: $0 SOURCE_DIR CUDA_WORKBOOK_CLI" >&2; exit 2; }
+src=$1 cli=$2
 here=$src/tests/slurm
 PATH=$PATH:/usr/sbin
 
