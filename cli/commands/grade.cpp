@@ -8,7 +8,9 @@
 // student results.json (Gradescope), log.txt (the verdicts as the student reads
 // them) and grade.json (what a resumed grade reads back: a student whose
 // grade.json is there is not graded again). --jobs grades submissions side by
-// side: on the CPU emulator up to N at once, on GPUs one per GPU.
+// side: on the CPU emulator up to N at once, on GPUs one per GPU. Before the
+// first submission, each case's CPU reference runs once here
+// (prepare_references), and the workers read its outputs.
 // docs/grading.md is the instructor's guide.
 #include "commands.hpp"
 
@@ -234,6 +236,28 @@ int grade_main(const Args& a) {
                 lesson->id.c_str(), subs.size(), todo.size(), subs.size() - todo.size(), out.string().c_str(),
                 on_gpu ? info.devices.empty() ? "GPU" : info.devices[0].name.c_str() : "the CPU emulator", workers);
     std::fflush(stdout);
+
+    // Each case's CPU reference, once, before any submission runs: the workers read its outputs
+    // (a remote worker's cache is its own, so it runs the reference itself).
+    if (!todo.empty() && probe.command.empty()) {
+        const auto r0 = std::chrono::steady_clock::now();
+        int kept = 0, failed = 0;
+        const auto prepared = prepare_references(lesson, !on_gpu, lang, [&](const PreparedReference& p) {
+            kept += p.kept;
+            if (!p.ok) {
+                ++failed;
+                std::cerr << "grade: step " << p.step << " (" << p.step_id << "), case " << p.case_name
+                          << ": the lesson's CPU reference failed: " << p.message << "\n";
+            }
+        });
+        if (failed) {
+            std::cerr << "grade: fix the lesson's reference first; no submission was graded\n";
+            return kUsage;
+        }
+        std::printf("grade: the CPU reference of %zu case(s), made once for every submission in %.1f s (%d kept from an earlier grade)\n",
+                    prepared.size(), std::chrono::duration<double>(std::chrono::steady_clock::now() - r0).count(), kept);
+        std::fflush(stdout);
+    }
 
     GradeOptions o;
     o.executor = executor;

@@ -211,6 +211,11 @@ CacheFolder cache_folder(CacheKind kind, fs::path dir) {
         f.entry_suffixes = {".so"};
         default_bytes = 128 * kMiB;
         break;
+    case CacheKind::Outputs:  // the CPU reference's outputs a grade ran once (pipeline/reference_store.hpp)
+        f.name = "outputs";
+        f.entry_suffixes = {".wbo"};
+        default_bytes = 1024 * kMiB;
+        break;
     }
     f.dir = dir.empty() ? cache_dir() / f.name : std::move(dir);
     f.max_bytes = cap_bytes(default_bytes, f.cap_source);
@@ -219,7 +224,7 @@ CacheFolder cache_folder(CacheKind kind, fs::path dir) {
 
 std::vector<CacheFolder> cache_folders() {
     return {cache_folder(CacheKind::Nvrtc), cache_folder(CacheKind::Reference), cache_folder(CacheKind::Emulated),
-            cache_folder(CacheKind::HostStep)};
+            cache_folder(CacheKind::HostStep), cache_folder(CacheKind::Outputs)};
 }
 
 CacheStats cache_stats(const CacheFolder& folder) {

@@ -1,7 +1,7 @@
 // runtime/core/disk_cache.hpp — the size cap, least-recently-used eviction and
 // statistics of the workbook's on-disk caches, decided once for all of them.
 //
-// Two caches live under wb::cache_dir(), and without a bound both grow forever
+// Caches live under wb::cache_dir(), and without a bound they grow forever
 // (the GUI compiles on every pause in typing, and each edit is a new entry):
 //
 //   folder     default cap  why
@@ -11,6 +11,11 @@
 //   reference  128 MiB      one <key>.so per reference build (reference/reference.cpp), ~16 KB,
 //                           made only when a reference's C++ changes (a new lesson, an instructor
 //                           editing): thousands of builds, and each costs only ~0.2 s to redo.
+//   emulated   128 MiB      kernels built for the CPU emulator, one <key>.so each.
+//   host       128 MiB      host steps' libraries, built by nvcc, one <key>.so each.
+//   outputs    1 GiB        one <key>.wbo per case a grade ran the reference of
+//                           (pipeline/reference_store.hpp): lesson 06's large case is 4 MiB,
+//                           an entry at most 256 MiB; a grade's cases, a few lessons' worth.
 //
 // $WB_CACHE_MAX_MB caps every folder instead (MiB, fractions allowed: 0.5 is
 // 512 KiB; 0 keeps only the entry just stored). A value that is not a number
@@ -52,12 +57,12 @@
 
 namespace wb {
 
-enum class CacheKind { Nvrtc, Reference, Emulated, HostStep };
+enum class CacheKind { Nvrtc, Reference, Emulated, HostStep, Outputs };
 
 inline constexpr std::chrono::seconds kStaleTempAge{10 * 60};
 
 struct CacheFolder {
-    std::string name;                         // "nvrtc", "reference", "emulated", "host"
+    std::string name;                         // "nvrtc", "reference", "emulated", "host", "outputs"
     std::filesystem::path dir;
     std::vector<std::string> entry_suffixes;  // an entry's files: <key><suffix> for each
     std::uint64_t max_bytes = 0;

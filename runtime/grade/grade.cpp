@@ -64,6 +64,49 @@ void timing_of(const RunResult& r, CaseGrade& c) {
 
 }  // namespace
 
+std::vector<const TestCase*> graded_cases(const Step& step, bool emulated) {
+    std::vector<const TestCase*> cases;
+    for (const TestCase& c : step.checks.cases)
+        if (!emulated || c.emulate) cases.push_back(&c);
+    return cases;
+}
+
+std::vector<PreparedReference> prepare_references(const std::shared_ptr<const Lesson>& lesson, bool emulated,
+                                                  const std::string& lang,
+                                                  const std::function<void(const PreparedReference&)>& each) {
+    std::vector<PreparedReference> out;
+    const std::unique_ptr<RunBackend> backend = make_local_backend();
+    for (std::size_t n = 0; n < lesson->steps.size(); ++n) {
+        const Step& step = lesson->steps[n];
+        for (const TestCase* tc : graded_cases(step, emulated)) {
+            RunRequest req;
+            req.lesson = lesson;
+            req.step = step.id;
+            req.test_case = tc->name;
+            req.reference_only = true;
+            req.executor = Executor::Cpu;  // no kernel runs, so no GPU context is made
+            req.keep_buffers = false;
+            req.trusted = true;
+            const auto t0 = std::chrono::steady_clock::now();
+            const RunResult r = backend->run(req);
+            PreparedReference p;
+            p.step = int(n + 1);
+            p.step_id = step.id;
+            p.case_name = tc->name;
+            p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            p.ok = r.status == RunStatus::CompileOnly;
+            p.kept = r.cpu_from_cache;
+            if (!p.ok) {
+                p.message = r.message_in(lang);
+                while (!p.message.empty() && std::isspace(static_cast<unsigned char>(p.message.back()))) p.message.pop_back();
+            }
+            if (each) each(p);
+            out.push_back(std::move(p));
+        }
+    }
+    return out;
+}
+
 StudentGrade grade_submission(RunBackend& backend, const std::shared_ptr<const Lesson>& lesson, const Submission& s,
                               const GradeOptions& o) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -78,9 +121,7 @@ StudentGrade grade_submission(RunBackend& backend, const std::shared_ptr<const L
         row.lesson = lesson->id;
         row.step = int(n + 1);
         row.step_id = step.id;
-        std::vector<const TestCase*> cases;
-        for (const TestCase& c : step.checks.cases)
-            if (!emulated || c.emulate) cases.push_back(&c);
+        const std::vector<const TestCase*> cases = graded_cases(step, emulated);
         row.cases_total = int(cases.size());
         row.max_score = row.cases_total;
         const auto file = s.files.find(step.id);

@@ -9,7 +9,8 @@
 // zero ("missing"); a file that cannot be read, or is over kMaxSubmissionBytes,
 // fails that step with the reason. After a case that ran past its deadline, the
 // step's later cases fail as timed out without running: an endless kernel
-// would otherwise cost the whole deadline once per case.
+// would otherwise cost the whole deadline once per case. The CPU reference's
+// outputs are made once per case before any submission (prepare_references).
 #pragma once
 
 #include "grade/gradebook.hpp"
@@ -18,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -59,6 +61,32 @@ struct StudentGrade {
     std::vector<std::string> notes;
     double seconds = 0;
 };
+
+// The cases a grade runs of a step: every one on a GPU; on the CPU emulator
+// those the lesson lets it run (TestCase::emulate).
+std::vector<const TestCase*> graded_cases(const Step& step, bool emulated);
+
+// One case's CPU reference, run before any submission (prepare_references).
+struct PreparedReference {
+    int step = 0;  // from 1
+    std::string step_id, case_name;
+    bool ok = false;
+    bool kept = false;     // the store had it from an earlier grade
+    double seconds = 0;
+    std::string message;   // why it failed, in the language asked
+};
+
+// Runs the CPU reference of every graded case once, in this process
+// (a RunRequest with reference_only, under the lesson's own deadline, not
+// GradeOptions::timeout_s), so the workers of the submissions read its
+// outputs from the store (pipeline/reference_store.hpp) instead of each
+// running it again inside a student's deadline. `each` is called after
+// every case. A case whose reference fails is the lesson's error: the grade
+// should stop and say so. Only for workers on this machine: a remote
+// worker's cache is its own.
+std::vector<PreparedReference> prepare_references(const std::shared_ptr<const Lesson>& lesson, bool emulated,
+                                                  const std::string& lang,
+                                                  const std::function<void(const PreparedReference&)>& each = {});
 
 StudentGrade grade_submission(RunBackend& backend, const std::shared_ptr<const Lesson>& lesson, const Submission& s,
                               const GradeOptions& options);

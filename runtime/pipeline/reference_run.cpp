@@ -6,6 +6,7 @@
 #include "lesson/lesson_files.hpp"
 #include "lesson/resolve.hpp"
 #include "pipeline/poison.hpp"
+#include "pipeline/reference_store.hpp"
 #include "reference/isolated.hpp"
 
 #include <functional>
@@ -60,6 +61,12 @@ std::optional<std::vector<HostBuffer>> ReferenceRunner::outputs(const RunRequest
         r.cpu_from_cache = true;
         return hit->outputs;
     }
+    if (std::optional<StoredReference> stored = load_reference(ref_key, host)) {  // a grade ran it before
+        take_timing(stored->timing);
+        r.cpu_from_cache = true;
+        if (held_bytes(stored->outputs, host) <= kKeptBuffersBytes) references_.remember(ref_key, {stored->outputs, stored->timing});
+        return std::move(stored->outputs);
+    }
     std::vector<HostBuffer> out = host;
     LoadedReference ref(r.reference);
     const std::uint64_t buffer_bytes = bytes_of(host);
@@ -89,6 +96,7 @@ std::optional<std::vector<HostBuffer>> ReferenceRunner::outputs(const RunRequest
             return std::nullopt;
         }
     }
+    if (req.reference_only) store_reference(ref_key, out, t);  // only a reference_only run writes the store
     if (held_bytes(out, host) <= kKeptBuffersBytes) references_.remember(std::move(ref_key), {out, t});
     return out;
 }

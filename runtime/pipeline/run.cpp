@@ -119,6 +119,9 @@ private:
     }
 
     void run_impl(const RunRequest& req, RunResult& r);
+    // Steps 1 and 3 alone, for RunRequest::reference_only: the reference's
+    // outputs on the case's inputs, stored for the workers of a grade.
+    void reference_only(const RunRequest& req, const Step& step, const TestCase* tc, RunResult& r);
     // Steps 5 to 8 over one executor: prepare, validate twice, judge, keep
     // the outputs, measure, check after timing, and what is beside it.
     void run_on(StepExecutor& ex, const StepInputs& in, RunResult& r);
@@ -205,6 +208,7 @@ void LocalBackend::run_impl(const RunRequest& asked, RunResult& r) {
     }
     r.case_name = tc ? tc->name : "";
     r.params = resolve_params(*step, tc, req.params);
+    if (req.reference_only) return reference_only(req, *step, tc, r);
 
     // The device decides the architecture; without one, the request or the default does.
     GpuContext* ctx = (req.compile_only || context_lost_ || req.executor == Executor::Cpu) ? nullptr : context(r);
@@ -385,6 +389,21 @@ void LocalBackend::run_impl(const RunRequest& asked, RunResult& r) {
     }
     run_on(*ex, in, r);
     if (!on_cpu && !host_build) judge_kernel_target(req, *step, r);
+}
+
+void LocalBackend::reference_only(const RunRequest& req, const Step& step, const TestCase* tc, RunResult& r) {
+    const std::vector<CompareSpec> compare = resolve_compare(step, r.params);
+    std::string inputs_key;
+    const std::vector<HostBuffer> host = references_.inputs(req, step, tc, r, inputs_key);
+    r.reference = build_reference(step.reference);
+    if (!r.reference.ok) {
+        r.status = RunStatus::ReferenceError;
+        r.say({{"run.reference_no_compile", {}}});
+        say_first_error(r, r.reference.diagnostics, step.reference.source.text);
+        return;
+    }
+    if (!references_.outputs(req, step, compare, host, inputs_key, r)) return;
+    r.status = RunStatus::CompileOnly;
 }
 
 void LocalBackend::run_on(StepExecutor& ex, const StepInputs& in, RunResult& r) {

@@ -65,6 +65,12 @@ struct RunRequest {
     // With `reference`: build the CPU reference's library (cached for the
     // first Run) but run nothing of it; the result is as for compile-as-you-type.
     bool reference_build_only = false;
+    // Only the case's inputs and the CPU reference's outputs, which are kept
+    // on disk for workers to read (pipeline/reference_store.hpp): no kernel
+    // is compiled or run, and the result is CompileOnly, or ReferenceError
+    // with why. grade makes these in its own process before any submission
+    // runs; a worker never writes the store. Not carried across processes.
+    bool reference_only = false;
     bool timing = true;                      // time the kernel after it passes
     bool warm_l2 = false;                    // keep L2 warm between samples (default: flush it when the buffers fit)
     int warmup = -1, repeat = -1;            // -1 = the lesson's checks
@@ -112,7 +118,7 @@ enum class RunStatus {
     Refused,         // a launch broke a device limit; nothing ran
     CudaError,       // the driver reported an error during the run
     InputError,      // bad params, shapes or overrides
-    CompileOnly,     // no GPU: compiled and checked what can be checked
+    CompileOnly,     // no GPU: compiled and checked what can be checked (or a reference_only run's outputs were made)
     TimedOut,        // the run passed its deadline and was stopped (the worker was replaced)
     Crashed,         // the process running it died (a crashing CPU reference, say); it was replaced
     Stopped,         // the user stopped it

@@ -327,9 +327,11 @@ TEST_F(DiskCacheTest, CliCacheStatsPrintsEachFolderWithItsEntriesSizeAndCap) {
     r = run_cli("cache --stats --json", "XDG_CACHE_HOME='" + dir_.string() + "' WB_CACHE_MAX_MB=2");
     ASSERT_EQ(r.code, 0) << r.out;
     auto j = nlohmann::json::parse(r.out);
-    ASSERT_EQ(j.at("caches").size(), 4u);  // nvrtc, reference, emulated, host
+    ASSERT_EQ(j.at("caches").size(), 5u);  // nvrtc, reference, emulated, host, outputs
     EXPECT_EQ(j["caches"][2]["name"], "emulated");
     EXPECT_EQ(j["caches"][3]["name"], "host");
+    EXPECT_EQ(j["caches"][4]["name"], "outputs");
+    EXPECT_EQ(j["caches"][4]["max_bytes"], 2 << 20);
     EXPECT_EQ(j["caches"][0]["name"], "nvrtc");
     EXPECT_EQ(j["caches"][0]["entries"], 2);
     EXPECT_EQ(j["caches"][0]["bytes"], 4096);
