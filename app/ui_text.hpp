@@ -73,6 +73,8 @@ namespace wb::app {
     X(Buffers, buffers) \
     X(Waiting, waiting) \
     X(AndMoreDiagnostics, and_more_diagnostics) \
+    X(DiagnosticsOfEarlierText, diagnostics_of_earlier_text) \
+    X(SanitizerErrorsHeading, sanitizer_errors_heading) \
     X(LessonFileHasErrors, lesson_file_has_errors) \
     X(LessonIssuesMore, lesson_issues_more) \
     X(AllLaunches, all_launches) \

@@ -9,6 +9,7 @@
 #include "app_state.hpp"
 #include "palette.hpp"
 #include "ui_text.hpp"
+#include "widgets/draw_text.hpp"
 
 #include <cstdio>
 #include <string>
@@ -39,7 +40,7 @@ void draw_diagnostics_panel(AppState& state, const PanelRect& rect) {
                 ImGui::TextDisabled("%s", tr(UiText::NoDiagnostics, state.lang));
             } else {
                 if (state.compile_revision != state.editor.revision)
-                    ImGui::TextDisabled("(from an earlier version of the text)");
+                    ImGui::TextDisabled("%s", tr(UiText::DiagnosticsOfEarlierText, state.lang));
                 if (state.compile->diagnostics_omitted > 0) {
                     const std::string more = and_more_text(*state.compile, state.lang);
                     ImGui::TextDisabled("%s", more.c_str());
@@ -53,7 +54,10 @@ void draw_diagnostics_panel(AppState& state, const PanelRect& rect) {
                     ImGui::PushStyleColor(ImGuiCol_Text, colour);
                     const std::string text = d.to_string();
                     const std::string label = text + "##d" + std::to_string(i++);
-                    if (ImGui::Selectable(label.c_str()) && d.line > 0) state.editor.goto_line = d.line;
+                    {
+                        const TextRecordPause compiler_text("compiler text");  // the compiler's words, as it wrote them
+                        if (ImGui::Selectable(label.c_str()) && d.line > 0) state.editor.goto_line = d.line;
+                    }
                     record_drawn_text(state.drawn.texts, text);
                     ImGui::PopStyleColor();
                 }
@@ -61,13 +65,19 @@ void draw_diagnostics_panel(AppState& state, const PanelRect& rect) {
             // The latest run's compute-sanitizer findings, on the same terms.
             if (state.last_run && !state.last_run->sanitizer_findings.empty()) {
                 ImGui::Separator();
-                ImGui::TextDisabled("compute-sanitizer (%d errors)", state.last_run->sanitizer_errors);
+                char heading[160];
+                std::snprintf(heading, sizeof heading, tr(UiText::SanitizerErrorsHeading, state.lang),
+                              state.last_run->sanitizer_errors);
+                ImGui::TextDisabled("%s", heading);
                 int k = 0;
                 for (const SanitizerFinding& f : state.last_run->sanitizer_findings) {
                     ImGui::PushStyleColor(ImGuiCol_Text, f.is_error ? palette::kFail.vec4()
                                                                     : palette::kCaution.vec4());
                     const std::string label = f.to_string() + "##s" + std::to_string(k++);
-                    if (ImGui::Selectable(label.c_str()) && f.line > 0) state.editor.goto_line = f.line;
+                    {
+                        const TextRecordPause tool_text("compiler text");  // compute-sanitizer's words
+                        if (ImGui::Selectable(label.c_str()) && f.line > 0) state.editor.goto_line = f.line;
+                    }
                     ImGui::PopStyleColor();
                 }
             }

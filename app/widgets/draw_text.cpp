@@ -55,10 +55,10 @@ std::string text_record_finish() {
     return std::move(g_record);
 }
 
-TextRecordPause::TextRecordPause() : was_recording_(g_recording) {
+TextRecordPause::TextRecordPause(const char* what) : was_recording_(g_recording) {
     if (!g_recording) return;
     if (GImGui->LogEnabled) ImGui::LogFinish();
-    g_record += "\n[lesson text]\n";
+    g_record += std::string("\n[") + what + "]\n";
     g_recording = false;
 }
 

@@ -25,12 +25,14 @@ void text_record_begin();
 void text_record_resume();
 std::string text_record_finish();
 
-// While one lives, nothing is recorded: text checked elsewhere (a lesson's
-// Markdown, which the lesson lint renders and checks itself). The record
-// says "[lesson text]" where it was.
+// While one lives, nothing is recorded: text that is not the workbook's own
+// words. A lesson's Markdown ("lesson text"), which the lesson lint renders
+// and checks itself; a compiler's or compute-sanitizer's messages
+// ("compiler text"), shown as the tool wrote them, English in every language.
+// The record says "[lesson text]" (or `what`) where it was.
 class TextRecordPause {
 public:
-    TextRecordPause();
+    explicit TextRecordPause(const char* what = "lesson text");
     ~TextRecordPause();
     TextRecordPause(const TextRecordPause&) = delete;
     TextRecordPause& operator=(const TextRecordPause&) = delete;

@@ -10,7 +10,11 @@
 # so they show the passed state. Each state's whole frame is checked with
 # expect-no-english (runtime/core/untranslated.hpp): every text widget, button,
 # tab, menu and legend it drew. The lesson's own text is linted on its own, and
-# compiler output is the compiler's, English in every language.
+# compiler output is the compiler's, English in every language: the window
+# draws both outside the record (TextRecordPause, app/widgets/draw_text.hpp).
+# The starter's warning (its `i` is never used) is waited for and seen drawn,
+# so the check after opening the lesson does not depend on whether the
+# compile-as-you-type finished first.
 # Without a GPU the kernels run on the CPU emulator; with one, on the GPU.
 #
 #   chinese_window_test.sh PATH/TO/cuda-workbook PATH/TO/lessons
@@ -77,6 +81,11 @@ answer-trust yes
 $emulator
 open vector_add one_thread_per_element
 frames 2
+expect-no-english
+wait
+frames 2
+expect-compiled
+expect-drawn-text was declared but never referenced
 expect-no-english
 set-source $home/wrong.cu
 case ragged
