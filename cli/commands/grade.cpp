@@ -361,7 +361,7 @@ CommandSpec grade_command() {
         value_option("--hidden", "FILE", "the instructor's hidden cases: {\"steps\": {\"<step>\": [<case>, ...]}}"),
         value_option("--seed", "S", "draw every random input from this seed (a whole number the\n"
                                     "students do not know), so outputs cannot be hard-coded"),
-        value_option("--timeout", "SECONDS", "each run's deadline instead of the lesson's"),
+        value_option("--timeout", "SECONDS", "each run's deadline instead of the lesson's (a case's own longer one stays)"),
         value_option("--lang", "L", "the language of the logs and results.json: en or zh (default: LANG)"),
         value_option("--arch", "sm_XX", "compile for this architecture instead of the device's"),
         value_option("--task", "I", "grade only chunk I of the students sorted by id (a Slurm array task)"),

@@ -32,7 +32,7 @@ inline constexpr std::size_t kMaxSubmissionBytes = 1 << 20;
 struct GradeOptions {
     Executor executor = Executor::Auto;
     std::string arch;           // "" = the device's own
-    double timeout_s = 0;       // > 0: each run's deadline instead of the lesson's
+    double timeout_s = 0;       // > 0: each run's deadline instead of the lesson's (a case's own longer one stays)
     bool timing = true;         // time the timing cases that pass (on a GPU)
     std::string lang = "en";    // of the log and results.json
 };

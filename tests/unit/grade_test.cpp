@@ -3,6 +3,7 @@
 // whole grade of a small class on the CPU emulator, resumed.
 #include "cli_runner.hpp"
 #include "core/error.hpp"
+#include "grade/grade.hpp"
 #include "grade/gradebook.hpp"
 #include "grade/graded_lesson.hpp"
 #include "grade/submissions.hpp"
@@ -289,5 +290,59 @@ TEST(GradeCli, AFifoHandedInThroughAManifestFailsItsStepWithoutWaitingOnIt) {
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_EQ(rows[0].verdict, "input-error");
     EXPECT_TRUE(contains(read(d / "out" / "ana" / "log.txt"), "step1.cu could not be read")) << read(d / "out" / "ana" / "log.txt");
+    fs::remove_all(d);
+}
+
+namespace {
+
+// A backend that runs nothing: it keeps the requests a grade makes, and answers each as passed
+// (or, for the case named `times_out`, as timed out).
+class RecordingBackend final : public wb::RunBackend {
+public:
+    std::vector<wb::RunRequest> requests;
+    std::string times_out;
+    wb::BackendInfo info() override { return {}; }
+    wb::RunResult run(const wb::RunRequest& req) override {
+        requests.push_back(req);
+        wb::RunResult r;
+        r.status = req.test_case == times_out ? wb::RunStatus::TimedOut : wb::RunStatus::Passed;
+        return r;
+    }
+};
+
+}  // namespace
+
+// --timeout replaces the lesson's deadline, but a case that needs longer (06's huge, 240 s)
+// keeps its own; after a case times out, the step's later cases are not run.
+TEST(GradeSubmission, TheTimeoutGivenKeepsACasesLongerDeadlineAndATimeoutEndsTheStep) {
+    wb::LoadResult lr = wb::load_lesson(std::string(WB_SOURCE_DIR) + "/lessons/06_matmul.json");
+    ASSERT_TRUE(lr.ok());
+    const auto lesson = std::make_shared<const wb::Lesson>(std::move(*lr.lesson));
+    const fs::path d = temp_folder("deadline");
+    write(d / "s" / "register_tiles.cu", "// a submission; the backend here runs nothing\n");
+    wb::Submission s;
+    s.student = "ana";
+    s.files["register_tiles"] = d / "s" / "register_tiles.cu";
+    wb::GradeOptions o;
+    o.executor = wb::Executor::Gpu;
+    o.timeout_s = 5;
+    RecordingBackend backend;
+    const wb::StudentGrade g = wb::grade_submission(backend, lesson, s, o);
+    ASSERT_EQ(backend.requests.size(), lesson->find_step("register_tiles")->checks.cases.size());
+    for (const wb::RunRequest& req : backend.requests) {
+        if (req.test_case == "huge")
+            EXPECT_EQ(wb::run_timeout(req), 240) << "the case's own, longer deadline";
+        else
+            EXPECT_EQ(wb::run_timeout(req), 5) << req.test_case;
+    }
+    EXPECT_EQ(g.rows[3].verdict, "passed");
+    EXPECT_EQ(g.rows[0].verdict, "missing");
+
+    RecordingBackend timing_out;
+    timing_out.times_out = "ragged";  // the second case
+    const wb::StudentGrade t = wb::grade_submission(timing_out, lesson, s, o);
+    EXPECT_EQ(timing_out.requests.size(), 2u) << "small ran, ragged timed out, the rest were not run";
+    EXPECT_EQ(t.rows[3].verdict, "timed-out");
+    EXPECT_EQ(t.rows[3].cases_passed, 1);
     fs::remove_all(d);
 }
