@@ -5,6 +5,8 @@
 #include "student_work.hpp"
 
 #include "core/error.hpp"
+#include "core/fs.hpp"
+#include "core/phrase.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -34,6 +36,32 @@ std::string step_key(const AppState& state) {
     const LessonEntry* entry = selected_entry(state);
     const Step* step = selected_step(state);
     return entry && step ? entry->id() + "/" + step->id : std::string();
+}
+
+void export_kernel_to_python(AppState& state, PythonHome home) {
+    if (!state.lesson || state.selected_step < 0 || std::size_t(state.selected_step) >= state.lesson->steps.size()) return;
+    const Lesson& lesson = *state.lesson;
+    PythonExportRequest q;
+    q.lesson = &lesson;
+    q.step = &lesson.steps[std::size_t(state.selected_step)];
+    q.home = home;
+    for (const TestCase& tc : q.step->checks.cases)
+        if (tc.name == state.launch.test_case) q.test_case = &tc;
+    if (!q.test_case && !q.step->checks.cases.empty()) q.test_case = &q.step->checks.cases.front();
+    q.params = state.launch.params;
+    q.source = {state.editor.text, state.editor.origin, ""};
+    try {
+        const PythonExport x = export_python(q);
+        const std::filesystem::path file = data_dir() / "exports" / x.file_name;
+        std::filesystem::create_directories(file.parent_path());
+        write_file_atomic(file, x.text);
+        log_line(state, render({{"ui.exported_python", {file.string()}}}, state.lang));
+    } catch (const Error& e) {
+        const std::string why = e.said().empty() ? e.message() : render(e.said(), state.lang);
+        log_line(state, render({{"ui.export_failed", {why}}}, state.lang), true);
+    } catch (const std::exception& e) {
+        log_line(state, render({{"ui.export_failed", {e.what()}}}, state.lang), true);
+    }
 }
 
 void log_line(AppState& state, std::string text, bool error) {

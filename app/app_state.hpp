@@ -13,6 +13,7 @@
 #include "compile/nvrtc.hpp"
 #include "driver/device.hpp"
 #include "driver/monitor.hpp"
+#include "export/python_export.hpp"
 #include "pipeline/run.hpp"
 #include "lesson/progress.hpp"
 #include "measure/sweep.hpp"
@@ -368,6 +369,11 @@ void replace_editor_text(AppState& state, std::string text, const std::string& w
 // Replaces the editor text as an edit (revision and edit time advance).
 void set_editor_text(AppState& state, std::string text);
 void log_line(AppState& state, std::string text, bool error = false);
+
+// The editor's kernel, with the launch panel's case and params, written as a
+// Python file for `home` (runtime/export/python_export.hpp) into
+// <data dir>/exports/; the log says where, or why it could not be.
+void export_kernel_to_python(AppState& state, PythonHome home);
 
 // Makes `result` the last run and adds it to its step's history.
 void record_run(AppState& state, RunResult result);

@@ -623,6 +623,16 @@ Tick collapse_lessons(Call& c) {
     return Tick::Continue;
 }
 
+// export-python cupy|torch|numba|cuda-core: the Export to Python menu's item.
+Tick export_python_cmd(Call& c) {
+    try {
+        export_kernel_to_python(c.state, python_home_from_name(c.rest));
+    } catch (const Error& e) {
+        return c.fail(e.message());
+    }
+    return Tick::Continue;
+}
+
 Tick open_external(Call& c) {
     c.state.requests.open_external = true;
     return Tick::Continue;
@@ -1233,6 +1243,7 @@ constexpr Command kCommands[] = {
     {"set-content-scale", set_content_scale},
     {"press", press},
     {"open-external", open_external},
+    {"export-python", export_python_cmd},
     {"answer-trust", answer_trust_prompt},
     {"close-window", close_window},
     {"screenshot", screenshot},

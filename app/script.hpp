@@ -16,6 +16,7 @@
 //                              lesson still does not run)
 //   check-memory | check-races (a run under compute-sanitizer; anyway, as above)
 //   expand-results on|off      open-external        answer-trust yes|no
+//   export-python cupy|torch|numba|cuda-core  (the Export to Python menu's item)
 //   collapse-lessons on|off    (the lesson list's "<<" / ">>")
 //   results-tab views|timeline|check|timings|roofline|buffers|access|sweep|resources|ptx|sass  (clicks that tab)
 //   access-select-line LINE [OP SPACE]  (clicks the Memory access table's row of

@@ -88,6 +88,9 @@ namespace wb::app {
     X(PhaseGpu, phase_gpu) \
     X(PhaseTiming, phase_timing) \
     X(Help, help) \
+    X(ExportPython, export_python) \
+    X(ExportedPython, exported_python) \
+    X(ExportFailed, export_failed) \
     X(KeyRun, key_run) \
     X(KeySave, key_save) \
     X(KeyFind, key_find) \

@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
     using namespace wb::cli;
     const std::vector<CommandSpec> commands = {validate_command(), compile_command(), run_command(),
                                                check_command(),    device_command(),  inspect_command(),
-                                               sweep_command(),    new_command(),     grade_command(),   cache_command()};
+                                               sweep_command(),    new_command(),     grade_command(),   export_command(), cache_command()};
     const CommandLine cl = read_command_line(commands, argc, argv, kAbout, std::string(kFooter) + kExitCodes);
     if (!cl.help.empty()) {
         std::cout << cl.help;

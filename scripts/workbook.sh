@@ -31,7 +31,7 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config python3 dpkg-dev
   nlohmann-json3-dev libmuparser-dev libstb-dev libmd4c-dev nettle-dev libcli11-dev
   libimgui-dev libglfw3-dev python3-glad libgl-dev libgl1-mesa-dri
-  googletest libgtest-dev python3-jsonschema python3-png chromium
+  googletest libgtest-dev python3-jsonschema python3-png python3-numpy chromium
   xvfb xauth x11-utils desktop-file-utils librsvg2-bin
   clang
   libboost-context-dev

@@ -1,7 +1,7 @@
 // app/panels/main_menu.cpp — the top menu bar: language and theme (both
 // remembered between sessions by the frame loop), View (the lesson list, the
-// instructions' window, the results' size, the text size), and Help, which
-// lists the keyboard shortcuts.
+// instructions' window, the results' size, the text size), Export to Python
+// (export_kernel_to_python), and Help, which lists the keyboard shortcuts.
 #include "panels/panels.hpp"
 #include "widgets/draw_text.hpp"
 
@@ -55,6 +55,22 @@ float draw_main_menu(AppState& state) {
         if (ImGui::MenuItem(tr(UiText::TextLarger, state.lang), "Ctrl+=")) change_text_zoom(state, +1);
         if (ImGui::MenuItem(tr(UiText::TextSmaller, state.lang), "Ctrl+-")) change_text_zoom(state, -1);
         if (ImGui::MenuItem(tr(UiText::TextReset, state.lang), "Ctrl+0")) change_text_zoom(state, 0);
+        ImGui::EndMenu();
+        text_record_resume();
+    }
+    // The editor's kernel as a Python file for the student's own home.
+    const std::string export_label = std::string(tr(UiText::ExportPython, state.lang)) + "###export";
+    const bool kernel_step = state.lesson && state.selected_step >= 0 &&
+                             std::size_t(state.selected_step) < state.lesson->steps.size() &&
+                             !state.lesson->steps[std::size_t(state.selected_step)].is_host();
+    if (ImGui::BeginMenu(export_label.c_str(), kernel_step)) {
+        text_record_resume();
+        const std::pair<PythonHome, const char*> homes[] = {{PythonHome::CuPy, "CuPy (RawModule)"},
+                                                            {PythonHome::Torch, "PyTorch (load_inline)"},
+                                                            {PythonHome::Numba, "Numba (numba-cuda)"},
+                                                            {PythonHome::CudaCore, "cuda.core"}};
+        for (const auto& [home, name] : homes)
+            if (ImGui::MenuItem(name)) export_kernel_to_python(state, home);
         ImGui::EndMenu();
         text_record_resume();
     }

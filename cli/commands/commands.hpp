@@ -18,5 +18,6 @@ CommandSpec new_command();       // new.cpp
 CommandSpec inspect_command();   // inspect.cpp
 CommandSpec sweep_command();     // sweep.cpp
 CommandSpec grade_command();     // grade.cpp
+CommandSpec export_command();    // export.cpp
 
 }  // namespace wb::cli

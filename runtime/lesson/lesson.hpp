@@ -119,6 +119,20 @@ struct ReferenceSpec {
     std::string json_path;
 };
 
+// The step's computation in NumPy, for the Python files `export` writes
+// (export/python_export.hpp): code that sees each input buffer as a NumPy
+// array of its shape and type (named as the buffer; a Python keyword such
+// as `in` gets an underscore, `in_`), each param as a number, and `np`; it
+// sets each compared output by name. Every kernel step of the shipped
+// lessons has one, and tests/unit/python_reference_test.cpp runs each
+// against the C++ reference on the same inputs; without one an export says
+// that nothing was checked.
+struct PythonSpec {
+    SourceText reference;
+    std::string json_path;  // "python" or "steps[1].python"
+    bool present() const { return !reference.text.empty(); }
+};
+
 struct CompareSpec {
     std::string buffer;
     double atol = 0;                   // resolved; from atol_expr when that is set
@@ -326,6 +340,7 @@ struct Step {
     std::optional<HostSpec> host;            // set: a host step (see HostSpec)
     std::vector<ConstantSpec> constants;
     ReferenceSpec reference;
+    PythonSpec python;
     Checks checks;
     Metrics metrics;
     std::optional<BaselineSpec> baseline;

@@ -200,6 +200,17 @@ void Loader::parse_reference(const Section& s, Step& step) {
     else if (step.host) issue(s.path, "missing key 'args': a host step has no launch whose arguments the reference could take");
 }
 
+void Loader::parse_python(const Section& s, Step& step) {
+    step.python.json_path = s.path;
+    if (!s.value) return;
+    if (step.is_host() && s.path == "python") return;  // the lesson's, for its kernel steps
+    if (!want_object(*s.value, s.path, "a python object ({\"reference\": ...})")) return;
+    check_keys(*s.value, s.path, {"reference"});
+    if (const Json* src = field(*s.value, "reference")) step.python.reference = source(*src, s.path + ".reference");
+    else issue(s.path, "missing key 'reference' (NumPy code that sets each compared output)");
+    if (step.is_host()) issue(s.path, "a host step has no kernel to export, so it takes no python reference");
+}
+
 void Loader::parse_compile(const Section& s, Step& step) {
     if (!s.value) return;
     if (!want_object(*s.value, s.path, "a compile object ({\"std\": \"c++17\", \"options\": [...]})")) return;

@@ -54,7 +54,8 @@ namespace {
 
 // The keys a step may take over from the lesson level.
 const std::vector<std::string> kDefaultKeys = {"params",  "buffers",  "launches", "constants", "reference", "checks",
-                                               "metrics", "baseline", "views",    "compile",   "host",  "limits"};
+                                               "metrics", "baseline", "views",    "compile",   "host",  "limits",
+                                               "python"};
 
 }  // namespace
 
@@ -232,6 +233,7 @@ void Loader::parse_step(const Json& root, const Json& sj, std::size_t index, Ste
     parse_host(section("host"), step);
     parse_launches(section("launches"), step);
     parse_reference(section("reference"), step);
+    parse_python(section("python"), step);
     parse_checks(section("checks"), step);
     parse_metrics(section("metrics"), step);
     parse_baseline(section("baseline"), step);

@@ -111,6 +111,7 @@ private:
     void parse_swap(const Json& j, const std::string& path, const Step& step, LaunchSpec& l);
     std::vector<Arg> parse_args(const Json& j, const std::string& path, const Step& step);
     void parse_reference(const Section& s, Step& step);
+    void parse_python(const Section& s, Step& step);
     void parse_checks(const Section& s, Step& step);
     std::optional<std::array<long long, 3>> parse_case_block(const Json& j, const std::string& path, const Step& step);
     void parse_metrics(const Section& s, Step& step);

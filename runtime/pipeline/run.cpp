@@ -402,7 +402,14 @@ void LocalBackend::reference_only(const RunRequest& req, const Step& step, const
         say_first_error(r, r.reference.diagnostics, step.reference.source.text);
         return;
     }
-    if (!references_.outputs(req, step, compare, host, inputs_key, r)) return;
+    const std::optional<std::vector<HostBuffer>> out = references_.outputs(req, step, compare, host, inputs_key, r);
+    if (!out) return;
+    if (req.keep_buffers) {  // the inputs and the reference's outputs, as a run keeps them
+        for (const auto& h : host)
+            if (h.role != BufferRole::Output) r.inputs.push_back(h);
+        for (const auto& h : *out)
+            if (h.role != BufferRole::Input) r.cpu_outputs.push_back(h);
+    }
     r.status = RunStatus::CompileOnly;
 }
 

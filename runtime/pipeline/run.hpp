@@ -68,7 +68,7 @@ struct RunRequest {
     // Only the case's inputs and the CPU reference's outputs, which are kept
     // on disk for workers to read (pipeline/reference_store.hpp): no kernel
     // is compiled or run, and the result is CompileOnly, or ReferenceError
-    // with why. grade makes these in its own process before any submission
+    // with why; with keep_buffers, the inputs and the reference's outputs. grade makes these in its own process before any submission
     // runs; a worker never writes the store. Not carried across processes.
     bool reference_only = false;
     bool timing = true;                      // time the kernel after it passes
