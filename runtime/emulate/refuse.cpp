@@ -55,8 +55,6 @@ constexpr Construct kConstructs[] = {
     {"surf3Dwrite", "surface writes (surf3Dwrite)"},
     {"surf2DLayeredread", "surface reads (surf2DLayeredread)"},
     {"surf2DLayeredwrite", "surface writes (surf2DLayeredwrite)"},
-    {"wmma::", "tensor cores (wmma)"},
-    {"nvcuda::", "tensor cores (nvcuda::wmma)"},
     {"mma.sync", "tensor cores (mma.sync)"},
     {"__mma_", "tensor cores (mma)"},
     {"this_grid", "grid-wide sync (this_grid)"},

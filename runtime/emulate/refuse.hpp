@@ -1,7 +1,7 @@
 // runtime/emulate/refuse.hpp — what the CPU emulator cannot run, found before it compiles.
 //
 // Some CUDA C++ has no meaning on a CPU thread: inline PTX, textures and
-// surfaces, tensor-core fragments, grid-wide sync, and launches from device
+// surfaces, inline mma.sync, grid-wide sync, and launches from device
 // code. A step that uses one needs an NVIDIA GPU; saying so at once, on the
 // line that uses it, beats a page of host compiler errors about cuda_emu.h.
 #pragma once

@@ -543,3 +543,123 @@ TEST(EmulateConstructs, InlinePtxIsRefusedWithTheLine) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------
+// Tensor Cores' nvcuda::wmma (emulate/include/mma.h): a warp's fragments loaded,
+// multiplied, scaled element by element and stored, in each documented shape
+// family, against the same products added in float on the CPU.
+
+namespace {
+
+float half_round(float v) {
+    // The value a float becomes as a half (round to nearest even), for inputs built from small integers/64.
+    return static_cast<float>(static_cast<int>(v * 64.0f)) / 64.0f;
+}
+
+}  // namespace
+
+TEST(EmulateConstructs, WmmaHalfGemmOfTwoTilesAlongKMatchesTheProductsAddedInFloat) {
+    // One warp: C (16x16, row-major) = A (16x32, row-major) * B (32x16, col-major), two k steps.
+    const char* src = R"(
+#include <mma.h>
+#include <cuda_fp16.h>
+using namespace nvcuda;
+extern "C" __global__ void gemm(const float* a32, const float* b32, float* c)
+{
+    __shared__ half a[16 * 32], b[32 * 16];
+    for (int i = threadIdx.x; i < 16 * 32; i += 32) { a[i] = __float2half(a32[i]); b[i] = __float2half(b32[i]); }
+    __syncthreads();
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> fb;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+    wmma::fill_fragment(acc, 0.0f);
+    for (int k = 0; k < 32; k += 16) {
+        wmma::load_matrix_sync(fa, a + k, 32);       // rows of A, from column k
+        wmma::load_matrix_sync(fb, b + k, 32);       // B is column-major: column j at b + j * 32
+        wmma::mma_sync(acc, fa, fb, acc);
+    }
+    for (int i = 0; i < acc.num_elements; ++i) acc.x[i] *= 2.0f;  // element-wise, the same for every element
+    wmma::store_matrix_sync(c, acc, 16, wmma::mem_row_major);
+}
+)";
+    std::vector<float> a(16 * 32), b(32 * 16);
+    for (int i = 0; i < 16 * 32; ++i) a[i] = half_round(float((i * 7) % 23 - 11) / 8.0f), b[i] = half_round(float((i * 5) % 19 - 9) / 4.0f);
+    Bytes ba = bytes_of(a), bb = bytes_of(b), bc = zeros<float>(16 * 16);
+    const auto r = wb::emulate_for_test(src, "gemm", 1, 32, {&ba, &bb, &bc}, {});
+    ASSERT_TRUE(r.ok) << r.message;
+    const auto c = values_of<float>(bc);
+    for (int i = 0; i < 16; ++i)
+        for (int j = 0; j < 16; ++j) {
+            float want = 0;
+            for (int k = 0; k < 32; ++k) want += a[i * 32 + k] * b[j * 32 + k];  // B column-major
+            EXPECT_FLOAT_EQ(c[i * 16 + j], 2.0f * want) << i << "," << j;
+        }
+}
+
+TEST(EmulateConstructs, WmmaBfloat16WithAHalfAccumulatorInTheTallShapeStoresColumnMajor) {
+    // m32n8k16: A 32x16 (col-major in memory), B 16x8 (row-major), a half accumulator loaded
+    // from memory, stored column-major.
+    const char* src = R"(
+#include <mma.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+using namespace nvcuda;
+extern "C" __global__ void k(const float* a32, const float* b32, const float* c32, float* out)
+{
+    __shared__ __nv_bfloat16 a[32 * 16], b[16 * 8];
+    __shared__ half c[32 * 8], d[32 * 8];
+    for (int i = threadIdx.x; i < 32 * 16; i += 32) a[i] = __float2bfloat16(a32[i]);
+    for (int i = threadIdx.x; i < 16 * 8; i += 32) b[i] = __float2bfloat16(b32[i]);
+    for (int i = threadIdx.x; i < 32 * 8; i += 32) c[i] = __float2half(c32[i]);
+    __syncthreads();
+    wmma::fragment<wmma::matrix_a, 32, 8, 16, __nv_bfloat16, wmma::col_major> fa;
+    wmma::fragment<wmma::matrix_b, 32, 8, 16, __nv_bfloat16, wmma::row_major> fb;
+    wmma::fragment<wmma::accumulator, 32, 8, 16, half> acc;
+    wmma::load_matrix_sync(fa, a, 32);
+    wmma::load_matrix_sync(fb, b, 8);
+    wmma::load_matrix_sync(acc, c, 8, wmma::mem_row_major);
+    wmma::mma_sync(acc, fa, fb, acc);
+    wmma::store_matrix_sync(d, acc, 32, wmma::mem_col_major);
+    __syncthreads();
+    for (int i = threadIdx.x; i < 32 * 8; i += 32) out[i] = __half2float(d[i]);
+}
+)";
+    std::vector<float> a(32 * 16), b(16 * 8), c(32 * 8);
+    for (int i = 0; i < 32 * 16; ++i) a[i] = float(i % 5 - 2);
+    for (int i = 0; i < 16 * 8; ++i) b[i] = float(i % 3 - 1) * 0.5f;
+    for (int i = 0; i < 32 * 8; ++i) c[i] = float(i % 7) * 0.25f;
+    Bytes ba = bytes_of(a), bb = bytes_of(b), bc = bytes_of(c), bo = zeros<float>(32 * 8);
+    const auto r = wb::emulate_for_test(src, "k", 1, 32, {&ba, &bb, &bc, &bo}, {});
+    ASSERT_TRUE(r.ok) << r.message;
+    const auto out = values_of<float>(bo);
+    for (int i = 0; i < 32; ++i)
+        for (int j = 0; j < 8; ++j) {
+            float want = c[i * 8 + j];
+            for (int k = 0; k < 16; ++k) want += a[k * 32 + i] * b[k * 8 + j];  // A column-major
+            EXPECT_FLOAT_EQ(out[j * 32 + i], want) << i << "," << j;             // stored column-major
+        }
+}
+
+TEST(EmulateConstructs, WmmaTf32RoundsItsInputsToTenMantissaBits) {
+    const char* src = R"(
+#include <mma.h>
+using namespace nvcuda;
+extern "C" __global__ void k(const float* a, const float* b, float* c)
+{
+    wmma::fragment<wmma::matrix_a, 16, 16, 8, wmma::precision::tf32, wmma::row_major> fa;
+    wmma::fragment<wmma::matrix_b, 16, 16, 8, wmma::precision::tf32, wmma::row_major> fb;
+    wmma::fragment<wmma::accumulator, 16, 16, 8, float> acc;
+    wmma::fill_fragment(acc, 0.0f);
+    wmma::load_matrix_sync(fa, a, 8);
+    wmma::load_matrix_sync(fb, b, 16);
+    wmma::mma_sync(acc, fa, fb, acc);
+    wmma::store_matrix_sync(c, acc, 16, wmma::mem_row_major);
+}
+)";
+    // A is 1 + 2^-12 everywhere (tf32 keeps 10 mantissa bits: it reads 1), B is 1: each sum is 8.
+    std::vector<float> a(16 * 8, 1.0f + 1.0f / 4096.0f), b(8 * 16, 1.0f);
+    Bytes ba = bytes_of(a), bb = bytes_of(b), bc = zeros<float>(16 * 16);
+    const auto r = wb::emulate_for_test(src, "k", 1, 32, {&ba, &bb, &bc}, {});
+    ASSERT_TRUE(r.ok) << r.message;
+    for (float v : values_of<float>(bc)) EXPECT_EQ(v, 8.0f);
+}
