@@ -706,8 +706,40 @@ PythonHome python_home_from_name(const std::string& name) {
 
 std::string python_name(const std::string& name) { return kPythonKeywords.count(name) ? name + "_" : name; }
 
-std::string python_expr(const std::string& e) {
-    expr_names(e);  // throws for what does not parse, naming where
+namespace {
+
+// muparser's `c ? a : b` (lowest precedence, right-associative) as Python's
+// `(a if c else b)`: the first `?` outside parentheses splits the condition
+// from the rest, and the `:` that matches it splits the two values.
+std::string python_expr_part(const std::string& e);
+
+std::string trimmed(const std::string& s) {
+    const auto a = s.find_first_not_of(' '), b = s.find_last_not_of(' ');
+    return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
+}
+
+std::string python_ternary(const std::string& e) {
+    int depth = 0;
+    for (std::size_t i = 0; i < e.size(); ++i) {
+        if (e[i] == '(') ++depth;
+        else if (e[i] == ')') --depth;
+        else if (e[i] == '?' && depth == 0) {
+            int open = 1, d = 0;
+            for (std::size_t j = i + 1; j < e.size(); ++j) {
+                if (e[j] == '(') ++d;
+                else if (e[j] == ')') --d;
+                else if (d == 0 && e[j] == '?') ++open;
+                else if (d == 0 && e[j] == ':' && --open == 0)
+                    return "(" + trimmed(python_ternary(e.substr(i + 1, j - i - 1))) + " if " +
+                           trimmed(python_expr_part(e.substr(0, i))) + " else " + trimmed(python_ternary(e.substr(j + 1))) + ")";
+            }
+            throw Error(ErrorKind::Expression, "a ? without its :");
+        }
+    }
+    return python_expr_part(e);
+}
+
+std::string python_expr_part(const std::string& e) {
     std::string out;
     for (std::size_t i = 0; i < e.size();) {
         const char c = e[i];
@@ -733,10 +765,23 @@ std::string python_expr(const std::string& e) {
         else if (c == '&' && i + 1 < e.size() && e[i + 1] == '&') out += " and ", i += 2;
         else if (c == '|' && i + 1 < e.size() && e[i + 1] == '|') out += " or ", i += 2;
         else if (c == '!' && (i + 1 >= e.size() || e[i + 1] != '=')) out += " not ", ++i;
-        else if (c == '?' || c == ':') throw Error(ErrorKind::Expression, "the ?: operator has no Python form here");
+        else if (c == '(') {  // a parenthesised part may hold its own ?:
+            int depth = 1;
+            std::size_t j = i + 1;
+            for (; j < e.size() && depth > 0; ++j) depth += e[j] == '(' ? 1 : e[j] == ')' ? -1 : 0;
+            out += "(" + python_ternary(e.substr(i + 1, j - i - 2)) + ")";
+            i = j;
+        } else if (c == '?' || c == ':') throw Error(ErrorKind::Expression, "a ?: in a place the export cannot read");
         else out += c, ++i;
     }
     return out;
+}
+
+}  // namespace
+
+std::string python_expr(const std::string& e) {
+    expr_names(e);  // throws for what does not parse, naming where
+    return python_ternary(e);
 }
 
 PythonExport export_python(const PythonExportRequest& q) {

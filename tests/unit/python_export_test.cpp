@@ -100,7 +100,10 @@ TEST(PythonExport, LessonExpressionsBecomePython) {
     EXPECT_EQ(wb::python_expr("in * 2"), "in_ * 2") << "a Python keyword gets an underscore";
     EXPECT_EQ(wb::python_name("in"), "in_");
     EXPECT_EQ(wb::python_name("x"), "x");
-    EXPECT_THROW(wb::python_expr("N > 2 ? 1 : 2"), wb::Error);
+    EXPECT_EQ(wb::python_expr("N > 2 ? 1 : 2"), "(1 if N > 2 else 2)");
+    EXPECT_EQ(wb::python_expr("pass % 3 == 1 ? 1 : (N > 4 ? ceil_div(N, 4) : N)"),
+              "(1 if pass_ % 3 == 1 else ((ceil_div(N, 4) if N > 4 else N)))");
+    EXPECT_EQ(wb::python_expr("a ? b ? 1 : 2 : 3"), "((1 if b else 2) if a else 3)");
     EXPECT_THROW(wb::python_expr("ceil_div(N,"), wb::Error);
 }
 
