@@ -2,10 +2,13 @@
 // it (parse_markdown, md4c with the app's flags), in English and Chinese: no `**` or backquote
 // may survive into the text a student reads (md4c does not close `**` after full-width
 // punctuation when a CJK character follows, so `**线程束（warp）**为` shows its asterisks), and
-// the Chinese keeps to the term list in ../shared/LESSONS.md: the words it replaced are refused.
-// A failure names the lesson file, the step, the language and the offending text.
+// the Chinese keeps to the term list (runtime/core/terms.hpp, the window's too): the words it
+// replaced are refused. Titles, summaries and param descriptions are checked as well as the
+// steps' instructions and hints. A failure names the lesson file, the step, the language and the
+// offending text.
 #include "widgets/markdown.hpp"
 
+#include "core/terms.hpp"
 #include "lesson/loader.hpp"
 
 #include <gtest/gtest.h>
@@ -19,12 +22,6 @@ namespace fs = std::filesystem;
 
 namespace wb::app {
 namespace {
-
-// Words the term list replaced, with the term to write instead.
-const std::vector<std::pair<std::string, std::string>> kNotTerms = {
-    {"基线", "基准"},         {"脊点", "拐点"},   {"本地内存", "局部内存"}, {"二级缓存", "L2 缓存"},
-    {"内核", "核函数"},       {"走三遍", "遍历三遍"}, {"本书", "本课程"},
-};
 
 std::string visible_text(const std::string& markdown) {
     std::string out;
@@ -50,8 +47,8 @@ std::vector<std::string> problems_in(const std::string& text, const std::string&
                             shown.substr(at >= 30 ? at - 30 : 0, 60) + "\"");
     }
     if (lang == "zh") {
-        for (const auto& [word, term] : kNotTerms)
-            if (shown.find(word) != std::string::npos) found.push_back("\"" + word + "\": the term list says " + term);
+        for (const ReplacedTerm& t : chinese_term_problems(shown))
+            found.push_back("\"" + std::string(t.word) + "\": the term list says " + std::string(t.term));
         // Multiples say what they mean: 是它的四倍, not 多三倍 or 少了 8 倍.
         // Alternation, not a character class: std::regex sees UTF-8 bytes, not characters.
         static const std::regex ambiguous("(多|少了?|少)\\s*(一|二|三|四|五|六|七|八|九|十|两|[0-9.]+)\\s*倍");
@@ -67,8 +64,17 @@ TEST(LessonTextLint, EveryLessonRendersWithoutMarkupLeftAndKeepsTheChineseTerms)
     for (const auto& file : list_lessons(WB_SOURCE_DIR "/lessons")) {
         const LoadResult loaded = load_lesson(file);
         ASSERT_TRUE(loaded.ok()) << file;
+        for (const auto& [where, text] : std::vector<std::pair<std::string, const LocalizedText*>>{
+                 {"title", &loaded.lesson->title}, {"summary", &loaded.lesson->summary}})
+            for (const auto& [lang, body] : text->by_lang) {
+                ++texts;
+                for (const std::string& p : problems_in(body, lang))
+                    report.push_back(fs::path(file).filename().string() + " " + where + " (" + lang + "): " + p);
+            }
         for (const Step& step : loaded.lesson->steps) {
-            std::vector<std::pair<std::string, const LocalizedText*>> pieces = {{"instructions", &step.instructions}};
+            std::vector<std::pair<std::string, const LocalizedText*>> pieces = {{"instructions", &step.instructions},
+                                                                                  {"title", &step.title}};
+            for (const Param& p : step.params) pieces.push_back({"params." + p.name + ".description", &p.description});
             for (std::size_t h = 0; h < step.hints.size(); ++h)
                 pieces.push_back({"hints[" + std::to_string(h) + "]", &step.hints[h]});
             for (const auto& [where, text] : pieces)

@@ -2,6 +2,7 @@
 // Chinese, through the worker, and never shows a stale or unknown sentence;
 // the one catalogue (the app's "ui.*" labels too) is sorted and translated.
 #include "core/phrase.hpp"
+#include "core/terms.hpp"
 #include "core/untranslated.hpp"
 #include "lesson/loader.hpp"
 #include "pipeline/run.hpp"
@@ -87,6 +88,18 @@ TEST(Phrase, EveryChineseSentenceIsChinese) {
         const std::string zh = render({{std::string(key), {"7", "8", "9", "10", "11", "12"}}}, "zh");
         for (const EnglishFound& f : english_in(zh)) ADD_FAILURE() << key << ": '" << f.words << "' in " << zh;
     }
+}
+
+// The window speaks the lessons' terms (runtime/core/terms.hpp): no Chinese sentence of the
+// catalogue uses a word the term list replaced.
+TEST(Phrase, EveryChineseSentenceKeepsTheTermList) {
+    for (std::string_view key : phrase_keys()) {
+        const std::string zh = render({{std::string(key), {"7", "8", "9", "10", "11", "12"}}}, "zh");
+        for (const ReplacedTerm& t : chinese_term_problems(zh))
+            ADD_FAILURE() << key << ": '" << t.word << "' where the term list says '" << t.term << "': " << zh;
+    }
+    EXPECT_FALSE(chinese_term_problems("和基线比较").empty()) << "the lint fires on what it names";
+    EXPECT_TRUE(chinese_term_problems("和基准比较").empty());
 }
 
 TEST(Phrase, ArgumentsVerbatimTextAndNestedPhrasesRender) {
