@@ -4,11 +4,15 @@
 // A folder stands for every lesson JSON directly inside it (list_lessons), as
 // in `check`. Files named *.schema.json are skipped with one line, so that
 // `validate lessons/*.json` does not load lessons/lesson.schema.json as a
-// lesson. Runs nothing, so it needs neither a GPU nor --trust.
+// lesson. Runs nothing, so it needs neither a GPU nor --trust. A lesson that
+// loads may still get warnings (lesson/text_lint.hpp: Chinese words the term
+// list replaced), printed as `file: json.path: warning: ...`; they do not
+// change the exit status.
 #include "commands.hpp"
 
 #include "common.hpp"
 #include "lesson/loader.hpp"
+#include "lesson/text_lint.hpp"
 
 #include <iostream>
 
@@ -33,11 +37,13 @@ int validate_main(const Args& a) {
         }
         LoadResult lr = load_lesson(p);
         if (!lr.ok()) ++bad;
+        const std::vector<LessonIssue> warnings = lr.ok() ? lesson_text_warnings(*lr.lesson, p) : std::vector<LessonIssue>{};
         if (as_json) {
-            out.push_back({{"file", p}, {"ok", lr.ok()}, {"issues", issues_json(lr.issues)}});
+            out.push_back({{"file", p}, {"ok", lr.ok()}, {"issues", issues_json(lr.issues)}, {"warnings", issues_json(warnings)}});
         } else if (lr.ok()) {
             const std::size_t steps = lr.lesson->steps.size();
             std::cout << p << ": ok (" << lr.lesson->id << ", " << steps << (steps == 1 ? " step)\n" : " steps)\n");
+            for (const LessonIssue& w : warnings) std::cout << w.file << ": " << w.json_path << ": warning: " << w.message << "\n";
         } else {
             print_issues(lr.issues);
         }
@@ -56,7 +62,9 @@ CommandSpec validate_command() {
     c.about =
         "Checks each lesson file: JSON syntax, the format, file references, expressions.\n"
         "Each problem is printed as  file: json.path: message\n"
-        "A folder stands for every lesson in it; *.schema.json files are skipped.\n";
+        "A folder stands for every lesson in it; *.schema.json files are skipped.\n"
+        "Chinese words the term list replaced are warnings (file: json.path: warning: ...),\n"
+        "which leave the exit status alone.\n";
     c.options = {flag_option("--json", "print the results as JSON")};
     c.run = validate_main;
     return c;

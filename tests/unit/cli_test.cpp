@@ -13,6 +13,7 @@
 #include <fstream>
 #include <string>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 
@@ -73,6 +74,26 @@ TEST(Cli, ValidateBrokenLessonExits3WithFileAndJsonPath) {
     EXPECT_EQ(r.code, 3) << r.out;
     EXPECT_TRUE(contains(r.out, bad.string())) << r.out;
     EXPECT_TRUE(contains(r.out, "title")) << r.out;
+}
+
+// An instructor's lesson that uses a word the Chinese term list replaced still validates (exit 0),
+// with a warning that names the text by its JSON path and the term to write instead.
+TEST(Cli, ValidateWarnsAboutAChineseWordTheTermListReplacedAndStillExits0) {
+    const fs::path dir = fs::temp_directory_path() / ("wb_cli_terms_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    fs::copy(WB_SOURCE_DIR "/lessons/01_vector_add", dir / "01_vector_add", fs::copy_options::recursive);
+    auto lesson = nlohmann::json::parse(std::ifstream(WB_SOURCE_DIR "/lessons/01_vector_add.json"));
+    lesson["summary"]["zh"] = "和基线比较的第一个内核。";
+    std::ofstream(dir / "01_vector_add.json") << lesson.dump(2);
+    auto r = cli("validate '" + (dir / "01_vector_add.json").string() + "'");
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_TRUE(contains(r.out, "summary.zh: warning: uses 基线 where the term list says 基准")) << r.out;
+    EXPECT_TRUE(contains(r.out, "summary.zh: warning: uses 内核 where the term list says 核函数")) << r.out;
+    auto shipped = cli("validate lessons/");
+    EXPECT_EQ(shipped.code, 0) << shipped.out;
+    EXPECT_FALSE(contains(shipped.out, "warning:")) << "the shipped lessons keep to the term list:\n" << shipped.out;
+    fs::remove_all(dir);
 }
 
 TEST(Cli, RunWithoutDriverCompilesChecksAndExits4) {
