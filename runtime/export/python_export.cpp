@@ -18,6 +18,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <set>
 #include <sstream>
@@ -68,8 +69,12 @@ bool is_float(DType t) { return t == DType::F32 || t == DType::F64 || t == DType
 
 std::string num(double v) {
     if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<long long>(v));
+    // The shortest of %.15g, %.16g and %.17g that reads back as `v`: 1e-06, not 9.9999999999999995e-07.
     char buf[40];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
+    for (int digits = 15; digits <= 17; ++digits) {
+        std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+        if (std::strtod(buf, nullptr) == v) break;
+    }
     return buf;
 }
 
