@@ -9,6 +9,7 @@
 #include "widgets/markdown.hpp"
 
 #include "core/terms.hpp"
+#include "core/untranslated.hpp"
 #include "lesson/loader.hpp"
 
 #include <gtest/gtest.h>
@@ -90,6 +91,24 @@ TEST(LessonTextLint, EveryLessonRendersWithoutMarkupLeftAndKeepsTheChineseTerms)
     for (const std::string& r : report) all += "\n  " + r;
     EXPECT_TRUE(report.empty()) << report.size() << " problems in " << texts << " texts:" << all;
     EXPECT_GT(texts, 100);
+}
+
+// The lesson list and the step list draw every lesson's and step's title in the window, where
+// expect-no-english checks the frame: a Chinese title holds no English ("Tensor Core 与混合精度"
+// did; 张量核心 is the term).
+TEST(LessonTextLint, EveryChineseTitleTheWindowDrawsIsChinese) {
+    for (const auto& file : list_lessons(WB_SOURCE_DIR "/lessons")) {
+        const LoadResult loaded = load_lesson(file);
+        ASSERT_TRUE(loaded.ok()) << file;
+        std::vector<std::pair<std::string, const LocalizedText*>> titles = {{"title", &loaded.lesson->title}};
+        for (const Step& step : loaded.lesson->steps) titles.push_back({"step " + step.id + " title", &step.title});
+        for (const auto& [where, text] : titles) {
+            const auto zh = text->by_lang.find("zh");
+            if (zh == text->by_lang.end()) continue;
+            for (const EnglishFound& f : english_in(zh->second))
+                ADD_FAILURE() << fs::path(file).filename().string() << " " << where << ": '" << f.words << "' in " << zh->second;
+        }
+    }
 }
 
 // The lint itself: each rule fires on the mistake it names, and not on the fix.
