@@ -6,6 +6,7 @@
 #include "core/fs.hpp"
 #include "host/host_build.hpp"
 #include "host/host_split.hpp"
+#include "lesson/loader.hpp"
 
 #include <gtest/gtest.h>
 
@@ -18,12 +19,20 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The .cu files of the shipped lessons' host steps (the folders of lessons whose steps are host
+// steps: 16 to 20; later lessons are kernel steps again), and of the host-step test lesson.
 std::vector<fs::path> host_step_files() {
     std::vector<fs::path> out;
-    for (const char* dir : {"lessons", "tests/data/host/host_add"})
-        for (const auto& e : fs::recursive_directory_iterator(fs::path(WB_SOURCE_DIR) / dir))
-            if (e.path().extension() == ".cu" && (std::string(dir) != "lessons" || e.path().parent_path().filename().string() >= "16"))
-                out.push_back(e.path());
+    std::vector<fs::path> dirs = {fs::path(WB_SOURCE_DIR) / "tests/data/host/host_add"};
+    for (const auto& e : fs::directory_iterator(fs::path(WB_SOURCE_DIR) / "lessons")) {
+        if (e.path().extension() != ".json" || e.path().filename() == "lesson.schema.json") continue;
+        wb::LoadResult lr = wb::load_lesson(e.path());
+        if (lr.ok() && !lr.lesson->steps.empty() && lr.lesson->steps.front().is_host())
+            dirs.push_back(e.path().parent_path() / e.path().stem());
+    }
+    for (const fs::path& dir : dirs)
+        for (const auto& e : fs::recursive_directory_iterator(dir))
+            if (e.path().extension() == ".cu") out.push_back(e.path());
     std::sort(out.begin(), out.end());
     return out;
 }
