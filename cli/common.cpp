@@ -247,6 +247,19 @@ Executor executor_from_args(const Args& a) {
     return *e;
 }
 
+std::map<std::string, double> param_overrides(const Args& a) {
+    std::map<std::string, double> params;
+    for (const auto& [k, v] : a.repeated) {
+        auto eq = v.find('=');
+        if (eq == std::string::npos || eq == 0) throw UsageError("--param takes NAME=VALUE, not '" + v + "'");
+        char* end = nullptr;
+        double d = std::strtod(v.c_str() + eq + 1, &end);
+        if (*end || eq + 1 == v.size()) throw UsageError("--param " + v + ": '" + v.substr(eq + 1) + "' is not a number");
+        params[v.substr(0, eq)] = d;
+    }
+    return params;
+}
+
 RunRequest run_request_from_args(const Args& a, std::shared_ptr<const Lesson> lesson) {
     RunRequest req;
     req.lesson = lesson;
@@ -270,14 +283,7 @@ RunRequest run_request_from_args(const Args& a, std::shared_ptr<const Lesson> le
         }
         req.custom_origin = fs::path(*f).filename().string();
     }
-    for (const auto& [k, v] : a.repeated) {
-        auto eq = v.find('=');
-        if (eq == std::string::npos || eq == 0) throw UsageError("--param takes NAME=VALUE, not '" + v + "'");
-        char* end = nullptr;
-        double d = std::strtod(v.c_str() + eq + 1, &end);
-        if (*end || eq + 1 == v.size()) throw UsageError("--param " + v + ": '" + v.substr(eq + 1) + "' is not a number");
-        req.params[v.substr(0, eq)] = d;
-    }
+    req.params = param_overrides(a);
     LaunchOverride ov;
     if (auto b = a.value("--block")) ov.block = parse_dim3(*b, "--block");
     if (auto g = a.value("--grid")) ov.grid = parse_dim3(*g, "--grid");

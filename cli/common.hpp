@@ -93,6 +93,9 @@ struct CommandSpec {
 // --timeout, --compile-only, --in-process, --trust. Each command adds its own.
 std::vector<OptionSpec> run_request_options();
 
+// The --param NAME=VALUE options, as a request's params; a UsageError names a bad one.
+std::map<std::string, double> param_overrides(const Args& a);
+
 // "16,16,1" → {16,16,1}; missing sizes are 1.
 std::array<long long, 3> parse_dim3(const std::string& s, const char* what);
 

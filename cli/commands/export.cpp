@@ -41,14 +41,7 @@ int export_main(const Args& a) {
     } else if (!q.step->checks.cases.empty()) {
         q.test_case = &q.step->checks.cases.front();
     }
-    for (const auto& [k, v] : a.repeated) {
-        const auto eq = v.find('=');
-        char* end = nullptr;
-        const double d = eq == std::string::npos ? 0 : std::strtod(v.c_str() + eq + 1, &end);
-        if (eq == std::string::npos || eq == 0 || eq + 1 == v.size() || *end)
-            throw UsageError("--param takes NAME=VALUE with a number, not '" + v + "'");
-        q.params[v.substr(0, eq)] = d;
-    }
+    q.params = param_overrides(a);
     if (a.flag("--solution") && a.value("--source")) throw UsageError("--solution and --source cannot be used together");
     q.source = a.flag("--solution") ? q.step->solution : q.step->starter;
     if (auto f = a.value("--source")) {

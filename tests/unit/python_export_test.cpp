@@ -20,13 +20,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<fs::path> lesson_files() {
-    std::vector<fs::path> out;
-    for (const auto& e : fs::directory_iterator(WB_SOURCE_DIR "/lessons"))
-        if (e.path().extension() == ".json" && e.path().filename() != "lesson.schema.json") out.push_back(e.path());
-    std::sort(out.begin(), out.end());
-    return out;
-}
+std::vector<fs::path> lesson_files() { return wb::list_lessons(WB_SOURCE_DIR "/lessons"); }
 
 std::string python() { return fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3"; }
 

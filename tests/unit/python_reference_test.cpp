@@ -51,13 +51,7 @@ void write_npy(const fs::path& p, const wb::HostBuffer& b) {
     out.write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size_bytes()));
 }
 
-std::vector<fs::path> lesson_files() {
-    std::vector<fs::path> out;
-    for (const auto& e : fs::directory_iterator(WB_SOURCE_DIR "/lessons"))
-        if (e.path().extension() == ".json" && e.path().filename() != "lesson.schema.json") out.push_back(e.path());
-    std::sort(out.begin(), out.end());
-    return out;
-}
+std::vector<fs::path> lesson_files() { return wb::list_lessons(WB_SOURCE_DIR "/lessons"); }
 
 std::shared_ptr<const wb::Lesson> load(const fs::path& p) {
     wb::LoadResult lr = wb::load_lesson(p);
