@@ -349,7 +349,9 @@ int check_main(const Args& a) {
                                   << (r.compute_fraction() > 0 ? fmt(" (%.1f%% of FP32 peak)", 100 * r.compute_fraction()) : "");
                     if (r.status == RunStatus::Passed && r.baseline && r.baseline->ran && r.baseline_fraction() > 0)
                         std::cout << "; " << r.baseline->label << fmt(" %.4f ms", r.baseline->median_ms)
-                                  << (r.baseline->passed ? "" : " (its output FAILED the check)") << ", yours "
+                                  << (r.baseline->passed    ? ""
+                                      : r.baseline->checked ? " (its output FAILED the check)"
+                                                            : " (its output " + r.baseline->note + ")") << ", yours "
                                   << fmt("%.0f%%", 100 * r.baseline_fraction())
                                   << (r.baseline->kind == "memcpy" ? " of its GB/s" : " of its speed");
                     if (!ok && !missed_target) std::cout << ": " << r.message;

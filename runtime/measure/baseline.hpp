@@ -21,7 +21,8 @@ struct BaselineResult {
     std::string kind;              // baseline_kind_name(): "cublas_sgemm", ...
     std::string label;             // "cuBLAS SGEMM", "device memcpy a -> c", "CUB BlockReduce sum"
     bool ran = false;              // false: `note` says why (cuBLAS missing, a size out of range)
-    bool passed = false;           // its output checked out
+    bool checked = false;          // its output was compared (a memcpy's byte for byte); false: `note` says why not
+    bool passed = false;           // its output was compared and checked out
     std::optional<CompareResult> check;  // the compare of its output (not for memcpy)
     std::string note;              // English; note_in() gives it in the student's language
     Sentence note_said;            // what `note` was made from (core/phrase.hpp)

@@ -159,7 +159,7 @@ BaselineResult run_baseline(const GpuContext& ctx, const BaselineRun& in, Kernel
             constexpr std::size_t kChunk = std::size_t(32) << 20;
             std::vector<unsigned char> got(std::min(copy_bytes, kChunk));
             const auto* want = static_cast<const unsigned char*>(host[index("from")].data());
-            b.passed = true;
+            b.checked = b.passed = true;
             for (std::size_t off = 0; off < copy_bytes && b.passed; off += kChunk) {
                 const std::size_t len = std::min(kChunk, copy_bytes - off);
                 dev[index("to")].download_range(got.data(), off, len);
@@ -175,6 +175,7 @@ BaselineResult run_baseline(const GpuContext& ctx, const BaselineRun& in, Kernel
                                            [&](const CompareSpec& c) { return c.buffer == got.name; });
             if (want && rule != in.compare.end()) {
                 b.check = compare_buffers(got, nullptr, *want, *rule);
+                b.checked = true;
                 b.passed = b.check->passed;
             } else {
                 say({{"baseline.not_checked", {got.name}}});

@@ -119,7 +119,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TargetResult, step, measure, at_
                                                 not_applicable)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Ceilings, device, arch, driver_version, copy_gbs, fp32_gflops,
                                                 fp16_gflops, sgemm_gflops, sgemm_note, measured_at)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BaselineResult, kind, label, ran, passed, check, note, note_said, median_ms, min_ms,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BaselineResult, kind, label, ran, checked, passed, check, note, note_said, median_ms, min_ms,
                                                 max_ms, samples, batch, bytes, flops)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelUsage, entry, registers, barriers, shared_static, constant,
                                                 stack_frame, spill_stores, spill_loads)
