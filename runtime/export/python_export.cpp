@@ -470,11 +470,14 @@ def check(name, got, want, atol, rtol):
            << "for name, text in HEADERS.items():\n"
            << "    with open(os.path.join(include_dir, name), \"w\") as f:\n"
            << "        f.write(text)\n"
+           << "# The toolkit's headers after CuPy's own: some CuPy wheels ship <mma.h> without the crt/mma.h it includes\n"
+           << "toolkit_include = os.path.join(cp.cuda.get_cuda_path() or \"\", \"include\")\n"
+           << "toolkit = (\"-I\" + toolkit_include,) if os.path.isdir(os.path.join(toolkit_include, \"crt\")) else ()\n"
            << "module = cp.RawModule(code=KERNEL, options=(\"--std=" << step.compile.std << "\", \"-I\" + include_dir";
         for (const auto& o : step.compile.options) py << ", " << quoted(o);
         std::set<std::string> entries;
         for (const LaunchSpec& l : step.launches) entries.insert(quoted(l.entry));
-        py << "), name_expressions=(" << join({entries.begin(), entries.end()}) << (entries.size() == 1 ? "," : "") << "))\n";
+        py << ") + toolkit, name_expressions=(" << join({entries.begin(), entries.end()}) << (entries.size() == 1 ? "," : "") << "))\n";
         for (const ConstantSpec& c : step.constants) {
             py << "constant = module.get_global(" << quoted(c.name) << ")  # __constant__ " << c.name << "\n";
             if (!c.buffer.empty()) py << "constant_src = np.ascontiguousarray(" << python_name(c.buffer) << ")\n";

@@ -72,3 +72,7 @@ class _Runtime:
 class cuda:  # noqa: N801 - cupy.cuda
     Device = _Device
     runtime = _Runtime
+
+    @staticmethod
+    def get_cuda_path():
+        return None  # as CuPy does where it finds no toolkit
