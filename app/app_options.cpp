@@ -77,8 +77,9 @@ ParsedOptions parse_options(int argc, char** argv) {
         ->option_text("DIR");
     app.add_option("--lesson", o.lesson_id, "open the lesson with this id (default: the first one)")->option_text("ID");
     app.add_option("--lang", o.lang, "interface and lesson language (default: from $LANG)")
-        ->option_text("en|zh")
-        ->check(wanting("wants en or zh", [](const std::string& v) { return v == "en" || v == "zh"; }));
+        ->option_text("en|zh|zh-Hant")
+        ->check(wanting("wants en, zh (Simplified Chinese) or zh-Hant (Traditional Chinese)",
+                        [](const std::string& v) { return v == "en" || v == "zh" || v == "zh-Hant"; }));
     app.add_option_function<std::string>(
            "--size",
            [&o](const std::string& v) {

@@ -138,6 +138,7 @@ std::string lesson_text_for_glyphs(const std::vector<LessonEntry>& lessons) {
     std::string text;
     auto add = [&](const LocalizedText& t) {
         for (const auto& [lang, s] : t.by_lang) text += s;
+        text += t.get("zh-Hant");  // the build's Traditional text (core/zh_hant.hpp)
     };
     for (const LessonEntry& entry : lessons) {
         if (!entry.ok()) continue;

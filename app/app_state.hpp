@@ -249,7 +249,7 @@ struct AppState {
     std::vector<LessonEntry> lessons;
     int selected_lesson = 0;  // index into lessons; meaningful only when lessons is not empty
     int selected_step = 0;    // index into that lesson's steps
-    std::string lang = "en";  // "en" or "zh": interface and lesson text
+    std::string lang = "en";  // "en", "zh" or "zh-Hant" (core/zh_hant.hpp): interface and lesson text
     float ui_scale = 1.0f;    // what fonts and style are sized for: content_scale * text_zoom
     float content_scale = 1.0f;        // the monitor's, as GLFW reports it for the window
     float content_scale_override = 0;  // > 0: a script stands in for the monitor (set-content-scale)

@@ -5,6 +5,7 @@
 #include "widgets/widget_text.hpp"
 
 #include "core/phrase.hpp"
+#include "core/zh_hant.hpp"
 
 #include <cstddef>
 #include <string_view>
@@ -33,8 +34,10 @@ std::vector<std::string> render_labels(std::string_view lang) {
 std::string_view ui_text_key(UiText id) { return kKeys[static_cast<std::size_t>(id)]; }
 
 const char* tr(UiText id, const std::string& lang) {
-    static const std::vector<std::string> en = render_labels("en"), zh = render_labels("zh");
-    return (lang == "zh" ? zh : en)[static_cast<std::size_t>(id)].c_str();
+    static const std::vector<std::string> en = render_labels("en"), zh = render_labels("zh"),
+                                          zh_hant = render_labels("zh-Hant");
+    const std::vector<std::string>& labels = !is_chinese(lang) ? en : is_traditional_chinese(lang) ? zh_hant : zh;
+    return labels[static_cast<std::size_t>(id)].c_str();
 }
 
 WidgetText widget_text_in(const std::string& lang) {
@@ -73,7 +76,7 @@ std::string all_ui_text() {
     // Every sentence of the catalogue, the app's labels and the runtime's alike, is drawn.
     std::string all;
     for (std::string_view key : phrase_keys())
-        for (const char* lang : {"en", "zh"}) all += render({{std::string(key), {}}}, lang);
+        for (const char* lang : {"en", "zh", "zh-Hant"}) all += render({{std::string(key), {}}}, lang);
     return all;
 }
 

@@ -19,6 +19,7 @@ namespace wb::app {
     X(Language, language) \
     X(English, english) \
     X(Chinese, chinese) \
+    X(ChineseTraditional, chinese_traditional) \
     X(Step, step) \
     X(Instructions, instructions) \
     X(StarterCode, starter_code) \
@@ -363,7 +364,7 @@ struct WidgetText;
 // The widgets' words (widgets/widget_text.hpp) in `lang`.
 WidgetText widget_text_in(const std::string& lang);
 
-// The label in `lang` ("en" or "zh"); English for any other language. A few
+// The label in `lang` ("en", "zh" or "zh-Hant"; core/zh_hant.hpp); English for any other language. A few
 // are printf formats (AndMoreDiagnostics: two %zu, listed and not). The
 // pointer stays valid for the life of the program.
 const char* tr(UiText id, const std::string& lang);
@@ -371,7 +372,7 @@ const char* tr(UiText id, const std::string& lang);
 // The label's catalogue key ("ui.lessons"), for the tests.
 std::string_view ui_text_key(UiText id);
 
-// Every sentence of the catalogue in both languages, concatenated: the font
+// Every sentence of the catalogue in every language (Traditional Chinese too), concatenated: the font
 // loader feeds it to the glyph range builder so no label ever renders as '?'.
 std::string all_ui_text();
 

@@ -29,7 +29,7 @@ APP_TARGETS=(cuda-workbook cuda-workbook-cli cuda-workbook-worker)
 
 PACKAGES=(
   build-essential cmake ninja-build pkg-config python3 dpkg-dev
-  nlohmann-json3-dev libmuparser-dev libstb-dev libmd4c-dev nettle-dev libcli11-dev
+  nlohmann-json3-dev libmuparser-dev libstb-dev libmd4c-dev nettle-dev libcli11-dev opencc
   libimgui-dev libglfw3-dev python3-glad libgl-dev libgl1-mesa-dri
   googletest libgtest-dev python3-jsonschema python3-png python3-numpy chromium
   xvfb xauth x11-utils desktop-file-utils librsvg2-bin

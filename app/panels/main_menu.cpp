@@ -25,6 +25,8 @@ float draw_main_menu(AppState& state) {
         text_record_resume();
         if (ImGui::MenuItem(tr(UiText::English, "en"), nullptr, state.lang == "en")) state.lang = "en";
         if (ImGui::MenuItem(tr(UiText::Chinese, "zh"), nullptr, state.lang == "zh")) state.lang = "zh";
+        if (ImGui::MenuItem(tr(UiText::ChineseTraditional, "zh-Hant"), nullptr, state.lang == "zh-Hant"))
+            state.lang = "zh-Hant";
         ImGui::EndMenu();
         text_record_resume();
     }
@@ -100,7 +102,8 @@ float draw_main_menu(AppState& state) {
         if (active) ImGui::PopStyleColor();
     };
     toggle("English", "en");
-    toggle("中文", "zh");
+    toggle(tr(UiText::Chinese, "zh"), "zh");
+    toggle(tr(UiText::ChineseTraditional, "zh-Hant"), "zh-Hant");
     height = ImGui::GetWindowSize().y;
     ImGui::EndMainMenuBar();
     return height;

@@ -141,7 +141,8 @@ int grade_main(const Args& a) {
     const Executor executor = executor_from_args(a);
     const long long jobs = whole_number_option(a, "--jobs", 1).value_or(1);
     const std::string lang = lang_asked;
-    if (lang != "en" && lang != "zh") throw UsageError("--lang takes en or zh, not '" + lang + "'");
+    if (lang != "en" && lang != "zh" && lang != "zh-Hant")
+        throw UsageError("--lang takes en, zh or zh-Hant, not '" + lang + "'");
 
     std::shared_ptr<const Lesson> lesson;
     std::vector<Submission> subs;
@@ -362,7 +363,7 @@ CommandSpec grade_command() {
         value_option("--seed", "S", "draw every random input from this seed (a whole number the\n"
                                     "students do not know), so outputs cannot be hard-coded"),
         value_option("--timeout", "SECONDS", "each run's deadline instead of the lesson's (a case's own longer one stays)"),
-        value_option("--lang", "L", "the language of the logs and results.json: en or zh (default: LANG)"),
+        value_option("--lang", "L", "the language of the logs and results.json: en, zh or zh-Hant (default: LANG)"),
         value_option("--arch", "sm_XX", "compile for this architecture instead of the device's"),
         value_option("--task", "I", "grade only chunk I of the students sorted by id (a Slurm array task)"),
         value_option("--chunk", "K", "the submissions a --task (or each Slurm task) grades (--slurm: default 10)"),

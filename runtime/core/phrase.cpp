@@ -12,6 +12,8 @@
 // languages reads it whole, and a translator finds every sentence in one place.
 #include "core/phrase.hpp"
 
+#include "core/zh_hant.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -665,6 +667,7 @@ constexpr Entry kCatalogue[] = {
     {"ui.check_memory", "Check memory", "检查内存访问"},
     {"ui.check_races", "Check races", "检查数据竞争"},
     {"ui.chinese", "中文", "中文"},
+    {"ui.chinese_traditional", "繁體中文", "繁体中文"},
     {"ui.close", "Close", "关闭"},
     {"ui.compare_with_solution", "Compare with solution", "与答案比较"},
     {"ui.compile_only", "compile only", "仅编译"},
@@ -1032,7 +1035,11 @@ const Entry* find_entry(std::string_view key) {
     return it != end && it->key == key ? it : nullptr;
 }
 
-std::string_view pick(const Entry& e, std::string_view lang) { return lang == "zh" ? e.zh : e.en; }
+// The entry in `lang`: Chinese for any Chinese tag, in Traditional where asked (core/zh_hant.hpp).
+std::string_view pick(const Entry& e, std::string_view lang) {
+    if (!is_chinese(lang)) return e.en;
+    return is_traditional_chinese(lang) ? to_traditional(e.zh) : e.zh;
+}
 
 std::string fill(std::string_view tmpl, const std::vector<std::string>& args, std::string_view lang);
 
@@ -1087,13 +1094,19 @@ std::string lesson_text_in(const std::vector<std::string>& args, std::string_vie
     const std::string* same = nullptr;
     const std::string* english = nullptr;
     const std::string* plain = nullptr;
+    bool same_is_simplified = false;
     for (std::size_t i = 0; i + 1 < args.size(); i += 2) {
         const std::string& tag = args[i];
         if (tag == lang) exact = &args[i + 1];
-        else if (!tag.empty() && !same && primary(tag) == primary(lang)) same = &args[i + 1];
+        else if (!tag.empty() && !same && primary(tag) == primary(lang)) {
+            same = &args[i + 1];
+            same_is_simplified = !is_traditional_chinese(tag);
+        }
         if (tag == "en") english = &args[i + 1];
         if (tag.empty()) plain = &args[i + 1];
     }
+    // Traditional asked, Simplified written: the build's conversion of it (core/zh_hant.hpp).
+    if (!exact && same && same_is_simplified && is_traditional_chinese(lang)) return std::string(to_traditional(*same));
     for (const std::string* t : {exact, same, english, plain})
         if (t) return *t;
     return args.size() >= 2 ? args[1] : std::string();
@@ -1133,7 +1146,11 @@ std::string language_from_environment() {
     for (const char* name : {"LC_ALL", "LC_MESSAGES", "LANG"}) {
         const char* value = std::getenv(name);
         if (value == nullptr || *value == '\0') continue;
-        return std::string_view(value).starts_with("zh") ? "zh" : "en";
+        const std::string_view v(value);
+        if (!v.starts_with("zh")) return "en";
+        // zh_TW.UTF-8, zh_HK, zh_MO and zh_TW@... (a locale, not a tag): Traditional.
+        const std::string_view region = v.substr(2, 3);
+        return region == "_TW" || region == "_HK" || region == "_MO" ? "zh-Hant" : "zh";
     }
     return "en";
 }

@@ -40,7 +40,8 @@ Phrase verbatim(std::string text);
 // language when the author gave it, else in English, else the plain string.
 Phrase lesson_text(const std::map<std::string, std::string>& by_lang);
 
-// The sentence in `lang` ("en", "zh"; another falls back to English). An
+// The sentence in `lang` ("en", "zh", "zh-Hant": any Chinese tag gives Chinese,
+// Traditional where the tag asks for it, core/zh_hant.hpp; another falls back to English). An
 // unknown key renders as "" in every language, so the check in
 // render_checked() sees it.
 std::string render(const Sentence& s, std::string_view lang);
@@ -55,8 +56,8 @@ std::string render_checked(const std::string& english, const Sentence& s, std::s
 bool phrase_known(std::string_view key);
 
 // The student's language from the environment, as a program that follows the
-// locale would take it: LC_ALL, else LC_MESSAGES, else LANG; "zh" when it
-// starts with zh (zh_CN.UTF-8), else "en".
+// locale would take it: LC_ALL, else LC_MESSAGES, else LANG; "zh-Hant" for
+// zh_TW, zh_HK and zh_MO, "zh" for another zh (zh_CN.UTF-8), else "en".
 std::string language_from_environment();
 
 // Every key of the catalogue, for the test that every entry has both languages.

@@ -16,12 +16,25 @@
 # so the check after opening the lesson does not depend on whether the
 # compile-as-you-type finished first.
 # Without a GPU the kernels run on the CPU emulator; with one, on the GPU.
+# LANG zh-Hant runs every state in Traditional Chinese (runtime/core/zh_hant.hpp),
+# and checks that the window draws Traditional words and not their Simplified forms.
 #
-#   chinese_window_test.sh PATH/TO/cuda-workbook PATH/TO/lessons
+#   chinese_window_test.sh PATH/TO/cuda-workbook PATH/TO/lessons [zh|zh-Hant]
 set -eu
 . "$(dirname "$0")/script_lib.sh"
 make_home
-app=$1 lessons=$2
+app=$1 lessons=$2 lang=${3:-zh}
+# Run (运行 / 執行), thread (线程 / 執行緒) and code (代码 / 程式碼) in the script that is asked,
+# in the texts the window records: the device line, the step's title and the editor's caption.
+script_check=""
+if [ "$lang" = zh-Hant ]; then
+  script_check='expect-drawn-text 執行
+expect-drawn-text 每個執行緒處理一個元素
+expect-drawn-text 你的程式碼
+expect-no-drawn-text 运行
+expect-no-drawn-text 线程
+expect-no-drawn-text 代码'
+fi
 
 # Lesson 01 with a 3 s deadline, so the endless kernel times out quickly; its
 # "large" case keeps a deadline of its own, so Check all cases passes on a busy
@@ -76,7 +89,7 @@ expect-no-english'
 emulator="emulator on"
 [ -e /dev/nvidiactl ] && emulator="emulator off"
 
-run_script "$app" "$home/lessons" --lang zh <<END
+run_script "$app" "$home/lessons" --lang "$lang" <<END
 answer-trust yes
 $emulator
 open vector_add one_thread_per_element
@@ -87,6 +100,7 @@ frames 2
 expect-compiled
 expect-drawn-text was declared but never referenced
 expect-no-english
+$script_check
 set-source $home/wrong.cu
 case ragged
 run
@@ -132,4 +146,4 @@ expand-results on
 frames 2
 expect-no-english
 END
-expect_ok "every state of the Chinese window spoke Chinese"
+expect_ok "every state of the Chinese window ($lang) spoke Chinese"
