@@ -147,9 +147,13 @@ TEST(ZhHant, NoTraditionalTextKeepsAWordTheTermsReplace) {
     }
     for (const std::string& text : all)
         for (const auto& [opencc_word, ours] : terms) {
-            // A word that a later line writes back inside another (片上 in 照片上) may stay.
+            // A word that a later line writes back inside another (片上 in 照片上) may stay, and so
+            // may the row, column and stream phrases: a row rule's 列 (行 -> 列) is a column
+            // rule's word again by design, so those are checked by their effect below.
             bool written_back = false;
             for (const auto& [w, o] : terms) written_back |= o.find(opencc_word) != std::string::npos;
+            for (const char* swapped : {"行", "列", "流"})
+                written_back |= opencc_word.find(swapped) != std::string::npos;
             if (written_back) continue;
             EXPECT_EQ(text.find(opencc_word), std::string::npos)
                 << "'" << opencc_word << "' where the workbook writes '" << ours << "': " << text.substr(0, 200);
@@ -192,4 +196,21 @@ TEST(ZhHant, ALessonsOwnTraditionalWinsAndUnseenTextStaysAsWritten) {
     EXPECT_EQ(unseen.get("zh-Hant"), "一个从未编译进表里的句子：线程块");
     const Sentence why = {lesson_text({{"en", "x"}, {"zh", "检查内存访问"}})};
     EXPECT_EQ(render(why, "zh-Hant"), "檢查記憶體存取") << "a limit's reason from the lesson, converted";
+}
+
+// Rows and columns read as Taiwan reads them: Simplified 行 (row) and 列 (column) become 列 and 欄
+// in the matrix lessons' sentences, a line of code stays 行, and a CUDA stream is 串流.
+TEST(ZhHant, RowsColumnsAndStreamsReadAsTaiwanReadsThem) {
+    std::string all;
+    for (const fs::path& file : shipped_lessons()) {
+        std::vector<std::pair<std::string, std::string>> texts;
+        zh_texts(nlohmann::json::parse(read_file(file)), file.filename().string(), texts);
+        for (const auto& [path, zh] : texts) all += std::string(to_traditional(zh)) + "\n";
+    }
+    for (const char* taiwan : {"A 的一列和 B 的一欄", "欄優先", "預設串流"})
+        EXPECT_NE(all.find(taiwan), std::string::npos) << taiwan;
+    for (const char* mainland : {"A 的一行和 B 的一列", "列主序", "預設流"})
+        EXPECT_EQ(all.find(mainland), std::string::npos) << mainland;
+    // A code line keeps 行, words with 列 in them keep it, and the SM keeps its 流.
+    for (const char* kept : {"行號", "陣列", "佇列", "流式多處理器"}) EXPECT_NE(all.find(kept), std::string::npos) << kept;
 }
