@@ -60,7 +60,11 @@ cannot_build() {
     exit 77
 }
 
-core="runtime/core/error.cpp runtime/core/fs.cpp runtime/core/data_dirs.cpp runtime/core/phrase.cpp"
+# phrase.cpp looks Traditional Chinese up in a table the build makes (runtime/CMakeLists.txt): this
+# script makes its own copy in WORK_DIR/obj with the same generator (it needs opencc, as the build does).
+zh_table="$work/obj/zh_hant_table.cpp"
+core="runtime/core/error.cpp runtime/core/fs.cpp runtime/core/data_dirs.cpp runtime/core/phrase.cpp
+      runtime/core/zh_hant.cpp $zh_table"
 loader="runtime/lesson/loader.cpp runtime/lesson/load_values.cpp runtime/lesson/load_data.cpp
         runtime/lesson/load_launches.cpp runtime/lesson/load_checks.cpp runtime/lesson/json_guards.cpp
         runtime/lesson/json_parse.cpp runtime/lesson/lesson.cpp runtime/lesson/expr.cpp $core"
@@ -150,17 +154,28 @@ if [ -n "${extract_functions:-}" ]; then
         "$cxx" $flags -c "$extracted" -o "$o" || { rm -f "$o"; cannot_build "compiling $extract_functions failed"; }
     fi
 fi
+case " $sources " in
+*" $zh_table "*)
+    # Rewritten only when its text changes, so its object is rebuilt only then.
+    python3 "$src/scripts/zh-hant-table.py" --catalogue "$src/runtime/core/phrase.cpp" --lessons "$src/lessons" \
+        --terms "$src/runtime/core/zh_hant_terms.tsv" --out "$zh_table" >/dev/null ||
+        cannot_build "scripts/zh-hant-table.py failed (is opencc installed?)"
+    ;;
+esac
 for s in $sources tests/fuzz/${target}_fuzz.cpp; do
-    o="$work/obj/$(echo "$s" | tr / _).o"
+    case "$s" in
+    /*) path=$s o="$work/obj/$(basename "$s" .cpp).cpp.o" ;;  # made here (the zh-Hant table)
+    *) path=$src/$s o="$work/obj/$(echo "$s" | tr / _).o" ;;
+    esac
     objs="$objs $o"
-    if [ ! -f "$src/$s" ]; then
+    if [ ! -f "$path" ]; then
         # A runtime file the target lists but the checkout lacks (e.g. moved).
         cannot_build "$s is missing"
     fi
     # Rebuild what changed (a source or any runtime header) since the last run.
-    if [ ! -f "$o" ] || [ "$src/$s" -nt "$o" ] || [ -n "$(find "$src/runtime" -name '*.hpp' -newer "$o" | head -1)" ]; then
+    if [ ! -f "$o" ] || [ "$path" -nt "$o" ] || [ -n "$(find "$src/runtime" -name '*.hpp' -newer "$o" | head -1)" ]; then
         echo "compiling $s"
-        "$cxx" $flags -c "$src/$s" -o "$o" || { rm -f "$o"; cannot_build "compiling $s failed"; }
+        "$cxx" $flags -c "$path" -o "$o" || { rm -f "$o"; cannot_build "compiling $s failed"; }
     fi
 done
 "$cxx" -fsanitize=fuzzer,address,undefined $objs $libs -o "$bin" || cannot_build "linking $bin failed"
