@@ -5,14 +5,14 @@
 // in `check`. Files named *.schema.json are skipped with one line, so that
 // `validate lessons/*.json` does not load lessons/lesson.schema.json as a
 // lesson. Runs nothing, so it needs neither a GPU nor --trust. A lesson that
-// loads may still get warnings (lesson/text_lint.hpp: Chinese words the term
-// list replaced), printed as `file: json.path: warning: ...`; they do not
-// change the exit status.
+// loads may still get warnings (lesson/warnings.hpp: Chinese words the term
+// list replaced, a baseline whose output no compare names), printed as
+// `file: json.path: warning: ...`; they do not change the exit status.
 #include "commands.hpp"
 
 #include "common.hpp"
 #include "lesson/loader.hpp"
-#include "lesson/text_lint.hpp"
+#include "lesson/warnings.hpp"
 
 #include <iostream>
 
@@ -37,7 +37,7 @@ int validate_main(const Args& a) {
         }
         LoadResult lr = load_lesson(p);
         if (!lr.ok()) ++bad;
-        const std::vector<LessonIssue> warnings = lr.ok() ? lesson_text_warnings(*lr.lesson, p) : std::vector<LessonIssue>{};
+        const std::vector<LessonIssue> warnings = lr.ok() ? lesson_warnings(*lr.lesson, p) : std::vector<LessonIssue>{};
         if (as_json) {
             out.push_back({{"file", p}, {"ok", lr.ok()}, {"issues", issues_json(lr.issues)}, {"warnings", issues_json(warnings)}});
         } else if (lr.ok()) {
