@@ -92,7 +92,8 @@ TEST(Cli, ValidateWarnsAboutAChineseWordTheTermListReplacedAndStillExits0) {
     EXPECT_TRUE(contains(r.out, "summary.zh: warning: uses 内核 where the term list says 核函数")) << r.out;
     auto shipped = cli("validate lessons/");
     EXPECT_EQ(shipped.code, 0) << shipped.out;
-    EXPECT_FALSE(contains(shipped.out, "warning:")) << "the shipped lessons keep to the term list:\n" << shipped.out;
+    EXPECT_FALSE(contains(shipped.out, "where the term list says")) << "the shipped lessons keep to the term list:\n"
+                                                                    << shipped.out;
     fs::remove_all(dir);
 }
 
