@@ -36,7 +36,8 @@ std::string_view ui_text_key(UiText id) { return kKeys[static_cast<std::size_t>(
 const char* tr(UiText id, const std::string& lang) {
     static const std::vector<std::string> en = render_labels("en"), zh = render_labels("zh"),
                                           zh_hant = render_labels("zh-Hant");
-    const std::vector<std::string>& labels = !is_chinese(lang) ? en : is_traditional_chinese(lang) ? zh_hant : zh;
+    const std::string_view which = workbook_language(lang);
+    const std::vector<std::string>& labels = which == "zh-Hant" ? zh_hant : which == "zh" ? zh : en;
     return labels[static_cast<std::size_t>(id)].c_str();
 }
 

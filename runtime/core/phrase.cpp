@@ -1094,20 +1094,20 @@ std::string lesson_text_in(const std::vector<std::string>& args, std::string_vie
     const std::string* same = nullptr;
     const std::string* english = nullptr;
     const std::string* plain = nullptr;
-    bool same_is_simplified = false;
+    std::string_view same_tag;
     for (std::size_t i = 0; i + 1 < args.size(); i += 2) {
         const std::string& tag = args[i];
         if (tag == lang) exact = &args[i + 1];
         else if (!tag.empty() && !same && primary(tag) == primary(lang)) {
             same = &args[i + 1];
-            same_is_simplified = !is_traditional_chinese(tag);
+            same_tag = tag;
         }
         if (tag == "en") english = &args[i + 1];
         if (tag.empty()) plain = &args[i + 1];
     }
     // Traditional asked, Simplified written: the build's conversion of it (core/zh_hant.hpp).
-    if (!exact && same && same_is_simplified && is_traditional_chinese(lang)) return std::string(to_traditional(*same));
-    for (const std::string* t : {exact, same, english, plain})
+    if (!exact && same) return for_reader(*same, same_tag, lang);
+    for (const std::string* t : {exact, english, plain})
         if (t) return *t;
     return args.size() >= 2 ? args[1] : std::string();
 }

@@ -53,6 +53,16 @@ bool is_traditional_chinese(std::string_view lang) {
     return has_subtag(lang, "Hant") || has_subtag(lang, "TW") || has_subtag(lang, "HK") || has_subtag(lang, "MO");
 }
 
+std::string_view workbook_language(std::string_view lang) {
+    return !is_chinese(lang) ? "en" : is_traditional_chinese(lang) ? "zh-Hant" : "zh";
+}
+
+const std::string& for_reader(const std::string& text, std::string_view written, std::string_view asked) {
+    if (is_traditional_chinese(asked) && is_chinese(written) && !is_traditional_chinese(written))
+        if (const std::string* t = traditional_text(text)) return *t;
+    return text;
+}
+
 const std::string* traditional_text(std::string_view simplified) {
     const auto& t = table();
     auto it = t.find(simplified);

@@ -20,6 +20,14 @@ bool is_chinese(std::string_view lang);
 // Whether `lang` asks for Traditional Chinese: "zh-Hant" (also "zh-Hant-TW"), "zh-TW", "zh-HK", "zh-MO".
 bool is_traditional_chinese(std::string_view lang);
 
+// The workbook's language for `lang`: "zh-Hant" for Traditional Chinese, "zh" for any other
+// Chinese, else "en".
+std::string_view workbook_language(std::string_view lang);
+
+// `text`, written in language `written`, as a reader of `asked` gets it: the build's Traditional
+// text when Traditional is asked of Simplified text it converted, else `text` itself.
+const std::string& for_reader(const std::string& text, std::string_view written, std::string_view asked);
+
 // The Traditional text the build made for `simplified`, or nullptr for a string it did not see.
 const std::string* traditional_text(std::string_view simplified);
 

@@ -88,7 +88,7 @@ std::string share_text(const GradeRow& r, const std::string& lang) {
 }
 
 std::string page(const std::string& lang, const std::string& title, const std::string& body) {
-    std::string h = "<!DOCTYPE html>\n<html lang=\"" + std::string(is_chinese(lang) ? (is_traditional_chinese(lang) ? "zh-Hant" : "zh") : "en") + "\">\n<head>\n";
+    std::string h = "<!DOCTYPE html>\n<html lang=\"" + std::string(workbook_language(lang)) + "\">\n<head>\n";
     h += "<meta charset=\"utf-8\">\n";
     h += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
     // Nothing but the inline style may load or run, whatever a row holds.

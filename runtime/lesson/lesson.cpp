@@ -72,13 +72,9 @@ const std::string& LocalizedText::get(const std::string& lang) const {
     if (auto it = by_lang.find(lang); it != by_lang.end()) return it->second;
     if (!lang.empty()) {
         const std::string primary = primary_subtag(lang);
-        for (const auto& [key, text] : by_lang) {
-            if (key.empty() || primary_subtag(key) != primary) continue;
-            // Traditional asked, Simplified written: the build's conversion of it, where it made one.
-            if (is_traditional_chinese(lang) && !is_traditional_chinese(key))
-                if (const std::string* t = traditional_text(text)) return *t;
-            return text;
-        }
+        // Traditional asked, Simplified written: the build's conversion of it, where it made one.
+        for (const auto& [key, text] : by_lang)
+            if (!key.empty() && primary_subtag(key) == primary) return for_reader(text, key, lang);
     }
     if (auto it = by_lang.find("en"); it != by_lang.end()) return it->second;
     if (auto it = by_lang.find(""); it != by_lang.end()) return it->second;
