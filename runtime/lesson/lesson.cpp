@@ -28,6 +28,16 @@ const char* baseline_kind_name(BaselineKind k) {
     return "?";
 }
 
+const char* baseline_output_role(BaselineKind k) {
+    switch (k) {
+    case BaselineKind::CublasSgemm: return "c";
+    case BaselineKind::Memcpy: return "to";
+    case BaselineKind::CubReduceSum:
+    case BaselineKind::CubScanSum: return "out";
+    }
+    return "?";
+}
+
 const char* target_measure_name(TargetMeasure m) {
     switch (m) {
     case TargetMeasure::Wall: return "wall";

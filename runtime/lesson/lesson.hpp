@@ -258,6 +258,7 @@ struct Metrics {
 // checked by the step's own compare rules; memcpy is right when `to` holds `from`.
 enum class BaselineKind { CublasSgemm, Memcpy, CubReduceSum, CubScanSum };
 const char* baseline_kind_name(BaselineKind k);  // "cublas_sgemm", "memcpy", "cub_reduce_sum"
+const char* baseline_output_role(BaselineKind k);  // the role of the buffer it writes: "c", "to" or "out"
 
 struct BaselineSpec {
     BaselineKind kind = BaselineKind::Memcpy;

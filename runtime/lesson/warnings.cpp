@@ -12,7 +12,7 @@ std::vector<LessonIssue> lesson_warnings(const Lesson& lesson, const std::string
     for (const Step& step : lesson.steps) {
         if (!step.baseline || step.baseline->kind == BaselineKind::Memcpy) continue;  // a copy is checked byte for byte
         const BaselineSpec& b = *step.baseline;
-        const std::string role = b.kind == BaselineKind::CublasSgemm ? "c" : "out";
+        const std::string role = baseline_output_role(b.kind);
         const auto it = b.buffers.find(role);
         if (it == b.buffers.end()) continue;
         const auto& compare = step.checks.compare;

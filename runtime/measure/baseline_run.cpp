@@ -167,9 +167,8 @@ BaselineResult run_baseline(const GpuContext& ctx, const BaselineRun& in, Kernel
             }
             if (!b.passed) say({{"baseline.copy_differs", {}}});
         } else {
-            const char* out_role = spec.kind == BaselineKind::CublasSgemm ? "c" : "out";
-            HostBuffer got = host[index(out_role)].zeroed_like();
-            dev[index(out_role)].download(got.mutable_data());
+            HostBuffer got = host[index(baseline_output_role(spec.kind))].zeroed_like();
+            dev[index(baseline_output_role(spec.kind))].download(got.mutable_data());
             const HostBuffer* want = find_in(in.reference_out, got.name);
             const auto rule = std::find_if(in.compare.begin(), in.compare.end(),
                                            [&](const CompareSpec& c) { return c.buffer == got.name; });
