@@ -470,9 +470,13 @@ def check(name, got, want, atol, rtol):
            << "for name, text in HEADERS.items():\n"
            << "    with open(os.path.join(include_dir, name), \"w\") as f:\n"
            << "        f.write(text)\n"
-           << "# The toolkit's headers after CuPy's own: some CuPy wheels ship <mma.h> without the crt/mma.h it includes\n"
-           << "toolkit_include = os.path.join(cp.cuda.get_cuda_path() or \"\", \"include\")\n"
-           << "toolkit = (\"-I\" + toolkit_include,) if os.path.isdir(os.path.join(toolkit_include, \"crt\")) else ()\n"
+           << "# A toolkit's headers after CuPy's own: CuPy 14's CUDA 13 wheel ships <mma.h> without the crt/mma.h it\n"
+           << "# includes, so the first toolkit that has crt/mma.h (CuPy's, $CUDA_PATH, /usr/local/cuda) fills the gap\n"
+           << "toolkit = ()\n"
+           << "for root in (cp.cuda.get_cuda_path(), os.environ.get(\"CUDA_PATH\"), \"/usr/local/cuda\"):\n"
+           << "    if root and os.path.isfile(os.path.join(root, \"include\", \"crt\", \"mma.h\")):\n"
+           << "        toolkit = (\"-I\" + os.path.join(root, \"include\"),)\n"
+           << "        break\n"
            << "module = cp.RawModule(code=KERNEL, options=(\"--std=" << step.compile.std << "\", \"-I\" + include_dir";
         for (const auto& o : step.compile.options) py << ", " << quoted(o);
         std::set<std::string> entries;
