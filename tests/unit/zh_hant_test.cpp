@@ -1,6 +1,7 @@
 // tests/unit/zh_hant_test.cpp — the Traditional Chinese (zh-Hant) window and lessons: the
 // build's OpenCC table covers every Chinese sentence the workbook ships, the workbook's own
 // terms replaced OpenCC's, and the language tags, the catalogue and the lessons choose it.
+#include "core/fs.hpp"
 #include "core/phrase.hpp"
 #include "core/untranslated.hpp"
 #include "core/zh_hant.hpp"
@@ -12,7 +13,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -22,13 +22,6 @@ using namespace wb;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string read_file(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 // runtime/core/zh_hant_terms.tsv's pairs: OpenCC's word, the workbook's word.
 std::vector<std::pair<std::string, std::string>> our_terms() {
